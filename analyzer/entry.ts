@@ -1,0 +1,109 @@
+/**
+ * Describes one function at a registration site (middleware, handler, param callback): its name
+ * per the fixture naming rules (fixtures/analyzer/README.md), provenance (local or npm package),
+ * wrappers (`asyncHandler(fn)` → `fn` wrapped by `asyncHandler`), `Function.length` and `async`.
+ */
+import { Node, SyntaxKind } from 'ts-morph';
+import type { Evaluator } from './evaluate.js';
+import type { EntryRef } from './graph.js';
+import type { Reason } from './model.js';
+import type { Value } from './values.js';
+
+/** Name of an expression: references as written, calls without argument lists. */
+export function expressionName(node: Node): string {
+  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isNonNullExpression(node) || Node.isAwaitExpression(node)) return expressionName(node.getExpression());
+  if (Node.isCallExpression(node)) {
+    const callee = node.getExpression();
+    // `fn.bind(this)` names `fn`.
+    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return expressionName(callee.getExpression());
+    return expressionName(callee);
+  }
+  if (Node.isNewExpression(node)) return expressionName(node.getExpression());
+  if (Node.isPropertyAccessExpression(node)) return `${expressionName(node.getExpression())}.${node.getName()}`;
+  if (Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node)) return node.getName() ?? '<anonymous>';
+  if (Node.isArrowFunction(node)) return '<anonymous>';
+  return node.getText().replace(/\s+/g, '');
+}
+
+const FUNCTION_KINDS = new Set([SyntaxKind.ArrowFunction, SyntaxKind.FunctionExpression, SyntaxKind.FunctionDeclaration, SyntaxKind.MethodDeclaration]);
+
+/** `Function.length`: parameters before the first one with a default or rest (TS `this` excluded). */
+export function functionLength(fn: Node): number | null {
+  if (!FUNCTION_KINDS.has(fn.getKind())) return null;
+  let n = 0;
+  for (const p of (fn as Node & { getParameters(): Node[] }).getParameters()) {
+    if (!Node.isParameterDeclaration(p)) break;
+    if (p.getName() === 'this') continue;
+    if (p.isRestParameter() || p.hasInitializer()) break;
+    n++;
+  }
+  return n;
+}
+
+function isAsync(fn: Node): boolean {
+  return (Node.isArrowFunction(fn) || Node.isFunctionExpression(fn) || Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) && fn.isAsync();
+}
+
+/**
+ * Builds the entry for argument `node` whose evaluated value is `value`. A call whose argument is
+ * a function is treated as a wrapper around it (`asyncHandler(fn)`, `catchAsync(async …)`); a
+ * call without function arguments is a factory (`helmet()`, `requireRole('admin')`) whose result
+ * is described.
+ */
+export function describeEntry(ev: Evaluator, node: Node, value: Value | undefined): EntryRef {
+  const wrappers: string[] = [];
+  let site = node;
+  let current = value;
+  for (;;) {
+    const inner = wrappedArgument(ev, site);
+    if (!inner) break;
+    wrappers.push(expressionName(site));
+    site = inner.node;
+    current = inner.value;
+  }
+  const reasons: Reason[] = [];
+  const base = { name: expressionName(site), site, wrappers, reasons };
+  if (!current || current.k === 'unknown') {
+    const reason = current?.k === 'unknown' ? current.reason : 'unresolved-value';
+    reasons.push({ code: reason, message: `\`${clip(site.getText())}\` could not be resolved (${reason})`, location: ev.ctx.location(current?.k === 'unknown' && current.node ? current.node : site) });
+    return { ...base, origin: 'unknown', async: false, arity: null, resolution: 'unresolved' };
+  }
+  if (current.k === 'fn') {
+    const fn = current.node;
+    if (current.method && !current.bound && Node.isPropertyAccessExpression(site) && fn.getDescendantsOfKind(SyntaxKind.ThisKeyword).length > 0) {
+      ev.diagnose('unbound-method', 'warning', `\`${base.name}\` is a method passed without binding; \`this\` is undefined when Express calls it`, site);
+    }
+    return { ...base, name: Node.isFunctionExpression(site) || Node.isArrowFunction(site) ? expressionName(site) : base.name, origin: 'local', fn, async: isAsync(fn), arity: functionLength(fn), resolution: 'exact' };
+  }
+  if (current.k === 'pkg') return { ...base, origin: 'package', package: current.name, async: false, arity: null, resolution: 'exact' };
+  if (current.k === 'express') return { ...base, origin: 'package', package: 'express', async: false, arity: null, resolution: 'exact' };
+  if (current.k === 'router') return { ...base, origin: 'local', async: false, arity: 3, resolution: 'exact' };
+  reasons.push({ code: 'unresolved-value', message: `\`${clip(site.getText())}\` is not a function (${current.k})`, location: ev.ctx.location(site) });
+  return { ...base, origin: 'unknown', async: false, arity: null, resolution: 'unresolved' };
+}
+
+/** Packages whose purpose is to wrap a handler (the innermost function is the handler). */
+const WRAPPER_PACKAGES = new Set(['express-async-handler', 'express-async-wrap', 'express-promise-wrap', 'async-handler', 'express-asyncify', '@awaitjs/express']);
+
+/** For a wrapper call `w(fn)`, the argument that is a function, with its value. */
+function wrappedArgument(ev: Evaluator, node: Node): { node: Node; value: Value | undefined } | null {
+  const call = Node.isCallExpression(node) ? node : null;
+  if (!call) return null;
+  const callee = call.getExpression();
+  if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return null;
+  const wrapper = ev.argValues.get(callee);
+  // Package calls taking a function are options callbacks (`cors(delegate)`) unless the package
+  // exists to wrap handlers.
+  if (wrapper?.k === 'pkg' && !WRAPPER_PACKAGES.has(wrapper.name)) return null;
+  if (wrapper?.k !== 'pkg' && wrapper?.k !== 'fn') return null;
+  for (const arg of call.getArguments()) {
+    const v = ev.argValues.get(arg);
+    if (FUNCTION_KINDS.has(arg.getKind()) || v?.k === 'fn') return { node: arg, value: v };
+  }
+  return null;
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 60 ? flat.slice(0, 57) + '...' : flat;
+}

@@ -1,0 +1,805 @@
+/**
+ * The evaluator: a small abstract interpreter over the user's modules. It walks module bodies in
+ * Node's order (ESM imports first, `require` when reached), follows calls into the project's own
+ * functions (registration functions, router factories, class constructors), folds constants, and
+ * hands every call on an Express app or router to `ExpressApi`. It never runs user code.
+ *
+ * Apps and routers are identified by import provenance: a value is an app only when it comes
+ * from calling the `express` export (analyzer-patterns.md §0.4), never by variable name.
+ */
+import path from 'node:path';
+import { Node, SyntaxKind, type SourceFile, type Project } from 'ts-morph';
+import type { Diagnostic, Location } from './model.js';
+import type { ModuleResolver } from './resolve.js';
+import type { RouterNode } from './graph.js';
+import { ROUTER_PACKAGES } from './packages.js';
+import { type ClassValue, type FnValue, type ObjectValue, type Value, obj, UNDEF, unknown } from './values.js';
+import { ExpressApi } from './express-api.js';
+
+/** A lexical scope; bindings may be lazy (imports resolve on first read, like live bindings). */
+export class Env {
+  private readonly vars = new Map<string, { value?: Value; lazy?: () => Value }>();
+  constructor(readonly parent: Env | null, readonly self: Value | null = null, readonly module: ModuleRecord | null = null) {}
+  declare(name: string, value: Value): void {
+    this.vars.set(name, { value });
+  }
+  declareLazy(name: string, lazy: () => Value): void {
+    this.vars.set(name, { lazy });
+  }
+  lookup(name: string): Value | undefined {
+    for (let e: Env | null = this; e; e = e.parent) {
+      const b = e.vars.get(name);
+      if (b) {
+        if (b.value === undefined && b.lazy) b.value = b.lazy();
+        return b.value;
+      }
+    }
+    return undefined;
+  }
+  assign(name: string, value: Value): void {
+    for (let e: Env | null = this; e; e = e.parent) if (e.vars.has(name)) return void e.vars.set(name, { value });
+  }
+  get thisValue(): Value | null {
+    for (let e: Env | null = this; e; e = e.parent) if (e.self) return e.self;
+    return null;
+  }
+  get moduleRecord(): ModuleRecord {
+    for (let e: Env | null = this; e; e = e.parent) if (e.module) return e.module;
+    throw new Error('environment without module');
+  }
+}
+
+export interface ModuleRecord {
+  file: string;
+  source: SourceFile | null;
+  /** ESM namespace / CJS `exports` object. */
+  exports: ObjectValue;
+  /** Set when `module.exports = …` replaced the exports object. */
+  replaced?: Value;
+  esm: boolean;
+  state: 'evaluating' | 'done';
+}
+
+type Completion = { type: 'return'; value: Value } | { type: 'break' } | { type: 'continue' } | undefined;
+
+/** Interpreter limits: deep enough for real apps, bounded so no input can hang the analysis. */
+const MAX_CALL_DEPTH = 40;
+const MAX_RECURSION_PER_FUNCTION = 3;
+const MAX_LOOP_ITEMS = 200;
+const MAX_STEPS = 2_000_000;
+
+/** Context the evaluator needs from the analysis: parsed files, resolution, diagnostics. */
+export interface EvalContext {
+  project: Project;
+  root: string;
+  resolver: ModuleResolver;
+  /** Parses a project file or returns null (with a diagnostic already recorded). */
+  sourceFile(abs: string): SourceFile | null;
+  diagnostics: Diagnostic[];
+  location(node: Node): Location;
+}
+
+export class Evaluator {
+  readonly modules = new Map<string, ModuleRecord>();
+  readonly routers: RouterNode[] = [];
+  /** Registration calls the evaluator interpreted; the sweep reports route-like calls it did not. */
+  readonly visitedCalls = new Set<Node>();
+  /** Value of each call argument at its latest evaluation, for naming wrapped handlers. */
+  readonly argValues = new WeakMap<Node, Value>();
+  readonly conditions: string[] = [];
+  readonly api: ExpressApi;
+  private depth = 0;
+  private steps = 0;
+  private readonly active = new Map<Node, number>();
+
+  constructor(readonly ctx: EvalContext) {
+    this.api = new ExpressApi(this);
+  }
+
+  // ── modules ────────────────────────────────────────────────────────────────
+
+  /** Evaluates a project file once and returns its record (partial while it is evaluating). */
+  loadModule(abs: string): ModuleRecord {
+    const existing = this.modules.get(abs);
+    if (existing) return existing;
+    const source = this.ctx.sourceFile(abs);
+    const record: ModuleRecord = { file: abs, source, exports: obj(), esm: source ? isEsm(source) : false, state: 'evaluating' };
+    this.modules.set(abs, record);
+    if (source) {
+      const env = new Env(null, null, record);
+      this.hoist(source.getStatements(), env);
+      // ESM evaluates its imports before its own body.
+      for (const imp of source.getImportDeclarations()) this.importModuleValue(imp.getModuleSpecifierValue(), abs, imp);
+      this.execBlock(source.getStatements(), env);
+    }
+    record.state = 'done';
+    return record;
+  }
+
+  /** What `require(spec)` returns. */
+  requireValue(specifier: string, fromFile: string, site: Node): Value {
+    const r = this.importModuleValue(specifier, fromFile, site);
+    if (r.kind === 'module') return r.record.replaced ?? r.record.exports;
+    return r.value;
+  }
+
+  /** The ESM namespace of `import * as ns from spec` (CJS modules get `default` = module.exports). */
+  namespaceValue(specifier: string, fromFile: string, site: Node): Value {
+    const r = this.importModuleValue(specifier, fromFile, site);
+    if (r.kind !== 'module') return r.value;
+    if (r.record.esm) return r.record.exports;
+    const ns = obj([...r.record.exports.props]);
+    const cjs = r.record.replaced ?? r.record.exports;
+    if (cjs.k === 'object') for (const [k, v] of cjs.props) ns.props.set(k, v);
+    if (!ns.props.has('default')) ns.props.set('default', cjs);
+    return ns;
+  }
+
+  /** Reads export `name` (or `default`) of a module with CJS/ESM interop. */
+  importBinding(specifier: string, fromFile: string, name: string, site: Node): Value {
+    const ns = this.namespaceValue(specifier, fromFile, site);
+    if (ns.k === 'express') return name === 'default' ? ns : { k: 'express', member: [...ns.member, name] };
+    if (ns.k === 'pkg') return name === 'default' ? ns : { k: 'pkg', name: ns.name, member: [...ns.member, name], called: ns.called };
+    if (ns.k === 'builtin') return name === 'default' ? ns : { k: 'builtin', name: ns.name, member: [name] };
+    return this.api.get(ns, name, site);
+  }
+
+  private importModuleValue(specifier: string, fromFile: string, site: Node): { kind: 'module'; record: ModuleRecord } | { kind: 'value'; value: Value } {
+    const resolved = this.ctx.resolver.resolve(specifier, fromFile);
+    switch (resolved.kind) {
+      case 'builtin':
+        return { kind: 'value', value: { k: 'builtin', name: resolved.name, member: [] } };
+      case 'package':
+        if (resolved.name === 'express' && resolved.subpath === '') return { kind: 'value', value: { k: 'express', member: [] } };
+        return { kind: 'value', value: { k: 'pkg', name: resolved.name, member: [], called: false } };
+      case 'file':
+        if (/\.json$/.test(resolved.path)) return { kind: 'value', value: unknown('json-module', site) };
+        return { kind: 'module', record: this.loadModule(resolved.path) };
+      default:
+        this.diagnose('unresolved-import', 'warning', `cannot resolve "${specifier}"`, site);
+        return { kind: 'value', value: unknown('unresolved-import', site) };
+    }
+  }
+
+  diagnose(code: string, severity: Diagnostic['severity'], message: string, node?: Node): void {
+    const location = node ? this.ctx.location(node) : undefined;
+    if (this.ctx.diagnostics.some((d) => d.code === code && d.message === message && d.location?.file === location?.file && d.location?.line === location?.line)) return;
+    this.ctx.diagnostics.push({ code, severity, message, ...(location ? { location } : {}) });
+  }
+
+  // ── statements ─────────────────────────────────────────────────────────────
+
+  /** Function declarations are visible in their whole block (hoisting); imports are live bindings. */
+  private hoist(statements: Node[], env: Env): void {
+    for (const st of statements) {
+      if (Node.isFunctionDeclaration(st) && st.getName()) env.declare(st.getName()!, this.fnValue(st, env));
+      if (Node.isImportDeclaration(st)) this.bindImport(st, env);
+      if (Node.isImportEqualsDeclaration(st)) this.bindImportEquals(st, env);
+    }
+  }
+
+  private bindImport(decl: Node & { getModuleSpecifierValue(): string }, env: Env): void {
+    if (!Node.isImportDeclaration(decl)) return;
+    const spec = decl.getModuleSpecifierValue();
+    const file = env.moduleRecord.file;
+    const def = decl.getDefaultImport();
+    if (def) env.declareLazy(def.getText(), () => this.importBinding(spec, file, 'default', decl));
+    const ns = decl.getNamespaceImport();
+    if (ns) env.declareLazy(ns.getText(), () => this.namespaceValue(spec, file, decl));
+    for (const named of decl.getNamedImports()) {
+      const local = named.getAliasNode()?.getText() ?? named.getName();
+      env.declareLazy(local, () => this.importBinding(spec, file, named.getName(), named));
+    }
+  }
+
+  private bindImportEquals(decl: Node, env: Env): void {
+    if (!Node.isImportEqualsDeclaration(decl)) return;
+    const ref = decl.getModuleReference();
+    const name = decl.getName();
+    if (Node.isExternalModuleReference(ref)) {
+      const spec = ref.getExpression();
+      if (spec && Node.isStringLiteral(spec)) env.declareLazy(name, () => this.requireValue(spec.getLiteralValue(), env.moduleRecord.file, decl));
+    } else env.declareLazy(name, () => this.ev(ref, env));
+  }
+
+  execBlock(statements: Node[], env: Env): Completion {
+    for (const st of statements) {
+      const c = this.exec(st, env);
+      if (c) return c;
+    }
+    return undefined;
+  }
+
+  private exec(st: Node, env: Env): Completion {
+    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(st);
+    switch (st.getKind()) {
+      case SyntaxKind.VariableStatement:
+        for (const d of (st as Node).asKindOrThrow(SyntaxKind.VariableStatement).getDeclarations()) {
+          const init = d.getInitializer();
+          this.bindPattern(d.getNameNode(), init ? this.ev(init, env) : UNDEF, env);
+        }
+        if (st.asKindOrThrow(SyntaxKind.VariableStatement).hasExportKeyword()) {
+          for (const d of st.asKindOrThrow(SyntaxKind.VariableStatement).getDeclarations()) this.exportNames(d.getNameNode(), env);
+        }
+        return undefined;
+      case SyntaxKind.ExpressionStatement:
+        this.ev(st.asKindOrThrow(SyntaxKind.ExpressionStatement).getExpression(), env);
+        return undefined;
+      case SyntaxKind.FunctionDeclaration: {
+        const fn = st.asKindOrThrow(SyntaxKind.FunctionDeclaration);
+        const value = env.lookup(fn.getName() ?? '') ?? this.fnValue(fn, env);
+        if (fn.isExported()) this.setExport(env, fn.isDefaultExport() ? 'default' : fn.getName()!, value);
+        return undefined;
+      }
+      case SyntaxKind.ClassDeclaration: {
+        const cls = st.asKindOrThrow(SyntaxKind.ClassDeclaration);
+        const value = this.classValue(cls, env);
+        if (cls.getName()) env.declare(cls.getName()!, value);
+        if (cls.isExported()) this.setExport(env, cls.isDefaultExport() ? 'default' : cls.getName()!, value);
+        return undefined;
+      }
+      case SyntaxKind.ExportAssignment: {
+        const ea = st.asKindOrThrow(SyntaxKind.ExportAssignment);
+        const value = this.ev(ea.getExpression(), env);
+        if (ea.isExportEquals()) env.moduleRecord.replaced = value;
+        else this.setExport(env, 'default', value);
+        return undefined;
+      }
+      case SyntaxKind.ExportDeclaration:
+        this.execExportDeclaration(st, env);
+        return undefined;
+      case SyntaxKind.Block:
+        return this.execScoped(st.asKindOrThrow(SyntaxKind.Block).getStatements(), env);
+      case SyntaxKind.IfStatement:
+        return this.execIf(st, env);
+      case SyntaxKind.ReturnStatement: {
+        const e = st.asKindOrThrow(SyntaxKind.ReturnStatement).getExpression();
+        return { type: 'return', value: e ? this.ev(e, env) : UNDEF };
+      }
+      case SyntaxKind.TryStatement: {
+        const t = st.asKindOrThrow(SyntaxKind.TryStatement);
+        const c = this.execScoped(t.getTryBlock().getStatements(), env);
+        const fin = t.getFinallyBlock();
+        if (fin) this.execScoped(fin.getStatements(), env);
+        return c;
+      }
+      case SyntaxKind.ForOfStatement:
+      case SyntaxKind.ForInStatement:
+        return this.execForOf(st, env);
+      case SyntaxKind.ForStatement:
+      case SyntaxKind.WhileStatement:
+      case SyntaxKind.DoStatement:
+        return this.withCondition(`loop at line ${st.getStartLineNumber()}`, () => {
+          const body = (st as Node & { getStatement(): Node }).getStatement();
+          const c = this.exec(body, new Env(env));
+          return c?.type === 'return' ? c : undefined;
+        });
+      case SyntaxKind.SwitchStatement: {
+        const sw = st.asKindOrThrow(SyntaxKind.SwitchStatement);
+        for (const clause of sw.getCaseBlock().getClauses()) {
+          const c = this.withCondition(`switch (${sw.getExpression().getText()}) ${clause.getText().split(':')[0]}`, () => this.execScoped(clause.getStatements(), env));
+          if (c?.type === 'return') return c;
+        }
+        return undefined;
+      }
+      case SyntaxKind.BreakStatement:
+        return { type: 'break' };
+      case SyntaxKind.ContinueStatement:
+        return { type: 'continue' };
+      case SyntaxKind.LabeledStatement:
+        return this.exec(st.asKindOrThrow(SyntaxKind.LabeledStatement).getStatement(), env);
+      default:
+        return undefined;
+    }
+  }
+
+  private execScoped(statements: Node[], env: Env): Completion {
+    const inner = new Env(env);
+    this.hoist(statements, inner);
+    return this.execBlock(statements, inner);
+  }
+
+  private execIf(st: Node, env: Env): Completion {
+    const s = st.asKindOrThrow(SyntaxKind.IfStatement);
+    const cond = this.truthiness(this.ev(s.getExpression(), env));
+    const thenSt = s.getThenStatement();
+    const elseSt = s.getElseStatement();
+    if (cond === true) return this.exec(thenSt, env);
+    if (cond === false) return elseSt ? this.exec(elseSt, env) : undefined;
+    const text = s.getExpression().getText();
+    const a = this.withCondition(`if (${text})`, () => this.exec(thenSt, env));
+    const b = elseSt ? this.withCondition(`if !(${text})`, () => this.exec(elseSt, env)) : undefined;
+    // Both branches were walked; a return in only one of them leaves the outcome unknown.
+    if (a?.type === 'return' && b?.type === 'return') return a;
+    return undefined;
+  }
+
+  private execForOf(st: Node, env: Env): Completion {
+    const loop = st as Node & { getInitializer(): Node; getExpression(): Node; getStatement(): Node };
+    const collection = this.ev(loop.getExpression(), env);
+    const isIn = Node.isForInStatement(st);
+    const items = collection.k === 'array' ? collection.items : collection.k === 'object' && isIn ? [...collection.props.keys()].map((v): Value => ({ k: 'str', v })) : null;
+    const bindName = (value: Value, scope: Env) => {
+      const init = loop.getInitializer();
+      const decl = Node.isVariableDeclarationList(init) ? init.getDeclarations()[0]?.getNameNode() : init;
+      if (decl) this.bindPattern(decl, value, scope);
+    };
+    if (!items || items.length > MAX_LOOP_ITEMS) {
+      return this.withCondition(`loop over ${loop.getExpression().getText()}`, () => {
+        const scope = new Env(env);
+        bindName(unknown('dynamic-path', loop.getExpression()), scope);
+        const c = this.exec(loop.getStatement(), scope);
+        return c?.type === 'return' ? c : undefined;
+      });
+    }
+    for (const item of items) {
+      const scope = new Env(env);
+      bindName(item, scope);
+      const c = this.exec(loop.getStatement(), scope);
+      if (c?.type === 'break') break;
+      if (c?.type === 'return') return c;
+    }
+    return undefined;
+  }
+
+  withCondition<T>(text: string, fn: () => T): T {
+    this.conditions.push(text.length > 80 ? text.slice(0, 77) + '...' : text);
+    try {
+      return fn();
+    } finally {
+      this.conditions.pop();
+    }
+  }
+
+  private execExportDeclaration(st: Node, env: Env): void {
+    const ed = st.asKindOrThrow(SyntaxKind.ExportDeclaration);
+    const spec = ed.getModuleSpecifierValue();
+    const file = env.moduleRecord.file;
+    if (!spec) {
+      for (const n of ed.getNamedExports()) {
+        const local = n.getName();
+        const exported = n.getAliasNode()?.getText() ?? local;
+        this.setExportLazy(env, exported, () => env.lookup(local) ?? unknown('unresolved-value', n));
+      }
+      return;
+    }
+    if (ed.isNamespaceExport() && !ed.getNamespaceExport()) {
+      // export * from './x': every named export except default, read when first used.
+      const ns = this.namespaceValue(spec, file, ed);
+      if (ns.k === 'object') for (const [k, v] of ns.props) if (k !== 'default' && !env.moduleRecord.exports.props.has(k)) env.moduleRecord.exports.props.set(k, v);
+      return;
+    }
+    const nsExport = ed.getNamespaceExport();
+    if (nsExport) return void this.setExport(env, nsExport.getName(), this.namespaceValue(spec, file, ed));
+    for (const n of ed.getNamedExports()) {
+      const name = n.getName();
+      const exported = n.getAliasNode()?.getText() ?? name;
+      this.setExport(env, exported, this.importBinding(spec, file, name, n));
+    }
+  }
+
+  private setExport(env: Env, name: string, value: Value): void {
+    env.moduleRecord.exports.props.set(name, value);
+  }
+
+  private setExportLazy(env: Env, name: string, read: () => Value): void {
+    // Named exports of local bindings are read at the end of the module body's statement.
+    env.moduleRecord.exports.props.set(name, read());
+  }
+
+  private exportNames(nameNode: Node, env: Env): void {
+    if (Node.isIdentifier(nameNode)) this.setExport(env, nameNode.getText(), env.lookup(nameNode.getText()) ?? UNDEF);
+    else for (const el of nameNode.getDescendantsOfKind(SyntaxKind.BindingElement)) this.setExport(env, el.getName(), env.lookup(el.getName()) ?? UNDEF);
+  }
+
+  /** Binds identifiers and object/array destructuring patterns. */
+  bindPattern(nameNode: Node, value: Value, env: Env): void {
+    if (Node.isIdentifier(nameNode)) return void env.declare(nameNode.getText(), value);
+    if (Node.isObjectBindingPattern(nameNode)) {
+      for (const el of nameNode.getElements()) {
+        if (el.getDotDotDotToken()) {
+          env.declare(el.getName(), value);
+          continue;
+        }
+        const key = el.getPropertyNameNode()?.getText().replace(/^['"]|['"]$/g, '') ?? el.getName();
+        let v = this.api.get(value, key, el);
+        const init = el.getInitializer();
+        if (v.k === 'undef' && init) v = this.ev(init, env);
+        this.bindPattern(el.getNameNode(), v, env);
+      }
+      return;
+    }
+    if (Node.isArrayBindingPattern(nameNode)) {
+      nameNode.getElements().forEach((el, i) => {
+        if (Node.isBindingElement(el)) this.bindPattern(el.getNameNode(), value.k === 'array' ? value.items[i] ?? UNDEF : unknown('unresolved-value', el), env);
+      });
+    }
+  }
+
+  // ── expressions ────────────────────────────────────────────────────────────
+
+  ev(node: Node, env: Env): Value {
+    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(node);
+    switch (node.getKind()) {
+      case SyntaxKind.StringLiteral:
+      case SyntaxKind.NoSubstitutionTemplateLiteral:
+        return { k: 'str', v: (node as Node & { getLiteralValue(): string }).getLiteralValue() };
+      case SyntaxKind.NumericLiteral:
+        return { k: 'num', v: Number(node.getText()) };
+      case SyntaxKind.TrueKeyword:
+        return { k: 'bool', v: true };
+      case SyntaxKind.FalseKeyword:
+        return { k: 'bool', v: false };
+      case SyntaxKind.NullKeyword:
+        return { k: 'null' };
+      case SyntaxKind.RegularExpressionLiteral: {
+        const text = node.getText();
+        const end = text.lastIndexOf('/');
+        return { k: 'regexp', source: text.slice(1, end), flags: text.slice(end + 1) };
+      }
+      case SyntaxKind.TemplateExpression:
+        return this.evTemplate(node, env);
+      case SyntaxKind.Identifier:
+        return this.evIdentifier(node, env);
+      case SyntaxKind.ThisKeyword:
+        return env.thisValue ?? unknown('unresolved-value', node);
+      case SyntaxKind.PropertyAccessExpression: {
+        const pa = node.asKindOrThrow(SyntaxKind.PropertyAccessExpression);
+        return this.api.get(this.ev(pa.getExpression(), env), pa.getName(), node);
+      }
+      case SyntaxKind.ElementAccessExpression: {
+        const ea = node.asKindOrThrow(SyntaxKind.ElementAccessExpression);
+        const key = ea.getArgumentExpression();
+        const k = key ? this.ev(key, env) : UNDEF;
+        const target = this.ev(ea.getExpression(), env);
+        if (k.k === 'str' || k.k === 'num') return this.api.get(target, String(k.v), node);
+        return unknown('dynamic-method', node);
+      }
+      case SyntaxKind.ParenthesizedExpression:
+      case SyntaxKind.AsExpression:
+      case SyntaxKind.NonNullExpression:
+      case SyntaxKind.TypeAssertionExpression:
+      case SyntaxKind.SatisfiesExpression:
+      case SyntaxKind.AwaitExpression:
+        return this.ev((node as Node & { getExpression(): Node }).getExpression(), env);
+      case SyntaxKind.CallExpression:
+        return this.evCall(node, env);
+      case SyntaxKind.NewExpression:
+        return this.evNew(node, env);
+      case SyntaxKind.ArrowFunction:
+      case SyntaxKind.FunctionExpression:
+        return this.fnValue(node, env);
+      case SyntaxKind.ClassExpression:
+        return this.classValue(node, env);
+      case SyntaxKind.ObjectLiteralExpression:
+        return this.evObject(node, env);
+      case SyntaxKind.ArrayLiteralExpression: {
+        const items: Value[] = [];
+        for (const el of node.asKindOrThrow(SyntaxKind.ArrayLiteralExpression).getElements()) {
+          if (Node.isSpreadElement(el)) {
+            const s = this.ev(el.getExpression(), env);
+            if (s.k === 'array') items.push(...s.items);
+            else items.push(unknown('unresolved-value', el));
+          } else items.push(this.ev(el, env));
+        }
+        return { k: 'array', items };
+      }
+      case SyntaxKind.BinaryExpression:
+        return this.evBinary(node, env);
+      case SyntaxKind.ConditionalExpression: {
+        const c = node.asKindOrThrow(SyntaxKind.ConditionalExpression);
+        const t = this.truthiness(this.ev(c.getCondition(), env));
+        if (t === true) return this.ev(c.getWhenTrue(), env);
+        if (t === false) return this.ev(c.getWhenFalse(), env);
+        return unknown('conditional', node);
+      }
+      case SyntaxKind.VoidExpression:
+        return UNDEF;
+      default:
+        return unknown('unresolved-value', node);
+    }
+  }
+
+  private evIdentifier(node: Node, env: Env): Value {
+    const name = node.getText();
+    const bound = env.lookup(name);
+    if (bound) return bound;
+    const file = env.moduleRecord.file;
+    switch (name) {
+      case 'undefined':
+        return UNDEF;
+      case '__dirname':
+        return { k: 'str', v: path.dirname(file) };
+      case '__filename':
+        return { k: 'str', v: file };
+      case 'module':
+        return { k: 'object', props: new Map([['exports', env.moduleRecord.replaced ?? env.moduleRecord.exports]]) };
+      case 'exports':
+        return env.moduleRecord.exports;
+      case 'process':
+        return unknown('environment', node);
+      case 'Object':
+      case 'JSON':
+      case 'Array':
+        return { k: 'builtin', name: 'global', member: [name] };
+      default:
+        return unknown('unresolved-value', node);
+    }
+  }
+
+  private evTemplate(node: Node, env: Env): Value {
+    const t = node.asKindOrThrow(SyntaxKind.TemplateExpression);
+    let out = t.getHead().getLiteralText();
+    for (const span of t.getTemplateSpans()) {
+      const v = this.ev(span.getExpression(), env);
+      if (v.k !== 'str' && v.k !== 'num') return unknown(v.k === 'unknown' && v.reason === 'environment' ? 'environment' : 'dynamic-path', span.getExpression());
+      out += String(v.v) + span.getLiteral().getLiteralText();
+    }
+    return { k: 'str', v: out };
+  }
+
+  private evBinary(node: Node, env: Env): Value {
+    const b = node.asKindOrThrow(SyntaxKind.BinaryExpression);
+    const op = b.getOperatorToken().getKind();
+    if (op === SyntaxKind.EqualsToken) {
+      const value = this.ev(b.getRight(), env);
+      this.assign(b.getLeft(), value, env);
+      return value;
+    }
+    const left = this.ev(b.getLeft(), env);
+    if (op === SyntaxKind.BarBarToken || op === SyntaxKind.QuestionQuestionToken) {
+      const t = op === SyntaxKind.BarBarToken ? this.truthiness(left) : left.k === 'unknown' ? undefined : left.k !== 'undef' && left.k !== 'null';
+      if (t === true) return left;
+      const right = this.ev(b.getRight(), env);
+      if (t === false) return right;
+      return unknown(left.k === 'unknown' ? left.reason : 'conditional', b.getLeft());
+    }
+    if (op === SyntaxKind.AmpersandAmpersandToken) {
+      const t = this.truthiness(left);
+      if (t === false) return left;
+      return t === true ? this.ev(b.getRight(), env) : this.withCondition(b.getLeft().getText(), () => this.ev(b.getRight(), env));
+    }
+    const right = this.ev(b.getRight(), env);
+    if (op === SyntaxKind.PlusToken) {
+      if ((left.k === 'str' || left.k === 'num') && (right.k === 'str' || right.k === 'num')) return left.k === 'num' && right.k === 'num' ? { k: 'num', v: left.v + right.v } : { k: 'str', v: String(left.v) + String(right.v) };
+      const blocker = left.k === 'unknown' ? left : right.k === 'unknown' ? right : null;
+      return unknown(blocker && blocker.k === 'unknown' && blocker.reason === 'environment' ? 'environment' : 'dynamic-path', node);
+    }
+    if (op === SyntaxKind.EqualsEqualsEqualsToken || op === SyntaxKind.ExclamationEqualsEqualsToken || op === SyntaxKind.EqualsEqualsToken || op === SyntaxKind.ExclamationEqualsToken) {
+      if ((left.k === 'str' || left.k === 'num' || left.k === 'bool') && left.k === right.k) {
+        const eq = left.v === (right as { v: unknown }).v;
+        return { k: 'bool', v: op === SyntaxKind.EqualsEqualsEqualsToken || op === SyntaxKind.EqualsEqualsToken ? eq : !eq };
+      }
+    }
+    return unknown('unresolved-value', node);
+  }
+
+  /** Known truthiness of a value, or undefined when it depends on run time. */
+  truthiness(v: Value): boolean | undefined {
+    switch (v.k) {
+      case 'unknown':
+        return undefined;
+      case 'str':
+        return v.v !== '';
+      case 'num':
+        return v.v !== 0;
+      case 'bool':
+        return v.v;
+      case 'undef':
+      case 'null':
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  private assign(target: Node, value: Value, env: Env): void {
+    if (Node.isIdentifier(target)) return void env.assign(target.getText(), value);
+    if (Node.isPropertyAccessExpression(target) || Node.isElementAccessExpression(target)) {
+      const objNode = target.getExpression();
+      const key = Node.isPropertyAccessExpression(target) ? target.getName() : this.keyOf(target, env);
+      if (key === null) return;
+      if (objNode.getText() === 'module' && key === 'exports' && !env.lookup('module')) {
+        env.moduleRecord.replaced = value;
+        return;
+      }
+      const holder = this.ev(objNode, env);
+      this.api.set(holder, key, value, target);
+    }
+  }
+
+  private keyOf(target: Node, env: Env): string | null {
+    const arg = target.asKindOrThrow(SyntaxKind.ElementAccessExpression).getArgumentExpression();
+    const k = arg ? this.ev(arg, env) : UNDEF;
+    return k.k === 'str' || k.k === 'num' ? String(k.v) : null;
+  }
+
+  private evObject(node: Node, env: Env): Value {
+    const out = obj();
+    for (const p of node.asKindOrThrow(SyntaxKind.ObjectLiteralExpression).getProperties()) {
+      if (Node.isPropertyAssignment(p)) {
+        const nameNode = p.getNameNode();
+        const key = Node.isComputedPropertyName(nameNode) ? this.ev(nameNode.getExpression(), env) : { k: 'str' as const, v: p.getName().replace(/^['"]|['"]$/g, '') };
+        if (key.k === 'str' || key.k === 'num') out.props.set(String(key.v), this.ev(p.getInitializerOrThrow(), env));
+      } else if (Node.isShorthandPropertyAssignment(p)) out.props.set(p.getName(), env.lookup(p.getName()) ?? unknown('unresolved-value', p));
+      else if (Node.isSpreadAssignment(p)) {
+        const s = this.ev(p.getExpression(), env);
+        if (s.k === 'object') for (const [k, v] of s.props) out.props.set(k, v);
+      } else if (Node.isMethodDeclaration(p)) out.props.set(p.getName(), this.fnValue(p, env));
+    }
+    return out;
+  }
+
+  // ── functions and classes ──────────────────────────────────────────────────
+
+  fnValue(node: Node, env: Env): FnValue {
+    return { k: 'fn', node, env, bound: false };
+  }
+
+  private classValue(node: Node, env: Env): ClassValue {
+    const cls = node as Node & { getExtends?(): { getExpression(): Node } | undefined };
+    const statics = new Map<string, Value>();
+    const value: ClassValue = { k: 'class', node, env, statics };
+    const ext = Node.isClassDeclaration(node) || Node.isClassExpression(node) ? node.getExtends() : cls.getExtends?.();
+    if (ext) value.parent = this.ev(ext.getExpression(), env);
+    if (Node.isClassDeclaration(node) || Node.isClassExpression(node)) {
+      for (const m of node.getStaticMethods()) statics.set(m.getName(), { k: 'fn', node: m, env, bound: false, method: true });
+    }
+    return value;
+  }
+
+  /** Calls a function value with argument values; returns what it returns (or unknown). */
+  invoke(fn: FnValue, args: Value[], site: Node): Value {
+    const node = fn.node;
+    const running = this.active.get(node) ?? 0;
+    if (this.depth >= MAX_CALL_DEPTH || running >= MAX_RECURSION_PER_FUNCTION) return unknown('recursion', site);
+    if (!(Node.isFunctionDeclaration(node) || Node.isFunctionExpression(node) || Node.isArrowFunction(node) || Node.isMethodDeclaration(node) || Node.isGetAccessorDeclaration(node) || Node.isConstructorDeclaration(node))) return unknown('call-expression', site);
+    const self = Node.isArrowFunction(node) ? null : fn.self ?? null;
+    const env = new Env(fn.env as Env, self);
+    node.getParameters().forEach((p, i) => {
+      if (p.isRestParameter()) return void this.bindPattern(p.getNameNode(), { k: 'array', items: args.slice(i) }, env);
+      let v = args[i] ?? UNDEF;
+      const init = p.getInitializer();
+      if (v.k === 'undef' && init) v = this.ev(init, env);
+      this.bindPattern(p.getNameNode(), v, env);
+    });
+    this.depth++;
+    this.active.set(node, running + 1);
+    try {
+      const body = node.getBody();
+      if (!body) return UNDEF;
+      if (!Node.isBlock(body)) return this.ev(body, env);
+      this.hoist(body.getStatements(), env);
+      const c = this.execBlock(body.getStatements(), env);
+      return c?.type === 'return' ? c.value : UNDEF;
+    } finally {
+      this.depth--;
+      this.active.set(node, running);
+    }
+  }
+
+  private evCall(node: Node, env: Env): Value {
+    const call = node.asKindOrThrow(SyntaxKind.CallExpression);
+    const calleeNode = call.getExpression();
+    const argNodes = call.getArguments();
+    if (calleeNode.getKind() === SyntaxKind.ImportKeyword) return this.evDynamicImport(call, env);
+    if (Node.isIdentifier(calleeNode) && calleeNode.getText() === 'require' && !env.lookup('require')) {
+      const spec = argNodes[0] ? this.ev(argNodes[0], env) : UNDEF;
+      if (spec.k === 'str') return this.requireValue(spec.v, env.moduleRecord.file, call);
+      this.diagnose('dynamic-import', 'warning', `require() with a computed specifier (${argNodes[0]?.getText() ?? ''}) cannot be followed`, call);
+      return unknown('dynamic-import', call);
+    }
+    let receiver: Value | undefined;
+    let callee: Value;
+    if (Node.isPropertyAccessExpression(calleeNode)) {
+      receiver = this.ev(calleeNode.getExpression(), env);
+      callee = this.api.get(receiver, calleeNode.getName(), calleeNode);
+    } else callee = this.ev(calleeNode, env);
+    this.argValues.set(calleeNode, callee);
+    const args: Value[] = [];
+    for (const a of argNodes) {
+      if (Node.isSpreadElement(a)) {
+        const s = this.ev(a.getExpression(), env);
+        if (s.k === 'array') args.push(...s.items);
+        else args.push(unknown('unresolved-value', a));
+        continue;
+      }
+      const v = this.ev(a, env);
+      this.argValues.set(a, v);
+      args.push(v);
+    }
+    return this.api.call(callee, args, argNodes, call, receiver);
+  }
+
+  private evDynamicImport(call: Node, env: Env): Value {
+    const arg = call.asKindOrThrow(SyntaxKind.CallExpression).getArguments()[0];
+    const spec = arg ? this.ev(arg, env) : UNDEF;
+    if (spec.k === 'str') return this.namespaceValue(spec.v, env.moduleRecord.file, call);
+    this.diagnose('dynamic-import', 'warning', `import() with a computed specifier (${arg?.getText() ?? ''}) cannot be followed`, call);
+    return unknown('dynamic-import', call);
+  }
+
+  private evNew(node: Node, env: Env): Value {
+    const ne = node.asKindOrThrow(SyntaxKind.NewExpression);
+    const ctor = this.ev(ne.getExpression(), env);
+    const argNodes = ne.getArguments();
+    const args = argNodes.map((a) => this.ev(a, env));
+    if (ctor.k !== 'class') return this.api.call(ctor, args, argNodes, node);
+    return this.construct(ctor, args, node);
+  }
+
+  /** `new Class(args)`: fields, then the constructor (inherited when absent), with `this` bound. */
+  construct(cls: ClassValue, args: Value[], site: Node): Value {
+    const instance: Value = { k: 'instance', cls, props: new Map() };
+    this.initialise(cls, instance, args, site);
+    return instance;
+  }
+
+  private initialise(cls: ClassValue, instance: Value, args: Value[], site: Node): void {
+    const node = cls.node;
+    if (!(Node.isClassDeclaration(node) || Node.isClassExpression(node))) return;
+    const parent = cls.parent?.k === 'class' ? cls.parent : null;
+    const ctor = node.getConstructors()[0];
+    const fieldEnv = new Env(cls.env as Env, instance);
+    const initFields = () => {
+      for (const p of node.getInstanceProperties()) {
+        if (!Node.isPropertyDeclaration(p)) continue;
+        const init = p.getInitializer();
+        if (init && instance.k === 'instance') instance.props.set(p.getName(), this.ev(init, fieldEnv));
+      }
+    };
+    if (!ctor) {
+      if (parent) this.initialise(parent, instance, args, site);
+      initFields();
+      return;
+    }
+    if (!parent) initFields();
+    const superEnv = new Env(cls.env as Env, instance);
+    if (parent) {
+      // `super(...)` runs the parent's initialisation, then this class's fields.
+      superEnv.declare('super', { k: 'fn', node: ctor, env: superEnv, bound: true, self: instance });
+      for (const call of ctor.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        if (call.getExpression().getKind() === SyntaxKind.SuperKeyword) {
+          this.initialise(parent, instance, call.getArguments().map((a) => this.ev(a, superEnv)), site);
+          break;
+        }
+      }
+      initFields();
+    }
+    // Constructor parameter properties (`constructor(private router: Router)`).
+    ctor.getParameters().forEach((p, i) => {
+      if (p.getScope() || p.isReadonly()) if (instance.k === 'instance') instance.props.set(p.getName(), args[i] ?? UNDEF);
+    });
+    this.invoke({ k: 'fn', node: ctor, env: cls.env, self: instance, bound: true }, args, site);
+  }
+
+  /** Finds a method or getter named `name` on a class or its ancestors. */
+  findMember(cls: ClassValue, name: string): Node | null {
+    const node = cls.node;
+    if (Node.isClassDeclaration(node) || Node.isClassExpression(node)) {
+      const m = node.getInstanceMethod(name) ?? node.getGetAccessor(name);
+      if (m && !(Node.isMethodDeclaration(m) && m.isStatic())) return m;
+    }
+    return cls.parent?.k === 'class' ? this.findMember(cls.parent, name) : null;
+  }
+
+  /** Router factories of other packages: `Router()` of express-promise-router and the like. */
+  routerPackage(v: Value): string | null {
+    if (v.k !== 'pkg') return null;
+    const allowed = ROUTER_PACKAGES[v.name];
+    if (!allowed) return null;
+    const member = v.member.filter((m) => m !== 'default');
+    return allowed.some((a) => (a.member === null ? member.length === 0 : member.length === 1 && member[0] === a.member)) ? v.name : null;
+  }
+}
+
+/** Thrown when an input would take the evaluator past its step budget. */
+export class BudgetExceeded extends Error {
+  constructor(readonly node: Node) {
+    super('evaluation budget exceeded');
+  }
+}
+
+function isEsm(source: SourceFile): boolean {
+  return source.getImportDeclarations().length > 0 || source.getExportDeclarations().length > 0 || source.getExportAssignments().some((e) => !e.isExportEquals()) || source.getStatements().some((s) => (Node.isVariableStatement(s) || Node.isFunctionDeclaration(s) || Node.isClassDeclaration(s)) && s.hasExportKeyword());
+}

@@ -1,0 +1,346 @@
+/**
+ * Property reads, writes and calls on abstract values, and above all the Express API: what
+ * `app.get`, `router.use`, `app.route`, `router.param`, `app.set`, `app.listen`, `express()`,
+ * `express.Router()` and friends record in the routing graph.
+ *
+ * Express semantics followed here (https://expressjs.com/en/4x/api.html):
+ * - `app.get(name)` with one argument reads a setting; with more it registers a route.
+ * - `use([path], ...fns)`: path defaults to `/`; arrays of functions are flattened; an app or a
+ *   router argument is mounted; a function with exactly four declared parameters
+ *   (`Function.length === 4`) is an error handler.
+ * - `route(path)` creates one route layer at call time; its verb methods append to it.
+ */
+import path from 'node:path';
+import { Node, SyntaxKind } from 'ts-morph';
+import type { Evaluator } from './evaluate.js';
+import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
+import type { PathSpec } from './path.js';
+import { describeEntry } from './entry.js';
+import { ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
+import { type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
+
+/** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
+export const ROUTE_METHODS = new Set([
+  'get', 'post', 'put', 'delete', 'patch', 'head', 'options', 'all', 'del',
+  'copy', 'lock', 'mkcol', 'move', 'purge', 'propfind', 'proppatch', 'unlock', 'report', 'mkactivity',
+  'checkout', 'merge', 'm-search', 'notify', 'subscribe', 'unsubscribe', 'search', 'trace', 'connect', 'link', 'unlink', 'query',
+]);
+
+let uid = 0;
+let seq = 0;
+
+export class ExpressApi {
+  private readonly locals = new Map<RouterNode, Value>();
+
+  constructor(private readonly ev: Evaluator) {}
+
+  // ── generic value semantics ────────────────────────────────────────────────
+
+  get(target: Value, name: string, site: Node): Value {
+    switch (target.k) {
+      case 'object':
+        return target.props.get(name) ?? UNDEF;
+      case 'instance': {
+        if (target.props.has(name)) return target.props.get(name)!;
+        const member = this.ev.findMember(target.cls, name);
+        if (!member) return UNDEF;
+        const fn: FnValue = { k: 'fn', node: member, env: target.cls.env, self: target, bound: false, method: true };
+        return Node.isGetAccessorDeclaration(member) ? this.ev.invoke({ ...fn, bound: true }, [], site) : fn;
+      }
+      case 'class':
+        return target.statics.get(name) ?? UNDEF;
+      case 'array':
+        if (name === 'length') return { k: 'num', v: target.items.length };
+        return /^\d+$/.test(name) ? target.items[Number(name)] ?? UNDEF : { k: 'builtin', name: 'array', member: [name] };
+      case 'express':
+        return { k: 'express', member: [...target.member, name] };
+      case 'pkg':
+        return { k: 'pkg', name: target.name, member: [...target.member, name], called: target.called };
+      case 'builtin':
+        return { k: 'builtin', name: target.name, member: [...target.member, name] };
+      case 'router':
+        if (name === 'locals') return this.localsOf(target.node);
+        return { k: 'method', target: target.node, name };
+      case 'routeChain':
+        return { k: 'routeChainMethod', layer: target.layer, router: target.router, name };
+      case 'fn':
+        return name === 'bind' || name === 'call' || name === 'apply' ? { k: 'builtin', name: 'function', member: [name] } : UNDEF;
+      case 'unknown':
+        return target;
+      default:
+        return unknown('unresolved-value', site);
+    }
+  }
+
+  set(holder: Value, key: string, value: Value, site: Node): void {
+    if (holder.k === 'object') {
+      holder.props.set(key, value);
+      if (holder.localsOf) this.setting(holder.localsOf, key, value, 'locals', site);
+    } else if (holder.k === 'instance') holder.props.set(key, value);
+    else if (holder.k === 'class') holder.statics.set(key, value);
+  }
+
+  private localsOf(router: RouterNode): Value {
+    let v = this.locals.get(router);
+    if (!v) {
+      v = { ...obj(), localsOf: router };
+      this.locals.set(router, v);
+    }
+    return v;
+  }
+
+  /** Calls `callee`; `receiver` is the value before the dot for method calls (`x` in `x.m()`). */
+  call(callee: Value, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
+    switch (callee.k) {
+      case 'fn':
+        return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
+      case 'express':
+        return this.callExpress(callee.member, args, site);
+      case 'pkg': {
+        const routerPkg = this.ev.routerPackage(callee);
+        if (routerPkg) return this.newRouter('router', routerPkg, args[0], site);
+        return { k: 'pkg', name: callee.name, member: callee.member, called: true };
+      }
+      case 'builtin':
+        return this.callBuiltin(callee, args, argNodes, site, receiver);
+      case 'method':
+        return this.callRouterMethod(callee.target, callee.name, args, argNodes, site);
+      case 'routeChainMethod':
+        return this.callRouteChain(callee.layer, callee.router, callee.name, args, argNodes, site);
+      case 'class':
+        return this.ev.construct(callee, args, site);
+      default:
+        return unknown('call-expression', site);
+    }
+  }
+
+  private callExpress(member: string[], args: Value[], site: Node): Value {
+    const m = member.filter((p) => p !== 'default');
+    if (m.length === 0) return this.newRouter('app', 'express', undefined, site);
+    if (m.length === 1 && m[0] === 'Router') return this.newRouter('router', 'express', args[0], site);
+    return { k: 'pkg', name: 'express', member: m, called: true };
+  }
+
+  private callBuiltin(callee: Extract<Value, { k: 'builtin' }>, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
+    const [first, ...rest] = callee.member;
+    if (callee.name === 'path' && (first === 'join' || first === 'resolve') && rest.length === 0) {
+      if (args.every((a) => a.k === 'str')) return { k: 'str', v: (first === 'join' ? path.join : path.resolve)(...args.map((a) => (a as { v: string }).v)) };
+      return unknown('dynamic-path', site);
+    }
+    if (callee.name === 'function') return this.callFunctionMethod(receiver, first, args, site);
+    if (callee.name === 'array') return this.callArrayMethod(receiver, first, site, args, argNodes);
+    if (callee.name === 'global' && first === 'Object' && args[0]?.k === 'object') {
+      const props = [...args[0].props];
+      if (rest[0] === 'keys') return { k: 'array', items: props.map(([k]) => ({ k: 'str', v: k })) };
+      if (rest[0] === 'values') return { k: 'array', items: props.map(([, v]) => v) };
+      if (rest[0] === 'entries') return { k: 'array', items: props.map(([k, v]) => ({ k: 'array', items: [{ k: 'str', v: k }, v] })) };
+    }
+    return unknown('call-expression', site);
+  }
+
+  /** `fn.bind(self)`: the same function with `this` fixed. */
+  private callFunctionMethod(target: Value | undefined, method: string, args: Value[], site: Node): Value {
+    if (target?.k !== 'fn') return unknown('call-expression', site);
+    if (method === 'bind') return { ...target, self: args[0] ?? UNDEF, bound: true };
+    if (method === 'call') return this.ev.invoke({ ...target, self: args[0] }, args.slice(1), site);
+    return unknown('call-expression', site);
+  }
+
+  /** `[...].forEach(fn)` / `.map(fn)` over a known array: the callback runs once per element. */
+  private callArrayMethod(target: Value | undefined, method: string, site: Node, args: Value[], argNodes: Node[]): Value {
+    const fn = args[0];
+    if (target?.k !== 'array' || fn?.k !== 'fn' || !['forEach', 'map'].includes(method)) return unknown('call-expression', site);
+    const results = target.items.map((item, i) => this.ev.invoke(fn, [item, { k: 'num', v: i }, target], argNodes[0] ?? site));
+    return method === 'map' ? { k: 'array', items: results } : UNDEF;
+  }
+
+  // ── Express ────────────────────────────────────────────────────────────────
+
+  newRouter(kind: 'app' | 'router', pkg: string, options: Value | undefined, site: Node): Value {
+    const opts = options?.k === 'object' ? options.props : new Map<string, Value>();
+    const flag = (k: string) => {
+      const v = opts.get(k);
+      return v?.k === 'bool' ? v.v : undefined;
+    };
+    const node: RouterNode = {
+      uid: ++uid,
+      kind,
+      name: bindingName(site),
+      package: pkg,
+      site,
+      options: { mergeParams: flag('mergeParams'), caseSensitive: flag('caseSensitive'), strict: flag('strict') },
+      stack: [],
+      settings: [],
+      engines: [],
+      listen: [],
+      mountedBy: [],
+    };
+    this.ev.routers.push(node);
+    return { k: 'router', node };
+  }
+
+  private callRouterMethod(router: RouterNode, name: string, args: Value[], argNodes: Node[], site: Node): Value {
+    const self: Value = { k: 'router', node: router };
+    this.ev.visitedCalls.add(site);
+    if (ROUTE_METHODS.has(name)) {
+      if (name === 'get' && args.length === 1) {
+        this.setting(router, args[0].k === 'str' ? args[0].v : argNodes[0].getText(), UNDEF, 'read', site);
+        return unknown('setting', site);
+      }
+      if (name === 'del') this.ev.diagnose('express5-removed-api', 'warning', '`app.del()` was removed in Express 5; use `app.delete()`', site);
+      this.addRoute(router, name === 'del' ? 'delete' : name, args, argNodes, site);
+      return self;
+    }
+    switch (name) {
+      case 'use':
+        this.addUse(router, args, argNodes, site);
+        return self;
+      case 'route': {
+        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries: [], conditions: [...this.ev.conditions], reasons: [] };
+        router.stack.push(layer);
+        return { k: 'routeChain', layer, router };
+      }
+      case 'param':
+        this.addParam(router, args, argNodes, site);
+        return self;
+      case 'set':
+        this.setting(router, args[0]?.k === 'str' ? args[0].v : argNodes[0]?.getText() ?? '', args[1] ?? UNDEF, 'set', site, argNodes[1]);
+        return self;
+      case 'enable':
+      case 'disable':
+        this.setting(router, args[0]?.k === 'str' ? args[0].v : argNodes[0]?.getText() ?? '', { k: 'bool', v: name === 'enable' }, name, site);
+        return self;
+      case 'engine':
+        router.engines.push({ ext: args[0]?.k === 'str' ? args[0].v.replace(/^\./, '') : argNodes[0]?.getText() ?? '', engine: args[1]?.k === 'pkg' ? args[1].name : null, site });
+        return self;
+      case 'listen':
+        router.listen.push({ site, args: argNodes.map((a) => a.getText()) });
+        return unknown('server', site);
+      default:
+        return unknown('call-expression', site);
+    }
+  }
+
+  private callRouteChain(layer: RouteLayer, router: RouterNode, name: string, args: Value[], argNodes: Node[], site: Node): Value {
+    this.ev.visitedCalls.add(site);
+    if (!ROUTE_METHODS.has(name)) return unknown('call-expression', site);
+    for (const { value, node } of flattenArgs(args, argNodes)) layer.entries.push({ method: name === 'del' ? 'DELETE' : name.toUpperCase(), entry: describeEntry(this.ev, node, value) });
+    return { k: 'routeChain', layer, router };
+  }
+
+  /** The paths of a path argument: one per array element; unresolved ones say why. */
+  pathsOf(v: Value | undefined, node: Node | undefined, site: Node): PathSpec[] {
+    if (!v || !node) return [{ kind: 'unresolved', text: '' }];
+    if (v.k === 'str') return [{ kind: 'string', value: v.v }];
+    if (v.k === 'regexp') return [{ kind: 'regexp', source: v.source, flags: v.flags }];
+    if (v.k === 'array') return v.items.flatMap((item) => this.pathsOf(item, node, site));
+    this.ev.diagnose('unresolved-path', 'warning', `path \`${clip(node.getText())}\` could not be folded to a string (${v.k === 'unknown' ? v.reason : v.k})`, node);
+    return [{ kind: 'unresolved', text: clip(node.getText()) }];
+  }
+
+  private addRoute(router: RouterNode, method: string, args: Value[], argNodes: Node[], site: Node): void {
+    const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
+    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries, conditions: [...this.ev.conditions], reasons: [] });
+  }
+
+  private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {
+    let paths: PathSpec[] = [{ kind: 'string', value: '/' }];
+    let rest = 0;
+    if (args.length > 0 && isPathArg(args[0], argNodes[0])) {
+      paths = this.pathsOf(args[0], argNodes[0], site);
+      rest = 1;
+    }
+    const base = { seq: 0, site, paths, conditions: [...this.ev.conditions], reasons: [] };
+    for (const { value, node } of flattenArgs(args.slice(rest), argNodes.slice(rest))) {
+      let layer: Layer;
+      if (value.k === 'router') {
+        layer = { ...base, seq: ++seq, type: 'mount', child: value.node };
+        value.node.mountedBy.push(layer);
+      } else {
+        const entry = describeEntry(this.ev, node, value);
+        layer = { ...base, seq: ++seq, type: 'use', entry, errorHandler: isErrorHandler(entry, value) };
+        const stat = staticOf(value, this.ev.argValues, node);
+        if (stat) layer.static = stat;
+        if (!layer.errorHandler && value.k === 'fn' && looksLikeErrorHandler(value.node)) {
+          this.ev.diagnose('not-an-error-handler', 'warning', `\`${entry.name}\` looks like an error handler but declares ${entry.arity ?? '?'} parameters (Function.length must be 4), so Express never passes it errors`, node);
+        }
+      }
+      router.stack.push(layer);
+    }
+  }
+
+  private addParam(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {
+    const names = args[0]?.k === 'str' ? [args[0].v] : args[0]?.k === 'array' ? args[0].items.flatMap((i) => (i.k === 'str' ? [i.v] : [])) : [];
+    const fnNode = argNodes[1];
+    if (!fnNode) return;
+    router.stack.push({ type: 'param', seq: ++seq, site, paths: [], names, entry: describeEntry(this.ev, fnNode, args[1]), conditions: [...this.ev.conditions], reasons: [] });
+  }
+
+  setting(router: RouterNode, key: string, value: Value, kind: 'set' | 'enable' | 'disable' | 'locals' | 'read', site: Node, valueNode?: Node): void {
+    const json = toJson(value);
+    router.settings.push({ key, value: json ?? null, raw: valueNode?.getText() ?? '', kind, site, resolved: json !== undefined || kind === 'read' });
+  }
+}
+
+/** Flattens nested arrays of handlers (`[auth, [validate]]`) keeping each element's node. */
+function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }[] {
+  const out: { value: Value; node: Node }[] = [];
+  args.forEach((value, i) => {
+    const node = nodes[i] ?? nodes[nodes.length - 1];
+    if (value.k === 'array') {
+      const elements = Node.isArrayLiteralExpression(node) ? node.getElements() : [];
+      out.push(...flattenArgs(value.items, value.items.map((_, j) => elements[j] ?? node)));
+    } else out.push({ value, node });
+  });
+  return out;
+}
+
+/** Is the first `use` argument a path (string, RegExp, array of them, or a path-like expression)? */
+function isPathArg(v: Value, node: Node): boolean {
+  if (v.k === 'str' || v.k === 'regexp') return true;
+  if (v.k === 'array') return v.items.length > 0 && v.items.every((i) => i.k === 'str' || i.k === 'regexp');
+  if (v.k === 'unknown') return v.reason === 'environment' || v.reason === 'dynamic-path' || Node.isTemplateExpression(node) || Node.isStringLiteral(node) || (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.PlusToken);
+  return false;
+}
+
+function isErrorHandler(entry: EntryRef, value: Value): boolean {
+  if (value.k === 'pkg') return listed(ERROR_HANDLER_PACKAGES, value.name, value.member.filter((m) => m !== 'default'));
+  return entry.arity === 4;
+}
+
+/** `(err, req, res)`, `(err, req, res, next = noop)`, `(...args)` with an error-like first name. */
+function looksLikeErrorHandler(fn: Node): boolean {
+  const params = (fn as Node & { getParameters?(): { getName(): string }[] }).getParameters?.() ?? [];
+  return params.length >= 3 && /^_?(err|error|e|ex|exception)$/i.test(params[0].getName()) || (params.length === 1 && /^\.\.\./.test(params[0].getName()));
+}
+
+function staticOf(value: Value, argValues: WeakMap<Node, Value>, node: Node): { dir: string | null; options: string | null; package: string } | null {
+  if (value.k !== 'pkg' || !value.called) return null;
+  const member = STATIC_PACKAGES[value.name];
+  const m = value.member.filter((p) => p !== 'default');
+  if (!member || member.length !== m.length || !member.every((p, i) => p === m[i])) return null;
+  const call = Node.isCallExpression(node) ? node : null;
+  const dirNode = call?.getArguments()[0];
+  const dir = dirNode ? argValues.get(dirNode) : undefined;
+  return { dir: dir?.k === 'str' ? dir.v : null, options: call?.getArguments()[1]?.getText() ?? null, package: value.name };
+}
+
+/** Name of the variable, property or class field a creation expression is assigned to. */
+function bindingName(site: Node): string {
+  let n: Node | undefined = site.getParent();
+  while (n && (Node.isAsExpression(n) || Node.isParenthesizedExpression(n) || Node.isAwaitExpression(n) || Node.isNonNullExpression(n))) n = n.getParent();
+  if (!n) return '<anonymous>';
+  if (Node.isVariableDeclaration(n) || Node.isPropertyDeclaration(n) || Node.isPropertyAssignment(n)) return n.getName();
+  if (Node.isBinaryExpression(n)) return n.getLeft().getText();
+  if (Node.isReturnStatement(n) || Node.isArrowFunction(n)) {
+    const fn = n.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isMethodDeclaration(a) || Node.isVariableDeclaration(a));
+    const name = fn && 'getName' in fn ? (fn as { getName(): string | undefined }).getName() : undefined;
+    return name ? `${name}()` : '<anonymous>';
+  }
+  return '<anonymous>';
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 60 ? flat.slice(0, 57) + '...' : flat;
+}

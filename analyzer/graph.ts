@@ -1,0 +1,92 @@
+/**
+ * The routing graph the evaluator records while it interprets the app: apps and routers with
+ * their stacks of layers in registration order, exactly as Express keeps them (a router's stack
+ * is live: a layer added after the router was mounted still runs at the router's position).
+ */
+import type { Node } from 'ts-morph';
+import type { PathSpec } from './path.js';
+import type { Reason, Resolution } from './model.js';
+
+/** A function (or package value) as found at a registration site, before ids are assigned. */
+export interface EntryRef {
+  name: string;
+  origin: 'local' | 'package' | 'unknown';
+  package?: string;
+  /** The innermost function's node, when it is in the project. */
+  fn?: Node;
+  /** The argument expression at the registration site. */
+  site: Node;
+  wrappers: string[];
+  async: boolean;
+  arity: number | null;
+  resolution: Resolution;
+  reasons: Reason[];
+}
+
+interface LayerBase {
+  seq: number;
+  /** The registration call. */
+  site: Node;
+  paths: PathSpec[];
+  conditions: string[];
+  reasons: Reason[];
+}
+
+export interface RouteLayer extends LayerBase {
+  type: 'route';
+  kind: 'verb' | 'route-chain' | 'all';
+  /** Route-level functions in order; for `route()` chains, each with the method it was added for. */
+  entries: { method: string; entry: EntryRef }[];
+}
+
+export interface UseLayer extends LayerBase {
+  type: 'use';
+  entry: EntryRef;
+  errorHandler: boolean;
+  /** Set for `express.static`/`serve-static`: directory (absolute) and options text. */
+  static?: { dir: string | null; options: string | null; package: string };
+}
+
+export interface MountLayer extends LayerBase {
+  type: 'mount';
+  child: RouterNode;
+}
+
+export interface ParamLayer extends LayerBase {
+  type: 'param';
+  names: string[];
+  entry: EntryRef;
+}
+
+export type Layer = RouteLayer | UseLayer | MountLayer | ParamLayer;
+
+export interface SettingRecord {
+  key: string;
+  value: unknown;
+  raw: string;
+  kind: 'set' | 'enable' | 'disable' | 'locals' | 'read';
+  site: Node;
+  resolved: boolean;
+}
+
+export interface EngineRecord {
+  ext: string;
+  engine: string | null;
+  site: Node;
+}
+
+/** An Express app (`express()`) or router (`express.Router()`, promise-router, …). */
+export interface RouterNode {
+  uid: number;
+  kind: 'app' | 'router';
+  name: string;
+  package: string;
+  /** The creating expression. */
+  site: Node;
+  options: { mergeParams?: boolean; caseSensitive?: boolean; strict?: boolean };
+  stack: Layer[];
+  settings: SettingRecord[];
+  engines: EngineRecord[];
+  listen: { site: Node; args: string[] }[];
+  mountedBy: MountLayer[];
+}

@@ -1,0 +1,278 @@
+/**
+ * Turns the routing graph the evaluator recorded into Inventory records: routes with full paths
+ * and effective chains, mounts, middleware, error and not-found handlers, static mounts, view
+ * engines and settings, each with a stable id and deterministic order.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Node, SyntaxKind } from 'ts-morph';
+import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
+import type { App, ApiUse, ChainEntry, Diagnostic, ErrorHandler, Handler, Location, Middleware, Mount, NotFoundHandler, Reason, Resolution, Route, Router, Setting, StaticMount, ViewEngine } from './model.js';
+import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
+import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers } from './path.js';
+
+/** Short stable id: a hash of what the record is about (never of its line). */
+export function stableId(prefix: string, ...parts: string[]): string {
+  return `${prefix}-${createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 12)}`;
+}
+
+export interface InventoryRecords {
+  apps: App[];
+  routers: Router[];
+  mounts: Mount[];
+  routes: Route[];
+  middleware: Middleware[];
+  errorHandlers: ErrorHandler[];
+  notFoundHandlers: NotFoundHandler[];
+  staticMounts: StaticMount[];
+  viewEngines: ViewEngine[];
+  settings: Setting[];
+  diagnostics: Diagnostic[];
+}
+
+type Locate = (node: Node) => Location;
+
+/** Builds all records for the given routers (every app and router the evaluator created). */
+export function buildRecords(routers: RouterNode[], locate: Locate, root: string): InventoryRecords {
+  const out: InventoryRecords = { apps: [], routers: [], mounts: [], routes: [], middleware: [], errorHandlers: [], notFoundHandlers: [], staticMounts: [], viewEngines: [], settings: [], diagnostics: [] };
+  const routerIds = new Map<RouterNode, string>();
+  const idOf = (r: RouterNode) => {
+    let id = routerIds.get(r);
+    if (!id) {
+      const loc = locate(r.site);
+      const twins = routers.filter((o) => o.name === r.name && locate(o.site).file === loc.file);
+      id = stableId(r.kind === 'app' && r.mountedBy.length === 0 ? 'app' : 'router', loc.file, r.name, String(twins.indexOf(r)));
+      routerIds.set(r, id);
+    }
+    return id;
+  };
+  const reached = new Map<RouterNode, string>();
+  for (const app of routers.filter((r) => r.kind === 'app' && r.mountedBy.length === 0)) {
+    const appId = idOf(app);
+    out.apps.push({ id: appId, name: app.name, location: locate(app.site), createdBy: 'express()', listen: app.listen.map((l) => ({ location: locate(l.site), args: l.args })) });
+    reached.set(app, appId);
+    const items = flatten(app);
+    for (const item of items) if (item.type === 'mount' && !reached.has(item.layer.child)) reached.set(item.layer.child, appId);
+    addAppRecords(out, app, appId, items, idOf, locate, root);
+  }
+  for (const r of routers) {
+    if (r.kind === 'app' && r.mountedBy.length === 0) continue;
+    out.routers.push({ id: idOf(r), appId: reached.get(r) ?? '', kind: r.kind === 'app' ? 'sub-app' : 'router', name: r.name, package: r.package, location: locate(r.site), options: stripUndefined(r.options), mounted: r.mountedBy.length > 0 });
+    if (!reached.has(r)) {
+      const routes = r.stack.filter((l) => l.type === 'route').length;
+      out.diagnostics.push({ code: 'unmounted-router', severity: routes > 0 ? 'warning' : 'info', message: `router \`${r.name}\` (${routes} route${routes === 1 ? '' : 's'}) is never mounted on an app the analysis reached; its routes are not in the inventory`, location: locate(r.site) });
+    }
+  }
+  return out;
+}
+
+function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], idOf: (r: RouterNode) => string, locate: Locate, root: string): void {
+  const occurrences = new Map<string, number>();
+  const occ = (key: string) => {
+    const n = occurrences.get(key) ?? 0;
+    occurrences.set(key, n + 1);
+    return String(n);
+  };
+  const routeIdsAt: (string[] | null)[] = [];
+  const middlewareIdAt = new Map<number, string>();
+  const mountIds = new Map<string, string>();
+
+  items.forEach((item, index) => {
+    if (item.type === 'mount') {
+      const childId = idOf(item.layer.child);
+      const unresolved = item.spec.kind === 'unresolved';
+      const mountId = stableId('mount', appId, idOf(item.owner), childId, item.full, occ(`mount ${childId} ${item.full}`));
+      mountIds.set(`${item.layer.seq}|${item.full}`, mountId);
+      out.mounts.push({
+        id: mountId,
+        parent: idOf(item.owner), child: childId, mountPath: pathText(item.spec), fullPath: item.full, location: locate(item.layer.site),
+        resolution: unresolved ? 'unresolved' : item.layer.conditions.length ? 'partial' : 'exact',
+        reasons: unresolved ? [{ code: 'dynamic-path', message: `mount path \`${pathText(item.spec)}\` could not be folded`, location: locate(item.layer.site) }] : [],
+      });
+      routeIdsAt.push(null);
+    } else if (item.type === 'use') {
+      const e = item.layer.entry;
+      const scope = item.owner === app ? 'app' : 'router';
+      if (item.layer.errorHandler) {
+        routeIdsAt.push(null);
+        return;
+      }
+      const id = stableId('mw', appId, item.full, e.name, occ(`mw ${item.full} ${e.name}`));
+      middlewareIdAt.set(index, id);
+      out.middleware.push({
+        id, framework: 'express', appId, ownerId: idOf(item.owner), scope, name: e.name, path: pathText(item.spec), fullPath: item.full,
+        origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
+        registration: locate(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
+        reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
+      });
+      if (item.layer.static) {
+        const dir = item.layer.static.dir;
+        out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, fullPath: item.full, dir: dir ? toPosix(path.relative(root, dir)) || '.' : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
+      }
+      routeIdsAt.push(null);
+    } else {
+      routeIdsAt.push(addRoutes(out, app, appId, items, index, item, idOf, locate, middlewareIdAt, mountIds, occ));
+    }
+  });
+
+  const routeItems = items.map((item, i) => ({ item, i })).filter((x) => x.item.type === 'route');
+  items.forEach((item, index) => {
+    if (item.type !== 'use') return;
+    const e = item.layer.entry;
+    if (item.layer.errorHandler) {
+      const covers = routeItems.filter((r) => r.i < index && prefixCovers(item.full, r.item.full)).flatMap((r) => routeIdsAt[r.i] ?? []);
+      const later = routeItems.some((r) => r.i > index && prefixCovers(item.full, r.item.full));
+      out.errorHandlers.push({
+        id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
+        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers,
+      });
+      if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
+      return;
+    }
+    const coveredBefore = routeItems.some((r) => r.i < index && prefixCovers(item.full, r.item.full));
+    const coveredAfter = routeItems.some((r) => r.i > index && prefixCovers(item.full, r.item.full));
+    if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static) {
+      const body = e.fn?.getText() ?? '';
+      out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
+    }
+    if (item.owner !== app && pathText(item.spec) === '/') {
+      const ownerItems = new Set(items.filter((x) => x.owner === item.owner || x.mounts.some((m) => m.layer.child === item.owner)));
+      const leaks = routeItems.filter((r) => r.i > index && !ownerItems.has(r.item) && prefixCovers(item.full, r.item.full));
+      if (leaks.length > 0) out.diagnostics.push({ code: 'router-middleware-leak', severity: 'warning', message: `\`${e.name}\` is router-level middleware of \`${item.owner.name}\` without a path, so it also runs for ${leaks.length} route(s) of routers mounted after it (e.g. ${leaks[0].item.full})`, location: locate(item.layer.site) });
+    }
+  });
+
+  for (const r of [app, ...new Set(items.filter((i) => i.type === 'mount').map((i) => (i as { layer: { child: RouterNode } }).layer.child))]) {
+    if (r.kind !== 'app') continue;
+    addSettings(out, r, appId, locate, root);
+  }
+}
+
+function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
+  const layer = item.layer;
+  const ids: string[] = [];
+  const specific = [...new Set(layer.entries.map((e) => e.method).filter((m) => m !== 'ALL'))];
+  const methods = layer.kind === 'route-chain' ? (specific.length ? specific : layer.entries.length ? ['ALL'] : []) : layer.entries.length ? [layer.entries[0].method === 'ALL' ? 'ALL' : layer.entries[0].method] : [];
+  for (const method of methods) {
+    const own = layer.entries.filter((e) => e.method === method || e.method === 'ALL').map((e) => e.entry);
+    const handlerEntry = own[own.length - 1];
+    const full = item.full;
+    const mountParams = item.mounts.flatMap((m) => pathParams(m.spec).map((p) => ({ ...p, fromMount: true })));
+    const params = [...mountParams, ...pathParams(item.spec)];
+    const ownNames = pathParams(item.spec).map((p) => p.name);
+    const chain: ChainEntry[] = [];
+    items.slice(0, index).forEach((prev, i) => {
+      if (prev.type === 'use' && !prev.layer.errorHandler && prefixCovers(prev.full, full)) {
+        chain.push(chainEntry(prev.layer.entry, prev.owner === app ? 'app' : 'router', locate(prev.layer.site), locate, middlewareIdAt.get(i)));
+      } else if (prev.type === 'route' && patternCovers(prev.full, full)) {
+        for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate));
+      }
+    });
+    for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
+    for (const e of own.slice(0, -1)) chain.push(chainEntry(e, 'route', locate(layer.site), locate));
+    const reasons: Reason[] = [...handlerEntry.reasons, ...chain.flatMap((c) => (c.resolution === 'exact' ? [] : [{ code: 'unresolved-middleware', message: `middleware \`${c.name}\` could not be resolved`, location: c.registration }]))];
+    const pathUnresolved = item.spec.kind === 'unresolved' || item.mounts.some((m) => m.spec.kind === 'unresolved');
+    if (pathUnresolved) reasons.unshift({ code: 'dynamic-path', message: `path could not be folded: ${full}`, location: locate(layer.site) });
+    reasons.push(...conditionReasons(layer.conditions, locate(layer.site)));
+    const resolution: Resolution = pathUnresolved ? 'unresolved' : reasons.length > 0 ? 'partial' : 'exact';
+    const key = `${method} ${full}`;
+    const id = stableId('route', appId, method, full, occ(`route ${key}`));
+    ids.push(id);
+    const handler = handlerOf(handlerEntry, locate);
+    out.routes.push({
+      id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
+      path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
+      mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
+      registration: { ...locate(layer.site), kind: layer.kind },
+      handler, chain, usage: usageOf(handlerEntry, locate), conditions: layer.conditions, order: index, resolution, reasons,
+    });
+    checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
+  }
+  return ids;
+}
+
+function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string): ChainEntry {
+  return {
+    name: e.name, scope, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
+    registration, ...(middlewareId ? { middlewareId } : {}), ...(e.wrappers.length ? { wrappers: e.wrappers } : {}), resolution: e.resolution,
+  };
+}
+
+function handlerOf(e: EntryRef, locate: Locate): Handler {
+  return { name: e.name, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), async: e.async, arity: e.arity, wrappers: e.wrappers };
+}
+
+/** `req.*` and `res.*` reads in the handler's own body (helpers in other files: a later issue). */
+function usageOf(e: EntryRef, locate: Locate): Route['usage'] {
+  const usage: Route['usage'] = { req: [], res: [] };
+  const fn = e.fn;
+  if (!fn || !('getParameters' in fn)) return usage;
+  const params = (fn as Node & { getParameters(): Node[] }).getParameters();
+  const seen = new Set<string>();
+  const add = (list: ApiUse[], api: string, node: Node) => {
+    if (seen.has(api)) return;
+    seen.add(api);
+    list.push({ api, location: locate(node) });
+  };
+  params.slice(0, 2).forEach((p, i) => {
+    if (!Node.isParameterDeclaration(p)) return;
+    const list = i === 0 ? usage.req : usage.res;
+    const prefix = i === 0 ? 'req' : 'res';
+    const nameNode = p.getNameNode();
+    if (Node.isObjectBindingPattern(nameNode)) {
+      for (const el of nameNode.getElements()) add(list, `${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el);
+      return;
+    }
+    const name = p.getName();
+    for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
+      if (pa.getExpression().getText() === name) add(list, `${prefix}.${pa.getName()}`, pa);
+    }
+  });
+  usage.req.sort((a, b) => a.api.localeCompare(b.api));
+  usage.res.sort((a, b) => a.api.localeCompare(b.api));
+  return usage;
+}
+
+/** Express hides a parent's route parameters from a router created without `mergeParams`. */
+function checkParamVisibility(out: InventoryRecords, item: FlatItem & { type: 'route' }, handler: EntryRef, mountParams: string[], locate: Locate): void {
+  if (mountParams.length === 0 || item.owner.options.mergeParams || !handler.fn) return;
+  const text = handler.fn.getText();
+  for (const name of mountParams) {
+    if (new RegExp(`params\\s*\\.\\s*${name}\\b|params\\s*\\[\\s*['"]${name}['"]|\\{[^}]*\\b${name}\\b[^}]*\\}\\s*=\\s*\\w+\\.params`).test(text)) {
+      out.diagnostics.push({ code: 'param-not-visible', severity: 'warning', message: `\`${handler.name}\` reads req.params.${name}, declared in a mount path above router \`${item.owner.name}\`, which was created without { mergeParams: true }: the value is undefined`, location: locate(handler.site) });
+    }
+  }
+}
+
+function addSettings(out: InventoryRecords, r: RouterNode, appId: string, locate: Locate, root: string): void {
+  for (const s of r.settings) {
+    out.settings.push({ appId, key: s.key, value: s.value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
+  }
+  const viewEngine = [...r.settings].reverse().find((s) => s.key === 'view engine' && s.kind === 'set');
+  const views = [...r.settings].reverse().find((s) => s.key === 'views' && s.kind === 'set');
+  const viewsDir = typeof views?.value === 'string' ? toPosix(path.relative(root, views.value)) || '.' : null;
+  const exts = new Set<string>([...(typeof viewEngine?.value === 'string' ? [viewEngine.value] : []), ...r.engines.map((e) => e.ext)]);
+  for (const ext of exts) {
+    const engine = r.engines.find((e) => e.ext === ext);
+    out.viewEngines.push({ appId, ext, engine: engine?.engine ?? (ext === 'html' ? null : ext), views: viewsDir, location: locate((engine ?? viewEngine)!.site) });
+  }
+}
+
+function conditionReasons(conditions: string[], location: Location): Reason[] {
+  return conditions.map((c) => ({ code: 'conditional', message: `registered only when ${c}`, location }));
+}
+
+const RANK: Record<Resolution, number> = { exact: 0, inferred: 1, partial: 2, unresolved: 3 };
+function worst(a: Resolution, b: Resolution): Resolution {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+export type { RouteLayer };

@@ -1,0 +1,303 @@
+/**
+ * The Inventory: one versioned JSON model of an application's routing, read by rules, reports,
+ * the checklist, stage plans and the verifier (DESIGN.md, "The Inventory").
+ *
+ * Conventions: paths are POSIX and relative to the project root; lines and columns are 1-based;
+ * ids are stable across codemods (hashes of what a record is about, never of line numbers).
+ * The JSON Schema in `inventory.schema.json` describes exactly these types.
+ */
+
+/** Semver of the Inventory shape; bump the major when a field changes meaning. */
+export const SCHEMA_VERSION = '1.0.0';
+
+/** How sure the analyzer is about a record. */
+export type Resolution = 'exact' | 'partial' | 'inferred' | 'unresolved';
+
+/** A point in the user's source: `file` is POSIX, relative to the project root; 1-based. */
+export interface Location {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * Why a record is not `exact`. Codes follow analyzer-patterns.md §4.6: dynamic-path,
+ * dynamic-method, call-expression, environment, dynamic-import, filesystem-registration,
+ * custom-registrar, unresolved-import, package-handler, parse-error, conditional,
+ * unresolved-value, unknown-receiver.
+ */
+export interface Reason {
+  code: string;
+  message: string;
+  /** Where the blocking expression is. */
+  location?: Location;
+}
+
+/** Something the analyzer wants a human to know; never dropped silently. */
+export interface Diagnostic {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  location?: Location;
+}
+
+export type Framework = 'express' | 'fastify';
+
+/** Which path grammar a path is written in (path-to-regexp 0.1 for Express 4, 8 for Express 5). */
+export type PathSyntax = 'plain' | 'express4' | 'express5' | 'regexp' | 'unresolved';
+
+export interface PathParam {
+  name: string;
+  optional: boolean;
+  /** Express 4 inline pattern, e.g. `\d+` for `/:id(\d+)`. */
+  pattern?: string;
+  /** `*` (Express 4) or `*name` (Express 5): matches several segments. */
+  wildcard: boolean;
+  /** True when the parameter is declared in a mount path above the route. */
+  fromMount: boolean;
+}
+
+export interface RoutePath {
+  /** The path as written at the registration site (RegExp as `RegExp(/src/flags)`). */
+  raw: string;
+  /** Mount prefixes joined with `raw`; no trailing slash except the root. */
+  full: string;
+  syntax: PathSyntax;
+  params: PathParam[];
+}
+
+/** One edge of the mount chain, outermost first. */
+export interface MountRef {
+  mountId: string;
+  mountPath: string;
+  location: Location;
+}
+
+export type ChainScope = 'app' | 'router' | 'route' | 'param';
+export type Origin = 'local' | 'package' | 'unknown';
+
+/** One function that runs before a route's handler (or the handler itself). */
+export interface ChainEntry {
+  /** Name per fixtures/analyzer/README.md: reference text, or callee without argument lists. */
+  name: string;
+  scope: ChainScope;
+  origin: Origin;
+  /** npm package the value comes from (`express` for `express.json()`). */
+  package?: string;
+  /** Where the function body is, when it is in the project. */
+  definition?: Location;
+  /** Where it was registered (`app.use`, `router.get`, …). */
+  registration: Location;
+  /** Id of the `middleware[]` record, for app- and router-level entries. */
+  middlewareId?: string;
+  /** Wrappers around the innermost function, outermost first (`asyncHandler`). */
+  wrappers?: string[];
+  resolution: Resolution;
+}
+
+export interface Handler {
+  name: string;
+  origin: Origin;
+  package?: string;
+  definition?: Location;
+  async: boolean;
+  /** Declared parameters without default or rest (Function.length); null when unknown. */
+  arity: number | null;
+  wrappers: string[];
+}
+
+export interface ApiUse {
+  /** e.g. `req.params`, `res.render`. */
+  api: string;
+  location: Location;
+}
+
+export interface Route {
+  id: string;
+  framework: Framework;
+  appId: string;
+  /** Router (or app) the route is registered on. */
+  ownerId: string;
+  /** Upper-case method; `ALL` for `app.all`. */
+  method: string;
+  /** The route key (DESIGN.md): `METHOD full-path`. */
+  key: string;
+  /** The match key: parameter names dropped, wildcards as `*`. */
+  matchKey: string;
+  path: RoutePath;
+  mountChain: MountRef[];
+  registration: Location & { kind: 'verb' | 'route-chain' | 'all' };
+  handler: Handler;
+  /** Ordered middleware that really runs before the handler. */
+  chain: ChainEntry[];
+  usage: { req: ApiUse[]; res: ApiUse[] };
+  /** Conditions the registration sits under, as source text (`if (dev)`). */
+  conditions: string[];
+  /** Position in the flattened routing tree of its app (0-based); first match wins. */
+  order: number;
+  resolution: Resolution;
+  reasons: Reason[];
+}
+
+export interface App {
+  id: string;
+  name: string;
+  location: Location;
+  /** How Express was identified: `express()` call, `express.application` etc. */
+  createdBy: string;
+  /** Ids of sub-apps mounted inside this app are in `routers[]` with kind `sub-app`. */
+  listen: { location: Location; args: string[] }[];
+}
+
+export interface Router {
+  id: string;
+  appId: string;
+  kind: 'router' | 'sub-app';
+  name: string;
+  /** Package that created it: `express`, `express-promise-router`, … */
+  package: string;
+  location: Location;
+  options: { mergeParams?: boolean; caseSensitive?: boolean; strict?: boolean };
+  mounted: boolean;
+}
+
+export interface Mount {
+  id: string;
+  parent: string;
+  child: string;
+  mountPath: string;
+  /** Full path of the child's root. */
+  fullPath: string;
+  location: Location;
+  resolution: Resolution;
+  reasons: Reason[];
+}
+
+export interface Middleware {
+  id: string;
+  framework: Framework;
+  appId: string;
+  ownerId: string;
+  scope: 'app' | 'router';
+  name: string;
+  /** Mount path as written (`/` when none). */
+  path: string;
+  /** Full path prefix it applies to. */
+  fullPath: string;
+  origin: Origin;
+  package?: string;
+  definition?: Location;
+  registration: Location;
+  wrappers: string[];
+  order: number;
+  resolution: Resolution;
+  reasons: Reason[];
+}
+
+export interface ErrorHandler {
+  id: string;
+  appId: string;
+  ownerId: string;
+  scope: 'app' | 'router';
+  name: string;
+  fullPath: string;
+  origin: Origin;
+  package?: string;
+  definition?: Location;
+  registration: Location;
+  order: number;
+  /** Ids of routes registered before it under its path: the errors it can see. */
+  covers: string[];
+}
+
+export interface NotFoundHandler {
+  id: string;
+  appId: string;
+  ownerId: string;
+  name: string;
+  fullPath: string;
+  definition?: Location;
+  registration: Location;
+  resolution: Resolution;
+}
+
+export interface StaticMount {
+  id: string;
+  appId: string;
+  fullPath: string;
+  /** Directory relative to the project root when known. */
+  dir: string | null;
+  package: string;
+  options: string | null;
+  registration: Location;
+}
+
+export interface ViewEngine {
+  appId: string;
+  ext: string;
+  /** Package implementing the engine (`pug`, `ejs`) when known. */
+  engine: string | null;
+  views: string | null;
+  location: Location;
+}
+
+export interface Setting {
+  appId: string;
+  key: string;
+  /** JSON value when it could be folded; null otherwise. */
+  value: unknown;
+  raw: string;
+  kind: 'set' | 'enable' | 'disable' | 'locals' | 'read';
+  location: Location;
+  resolution: Resolution;
+}
+
+export interface ProjectFacts {
+  root: string;
+  name: string | null;
+  packageManager: 'npm' | 'yarn' | 'pnpm' | 'bun' | null;
+  /** `engines.node` as written, or null. */
+  nodeEngine: string | null;
+  expressVersion: { declared: string | null; installed: string | null; major: number | null };
+  fastifyVersion: { declared: string | null; installed: string | null };
+  moduleKind: 'esm' | 'commonjs';
+  typescript: boolean;
+  entry: string | null;
+  entrySource: string;
+  workspaces: string[];
+}
+
+export interface Summary {
+  routes: number;
+  byResolution: Record<Resolution, number>;
+  routers: number;
+  mounts: number;
+  middleware: number;
+  errorHandlers: number;
+  files: { analysed: number; skipped: number; failed: number };
+  /** True when every registration was resolved exactly. */
+  complete: boolean;
+  /** Reason code → count over all records. */
+  reasons: Record<string, number>;
+  /** One line for the first line of every report. */
+  headline: string;
+}
+
+export interface Inventory {
+  schemaVersion: string;
+  tool: { name: string; version: string };
+  project: ProjectFacts;
+  summary: Summary;
+  apps: App[];
+  routers: Router[];
+  mounts: Mount[];
+  routes: Route[];
+  middleware: Middleware[];
+  errorHandlers: ErrorHandler[];
+  notFoundHandlers: NotFoundHandler[];
+  staticMounts: StaticMount[];
+  viewEngines: ViewEngine[];
+  settings: Setting[];
+  diagnostics: Diagnostic[];
+  findings?: unknown[];
+}

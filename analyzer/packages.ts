@@ -1,0 +1,31 @@
+/**
+ * What the analyzer must know about packages to build the routing tree (not the migration
+ * catalogues, which live in `rules/`): which packages create routers, which of their values are
+ * error handlers or static-file servers.
+ */
+
+/** Packages whose default export (or `Router` member) creates an Express-compatible router. */
+export const ROUTER_PACKAGES: Record<string, { member: string | null }[]> = {
+  'express-promise-router': [{ member: null }],
+  router: [{ member: null }],
+  '@awaitjs/express': [{ member: 'Router' }],
+};
+
+/** Package members that return error-handling middleware (four parameters). */
+export const ERROR_HANDLER_PACKAGES: Record<string, string[][]> = {
+  errorhandler: [[]],
+  celebrate: [['errors']],
+  '@sentry/node': [['Handlers', 'errorHandler']],
+  'express-validation': [['ValidationError']],
+};
+
+/** Package values that serve static files: package → member path. */
+export const STATIC_PACKAGES: Record<string, string[]> = {
+  express: ['static'],
+  'serve-static': [],
+};
+
+/** Is `member` (access path, calls dropped) of `pkg` listed in `table`? */
+export function listed(table: Record<string, string[][]>, pkg: string, member: string[]): boolean {
+  return (table[pkg] ?? []).some((m) => m.length === member.length && m.every((part, i) => part === member[i]));
+}

@@ -1,0 +1,106 @@
+/**
+ * Module resolution for `import`, `require` and `import()` specifiers, through TypeScript's own
+ * resolver so tsconfig `paths`/`baseUrl`, `package.json#imports`, `.js` specifiers for `.ts`
+ * files and index files behave as the compiler sees them. tsconfig errors (e.g. options a newer
+ * TypeScript deprecates) never stop the analysis: the options that could be read are used.
+ */
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { ts } from 'ts-morph';
+
+/** Where a specifier leads. */
+export type Resolved =
+  | { kind: 'file'; path: string }
+  | { kind: 'package'; name: string; subpath: string }
+  | { kind: 'builtin'; name: string }
+  | { kind: 'unresolved' };
+
+const BUILTINS = new Set(builtinModules);
+
+/** npm package name of a bare specifier: `@scope/x/y` → `@scope/x`, `x/y` → `x`. */
+export function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+export interface ResolverOptions {
+  /** Absolute project root. */
+  root: string;
+}
+
+/** Resolves specifiers relative to importing files; results are cached per (dir, specifier). */
+export class ModuleResolver {
+  private readonly options: ts.CompilerOptions;
+  private readonly cache = new Map<string, Resolved>();
+  readonly tsconfigProblems: string[] = [];
+
+  constructor(private readonly opts: ResolverOptions) {
+    this.options = this.readCompilerOptions();
+  }
+
+  private readCompilerOptions(): ts.CompilerOptions {
+    const base: ts.CompilerOptions = {
+      allowJs: true,
+      resolveJsonModule: true,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    };
+    const configPath = ts.findConfigFile(this.opts.root, ts.sys.fileExists, 'tsconfig.json');
+    if (!configPath || !configPath.startsWith(this.opts.root)) return base;
+    const read = ts.readConfigFile(configPath, ts.sys.readFile);
+    if (read.error) {
+      this.tsconfigProblems.push(ts.flattenDiagnosticMessageText(read.error.messageText, ' '));
+      return base;
+    }
+    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath));
+    for (const e of parsed.errors) this.tsconfigProblems.push(ts.flattenDiagnosticMessageText(e.messageText, ' '));
+    const { paths, baseUrl, rootDirs } = parsed.options;
+    return { ...base, ...(paths ? { paths } : {}), ...(baseUrl ? { baseUrl } : {}), ...(rootDirs ? { rootDirs } : {}) };
+  }
+
+  /** Resolves `specifier` as written in the file `fromFile` (absolute). */
+  resolve(specifier: string, fromFile: string): Resolved {
+    const key = `${path.dirname(fromFile)}\0${specifier}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const result = this.resolveUncached(specifier, fromFile);
+    this.cache.set(key, result);
+    return result;
+  }
+
+  private resolveUncached(specifier: string, fromFile: string): Resolved {
+    const bare = specifier.replace(/^node:/, '');
+    if (specifier.startsWith('node:') || BUILTINS.has(bare)) return { kind: 'builtin', name: bare };
+    const out = ts.resolveModuleName(specifier, fromFile, this.options, ts.sys).resolvedModule;
+    const isBare = !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#');
+    if (out && !out.isExternalLibraryImport && !out.resolvedFileName.includes('/node_modules/')) {
+      const file = this.sourceFor(out.resolvedFileName);
+      if (file.startsWith(this.opts.root + path.sep)) return { kind: 'file', path: file };
+    }
+    if (isBare) {
+      const name = packageName(specifier);
+      return { kind: 'package', name, subpath: specifier.slice(name.length) };
+    }
+    return this.resolveByProbing(specifier, fromFile);
+  }
+
+  /** Declaration files stand for their JS twin when one exists (`x.d.ts` next to `x.js`). */
+  private sourceFor(file: string): string {
+    if (!file.endsWith('.d.ts')) return file;
+    for (const ext of ['.js', '.mjs', '.cjs']) {
+      const js = file.slice(0, -5) + ext;
+      if (ts.sys.fileExists(js)) return js;
+    }
+    return file;
+  }
+
+  /** CommonJS-style probing for relative specifiers TypeScript would not resolve in JS files. */
+  private resolveByProbing(specifier: string, fromFile: string): Resolved {
+    const base = path.resolve(path.dirname(fromFile), specifier);
+    const candidates = [base, ...['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.json'].map((e) => base + e), ...['index.js', 'index.ts', 'index.cjs', 'index.mjs'].map((i) => path.join(base, i))];
+    const tsTwin = base.replace(/\.([cm]?)js$/, '.$1ts');
+    if (tsTwin !== base) candidates.push(tsTwin);
+    for (const c of candidates) if (ts.sys.fileExists(c)) return { kind: 'file', path: c };
+    return { kind: 'unresolved' };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Abstract values of the evaluator: what an expression of the user's app is known to be,
+ * without running it. Anything not understood is `unknown` with the reason and the blocking node.
+ */
+import type { Node } from 'ts-morph';
+import type { RouteLayer, RouterNode } from './graph.js';
+
+export type Value =
+  | { k: 'unknown'; reason: string; node?: Node }
+  | { k: 'str'; v: string }
+  | { k: 'num'; v: number }
+  | { k: 'bool'; v: boolean }
+  | { k: 'undef' }
+  | { k: 'null' }
+  | { k: 'regexp'; source: string; flags: string }
+  | { k: 'array'; items: Value[] }
+  | ObjectValue
+  | FnValue
+  | ClassValue
+  | { k: 'instance'; cls: ClassValue; props: Map<string, Value> }
+  /** The `express` export, or a member path of it (`['Router']`, `['json']`). */
+  | { k: 'express'; member: string[] }
+  /** A value from an npm package other than express; `member` is the access path. */
+  | { k: 'pkg'; name: string; member: string[]; called: boolean }
+  /** A Node.js built-in module or member (`path.join`). */
+  | { k: 'builtin'; name: string; member: string[] }
+  | { k: 'router'; node: RouterNode }
+  | { k: 'method'; target: RouterNode; name: string }
+  | { k: 'routeChain'; layer: RouteLayer; router: RouterNode }
+  | { k: 'routeChainMethod'; layer: RouteLayer; router: RouterNode; name: string };
+
+export interface ObjectValue {
+  k: 'object';
+  props: Map<string, Value>;
+  /** Set on `app.locals`: assignments into it are settings of that app. */
+  localsOf?: RouterNode;
+}
+
+export interface FnValue {
+  k: 'fn';
+  node: Node;
+  env: unknown;
+  self?: Value;
+  bound: boolean;
+  /** Set for class methods: the class the method belongs to. */
+  method?: boolean;
+}
+
+export interface ClassValue {
+  k: 'class';
+  node: Node;
+  env: unknown;
+  statics: Map<string, Value>;
+  parent?: Value;
+}
+
+export const UNDEF: Value = { k: 'undef' };
+
+export function unknown(reason: string, node?: Node): Value {
+  return { k: 'unknown', reason, node };
+}
+
+export function obj(entries: [string, Value][] = []): ObjectValue {
+  return { k: 'object', props: new Map(entries) };
+}
+
+/** JSON-compatible form of a folded value, or undefined when it has none. */
+export function toJson(v: Value): unknown {
+  switch (v.k) {
+    case 'str':
+    case 'num':
+    case 'bool':
+      return v.v;
+    case 'null':
+      return null;
+    case 'array': {
+      const items = v.items.map(toJson);
+      return items.some((i) => i === undefined) ? undefined : items;
+    }
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, val] of v.props) {
+        const j = toJson(val);
+        if (j === undefined) return undefined;
+        out[key] = j;
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
