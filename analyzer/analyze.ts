@@ -102,11 +102,11 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'express-to-fastify-migrate', version: toolVersion() },
     project: facts,
-    summary: { routes: 0, byResolution: { exact: 0, partial: 0, inferred: 0, unresolved: 0 }, routers: 0, mounts: 0, middleware: 0, errorHandlers: 0, files: { analysed: 0, skipped: 0, failed: 0 }, complete: true, reasons: {}, headline: '' },
+    summary: { routes: 0, byResolution: { exact: 0, partial: 0, inferred: 0, unresolved: 0 }, routers: 0, mounts: 0, middleware: 0, errorHandlers: 0, files: { analysed: 0, skipped: 0, failed: 0, skippedFolders: [] }, complete: true, reasons: {}, headline: '' },
     ...records,
     diagnostics: sortDiagnostics(diagnostics),
   };
-  inventory.summary = summarise(inventory, { analysed: evaluator.modules.size - failed.size, skipped: discovered.diagnostics.length, failed: failed.size }, discovered.skippedDirs);
+  inventory.summary = summarise(inventory, { analysed: evaluator.modules.size - failed.size, skipped: discovered.diagnostics.length, failed: failed.size, skippedFolders: discovered.skippedDirs });
   return inventory;
 }
 
@@ -172,7 +172,7 @@ function sweepUnattributed(files: string[], sourceFile: (f: string) => SourceFil
   return out;
 }
 
-function summarise(inv: Inventory, files: Inventory['summary']['files'], skippedDirs: string[]): Inventory['summary'] {
+function summarise(inv: Inventory, files: Inventory['summary']['files']): Inventory['summary'] {
   const byResolution: Record<Resolution, number> = { exact: 0, partial: 0, inferred: 0, unresolved: 0 };
   const reasons: Record<string, number> = {};
   for (const r of inv.routes) {
@@ -198,7 +198,7 @@ function summarise(inv: Inventory, files: Inventory['summary']['files'], skipped
       : `Inventory INCOMPLETE: ${problems.join('; ')}. See "Not resolved" below.`;
   return {
     routes: inv.routes.length, byResolution, routers: inv.routers.length, mounts: inv.mounts.length, middleware: inv.middleware.length, errorHandlers: inv.errorHandlers.length,
-    files: { ...files, skipped: files.skipped }, complete, reasons, headline: skippedDirs.length ? `${headline}` : headline,
+    files, complete, reasons, headline,
   };
 }
 

@@ -8,6 +8,7 @@
  * from calling the `express` export (analyzer-patterns.md §0.4), never by variable name.
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Node, SyntaxKind, type SourceFile, type Project } from 'ts-morph';
 import type { Diagnostic, Location } from './model.js';
 import type { ModuleResolver } from './resolve.js';
@@ -445,6 +446,7 @@ export class Evaluator {
         return env.thisValue ?? unknown('unresolved-value', node);
       case SyntaxKind.PropertyAccessExpression: {
         const pa = node.asKindOrThrow(SyntaxKind.PropertyAccessExpression);
+        if (Node.isMetaProperty(pa.getExpression())) return this.importMeta(pa.getName(), env);
         return this.api.get(this.ev(pa.getExpression(), env), pa.getName(), node);
       }
       case SyntaxKind.ElementAccessExpression: {
@@ -525,6 +527,15 @@ export class Evaluator {
       default:
         return unknown('unresolved-value', node);
     }
+  }
+
+  /** `import.meta.url`, `.dirname`, `.filename` of the module being evaluated. */
+  private importMeta(name: string, env: Env): Value {
+    const file = env.moduleRecord.file;
+    if (name === 'url') return { k: 'str', v: pathToFileURL(file).href };
+    if (name === 'dirname') return { k: 'str', v: path.dirname(file) };
+    if (name === 'filename') return { k: 'str', v: file };
+    return UNDEF;
   }
 
   private evTemplate(node: Node, env: Env): Value {

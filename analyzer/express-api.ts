@@ -11,6 +11,7 @@
  * - `route(path)` creates one route layer at call time; its verb methods append to it.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Evaluator } from './evaluate.js';
 import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
@@ -123,10 +124,12 @@ export class ExpressApi {
 
   private callBuiltin(callee: Extract<Value, { k: 'builtin' }>, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
     const [first, ...rest] = callee.member;
-    if (callee.name === 'path' && (first === 'join' || first === 'resolve') && rest.length === 0) {
-      if (args.every((a) => a.k === 'str')) return { k: 'str', v: (first === 'join' ? path.join : path.resolve)(...args.map((a) => (a as { v: string }).v)) };
-      return unknown('dynamic-path', site);
+    const strings = args.every((a) => a.k === 'str') ? args.map((a) => (a as { v: string }).v) : null;
+    if (callee.name === 'path' && ['join', 'resolve', 'dirname'].includes(first) && rest.length === 0) {
+      if (!strings) return unknown('dynamic-path', site);
+      return { k: 'str', v: first === 'join' ? path.join(...strings) : first === 'resolve' ? path.resolve(...strings) : path.dirname(strings[0]) };
     }
+    if (callee.name === 'url' && first === 'fileURLToPath' && strings?.[0]?.startsWith('file://')) return { k: 'str', v: fileURLToPath(strings[0]) };
     if (callee.name === 'function') return this.callFunctionMethod(receiver, first, args, site);
     if (callee.name === 'array') return this.callArrayMethod(receiver, first, site, args, argNodes);
     if (callee.name === 'global' && first === 'Object' && args[0]?.k === 'object') {

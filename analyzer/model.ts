@@ -274,7 +274,9 @@ export interface Summary {
   mounts: number;
   middleware: number;
   errorHandlers: number;
-  files: { analysed: number; skipped: number; failed: number };
+  /** Files evaluated, files skipped (size, binary, encoding), files that failed to parse, and the
+   * folders left out by default (node_modules, dist, build, coverage, …) that exist here. */
+  files: { analysed: number; skipped: number; failed: number; skippedFolders: string[] };
   /** True when every registration was resolved exactly. */
   complete: boolean;
   /** Reason code → count over all records. */

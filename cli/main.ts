@@ -1,1 +1,36 @@
-export async function main(argv: string[]): Promise<number> { console.log("hi", argv); return 0; }
+/**
+ * The `migrate` command line: parses arguments with yargs and dispatches to one file per
+ * command. Exit codes (DESIGN.md): 0 done; 1 something needs a human; 2 the tool failed or
+ * refused (bad arguments included).
+ */
+import yargs from 'yargs';
+import { analyzeCommand } from './analyze.js';
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const cli = yargs(argv)
+    .scriptName('migrate')
+    .usage('$0 <command> [options]\n\nMove an Express app to Fastify in stages, with proof.')
+    .command(analyzeCommand((code) => (exitCode = code)))
+    .demandCommand(1, 'Choose a command, e.g. `migrate analyze .`')
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      process.stderr.write(`migrate: ${msg ?? err?.message}\nRun \`migrate --help\` for usage.\n`);
+      exitCode = 2;
+    });
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (exitCode === 0) {
+      process.stderr.write(`migrate: ${(e as Error).message}\n`);
+      exitCode = 2;
+    }
+  }
+  return exitCode;
+}

@@ -1,0 +1,80 @@
+/**
+ * The text report of an Inventory, for a terminal: the completeness headline first, then routes
+ * grouped by app and router (full path, chain, handler, file:line), middleware, error handlers,
+ * static files, views and settings, and last what could not be resolved, with reasons.
+ */
+import { createColors } from 'picocolors';
+import type { ChainEntry, Inventory, Location, Route } from '../analyzer/model.js';
+import { groupRoutes, loc, resolutionNote } from './shared.js';
+
+/** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */
+export function renderText(inv: Inventory, color = false): string {
+  const c = createColors(color);
+  const out: string[] = [];
+  const line = (s = '') => out.push(s);
+  line(inv.summary.complete ? c.green(inv.summary.headline) : c.yellow(c.bold(inv.summary.headline)));
+  const p = inv.project;
+  const express = p.expressVersion.installed ?? p.expressVersion.declared ?? 'not declared';
+  line(c.dim(`${p.name ?? 'project'} · Express ${express} · ${p.moduleKind === 'esm' ? 'ESM' : 'CommonJS'}${p.typescript ? ' · TypeScript' : ''} · ${p.packageManager ?? 'no lockfile'} · entry ${p.entry ?? 'none'} (${p.entrySource})`));
+  const s = inv.summary;
+  const skipped = s.files.skippedFolders.length ? ` · skipped ${s.files.skippedFolders.join(', ')} and .gitignore'd files` : '';
+  line(c.dim(`${s.routes} routes (${s.byResolution.exact} exact, ${s.byResolution.partial} partial, ${s.byResolution.inferred} inferred, ${s.byResolution.unresolved} unresolved) · ${plural(s.routers, 'router')} · ${plural(s.mounts, 'mount')} · ${s.middleware} middleware · ${plural(s.errorHandlers, 'error handler')} · ${plural(s.files.analysed, 'file')} analysed${skipped}`));
+
+  for (const app of inv.apps) {
+    line();
+    line(c.bold(`App ${app.name}`) + c.dim(`  ${loc(app.location)}`) + (app.listen.length ? c.dim(`  listen(${app.listen[0].args.map((a) => (a.includes('\n') || a.length > 30 ? '…' : a)).join(', ')})`) : ''));
+    for (const group of groupRoutes(inv, app.id)) {
+      line(`  ${c.cyan(group.title)}${c.dim(`  ${group.where}`)}`);
+      for (const r of group.routes) renderRoute(r, line, c);
+    }
+    const mws = inv.middleware.filter((m) => m.appId === app.id);
+    if (mws.length) {
+      line();
+      line(c.bold('  Middleware') + c.dim(' (in the order Express runs it)'));
+      for (const m of mws) line(`    ${m.fullPath.padEnd(16)} ${entryName(m)}${c.dim(`  ${m.scope}  ${loc(m.registration)}`)}`);
+    }
+    const ehs = inv.errorHandlers.filter((e) => e.appId === app.id);
+    if (ehs.length) {
+      line();
+      line(c.bold('  Error handlers'));
+      for (const e of ehs) line(`    ${e.fullPath.padEnd(16)} ${entryName(e)}${c.dim(`  ${e.scope}  ${loc(e.registration)}  catches errors of ${e.covers.length} route(s)`)}`);
+    }
+    const nfs = inv.notFoundHandlers.filter((n) => n.appId === app.id);
+    for (const n of nfs) line(`  ${c.bold('Not found')}  ${n.fullPath} ${n.name}${c.dim(`  ${loc(n.registration)}${n.resolution === 'inferred' ? '  (inferred: catch-all after the routes)' : ''}`)}`);
+    const statics = inv.staticMounts.filter((st) => st.appId === app.id);
+    for (const st of statics) line(`  ${c.bold('Static')}     ${st.fullPath} → ${st.dir ?? '?'} [${st.package}]${c.dim(`  ${loc(st.registration)}`)}`);
+    for (const v of inv.viewEngines.filter((v) => v.appId === app.id)) line(`  ${c.bold('Views')}      .${v.ext} → ${v.engine ?? '?'}${v.views ? ` in ${v.views}` : ''}${c.dim(`  ${loc(v.location)}`)}`);
+    const settings = inv.settings.filter((st) => st.appId === app.id && st.kind !== 'read');
+    if (settings.length) {
+      line(`  ${c.bold('Settings')}`);
+      for (const st of settings) line(`    ${st.kind === 'locals' ? `locals.${st.key}` : st.key} = ${st.kind === 'enable' ? 'true' : st.kind === 'disable' ? 'false' : st.value === null ? st.raw || '?' : JSON.stringify(st.value)}${c.dim(`  ${loc(st.location)}`)}`);
+    }
+  }
+
+  line();
+  const problems = notResolved(inv);
+  line(c.bold('Not resolved') + (problems.length ? '' : c.dim('  nothing')));
+  for (const p of problems) line(`  ${p.severity === 'error' ? c.red(p.code) : p.severity === 'warning' ? c.yellow(p.code) : c.dim(p.code)}  ${p.message}${p.location ? c.dim(`  ${loc(p.location)}`) : ''}`);
+  return out.join('\n') + '\n';
+}
+
+function renderRoute(r: Route, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
+  const chain = r.chain.map(entryName).join(' → ');
+  const note = resolutionNote(r);
+  line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(28)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
+  if (chain) line(c.dim(`           chain: ${chain}`));
+}
+
+function entryName(e: Pick<ChainEntry, 'name' | 'package'>): string {
+  return e.package ? `${e.name} [${e.package}]` : e.name;
+}
+
+/** Everything the report must say it could not resolve: route reasons and diagnostics. */
+export function notResolved(inv: Inventory): { code: string; severity: 'error' | 'warning' | 'info'; message: string; location?: Location }[] {
+  const fromRoutes = inv.routes.flatMap((r) => r.reasons.map((reason) => ({ code: reason.code, severity: 'warning' as const, message: `${r.key}: ${reason.message}`, location: reason.location })));
+  return [...fromRoutes, ...inv.diagnostics];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
