@@ -139,6 +139,11 @@ function importsExpress(file: string): boolean {
   return /(?:from\s*|require\s*\(\s*|import\s*\(\s*)['"]express['"]/.test(readFileSync(file, 'utf8'));
 }
 
+/** Files of other HTTP frameworks register routes with the same method names; not ours to flag. */
+function importsOtherFramework(file: string): boolean {
+  return /(?:from\s*|require\s*\(\s*)['"](?:fastify|koa|@koa\/router|koa-router|@hapi\/hapi|hono|restify)['"]/.test(readFileSync(file, 'utf8'));
+}
+
 function expressFiles(files: string[], sourceFile: (f: string) => SourceFile | null): string[] {
   return files.filter((f) => !isTestFile(f) && importsExpress(f) && sourceFile(f) !== null);
 }
@@ -152,7 +157,7 @@ function sweepUnattributed(files: string[], sourceFile: (f: string) => SourceFil
   const out: Diagnostic[] = [];
   for (const file of files) {
     if (isTestFile(file)) continue;
-    const sf = ev.modules.get(file)?.source ?? (importsExpress(file) ? sourceFile(file) : null);
+    const sf = ev.modules.get(file)?.source ?? (importsOtherFramework(file) ? null : sourceFile(file));
     if (!sf) continue;
     for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
       if (ev.visitedCalls.has(call)) continue;
@@ -202,6 +207,8 @@ function summarise(inv: Inventory, files: Inventory['summary']['files']): Invent
   };
 }
 
+/** Sorted by file, line, code; exact repeats (one per method of a route) dropped. */
 function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
-  return [...d].sort((a, b) => (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message));
+  const unique = [...new Map(d.map((x) => [JSON.stringify(x), x])).values()];
+  return unique.sort((a, b) => (a.location?.file ?? '').localeCompare(b.location?.file ?? '') || (a.location?.line ?? 0) - (b.location?.line ?? 0) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message));
 }

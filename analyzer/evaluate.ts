@@ -477,14 +477,25 @@ export class Evaluator {
         return this.evObject(node, env);
       case SyntaxKind.ArrayLiteralExpression: {
         const items: Value[] = [];
+        const nodes: (Node | undefined)[] = [];
         for (const el of node.asKindOrThrow(SyntaxKind.ArrayLiteralExpression).getElements()) {
           if (Node.isSpreadElement(el)) {
             const s = this.ev(el.getExpression(), env);
-            if (s.k === 'array') items.push(...s.items);
-            else items.push(unknown('unresolved-value', el));
-          } else items.push(this.ev(el, env));
+            if (s.k === 'array') {
+              items.push(...s.items);
+              nodes.push(...s.items.map((_, i) => s.nodes?.[i]));
+            } else {
+              items.push(unknown('unresolved-value', el));
+              nodes.push(el);
+            }
+          } else {
+            const v = this.ev(el, env);
+            this.argValues.set(el, v);
+            items.push(v);
+            nodes.push(el);
+          }
         }
-        return { k: 'array', items };
+        return { k: 'array', items, nodes };
       }
       case SyntaxKind.BinaryExpression:
         return this.evBinary(node, env);

@@ -291,8 +291,7 @@ function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }
   args.forEach((value, i) => {
     const node = nodes[i] ?? nodes[nodes.length - 1];
     if (value.k === 'array') {
-      const elements = Node.isArrayLiteralExpression(node) ? node.getElements() : [];
-      out.push(...flattenArgs(value.items, value.items.map((_, j) => elements[j] ?? node)));
+      out.push(...flattenArgs(value.items, value.items.map((_, j) => value.nodes?.[j] ?? node)));
     } else out.push({ value, node });
   });
   return out;

@@ -43,7 +43,11 @@ export function flatten(app: RouterNode): FlatItem[] {
   return items;
 }
 
-/** Param callbacks of `router` registered for any of `names` (Express runs them once per name). */
+/**
+ * Param callbacks of `router` for a route with parameters `names`: Express runs them in the order
+ * the parameters appear in the path, and for one name in registration order (router.process_params).
+ */
 export function paramLayersFor(router: RouterNode, names: string[]): ParamLayer[] {
-  return router.stack.filter((l: Layer): l is ParamLayer => l.type === 'param' && l.names.some((n) => names.includes(n)));
+  const layers = router.stack.filter((l: Layer): l is ParamLayer => l.type === 'param');
+  return names.flatMap((name) => layers.filter((l) => l.names.includes(name)));
 }

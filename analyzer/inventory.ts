@@ -9,7 +9,7 @@ import { Node, SyntaxKind } from 'ts-morph';
 import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
 import type { App, ApiUse, ChainEntry, Diagnostic, ErrorHandler, Handler, Location, Middleware, Mount, NotFoundHandler, Reason, Resolution, Route, Router, Setting, StaticMount, ViewEngine } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
-import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers } from './path.js';
+import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
 export function stableId(prefix: string, ...parts: string[]): string {
@@ -89,6 +89,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         resolution: unresolved ? 'unresolved' : item.layer.conditions.length ? 'partial' : 'exact',
         reasons: unresolved ? [{ code: 'dynamic-path', message: `mount path \`${pathText(item.spec)}\` could not be folded`, location: locate(item.layer.site) }] : [],
       });
+      checkPathSyntax(out, item.spec, locate(item.layer.site));
       routeIdsAt.push(null);
     } else if (item.type === 'use') {
       const e = item.layer.entry;
@@ -164,6 +165,10 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     items.slice(0, index).forEach((prev, i) => {
       if (prev.type === 'use' && !prev.layer.errorHandler && prefixCovers(prev.full, full)) {
         chain.push(chainEntry(prev.layer.entry, prev.owner === app ? 'app' : 'router', locate(prev.layer.site), locate, middlewareIdAt.get(i)));
+      } else if (prev.type === 'mount' && item.mounts.some((m) => m.layer === prev.layer && m.full === prev.full)) {
+        // Express runs the parent router's param callbacks when a mount path with parameters matches.
+        const names = pathParams(prev.spec).map((p) => p.name);
+        for (const p of paramLayersFor(prev.owner, names)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
       } else if (prev.type === 'route' && patternCovers(prev.full, full)) {
         for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate));
       }
@@ -188,7 +193,15 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
   }
+  checkPathSyntax(out, item.spec, locate(layer.site));
   return ids;
+}
+
+/** RegExp paths and Express-4-only string syntax need a human or a rewrite (Express 5 migration guide). */
+function checkPathSyntax(out: InventoryRecords, spec: PathSpec, location: Location): void {
+  const syntax = pathSyntax(spec);
+  if (syntax === 'regexp') out.diagnostics.push({ code: 'regexp-path', severity: 'info', message: `${pathText(spec)} is a RegExp path: Fastify routes and OpenAPI have no direct equivalent`, location });
+  if (syntax === 'express4') out.diagnostics.push({ code: 'express4-only-syntax', severity: 'info', message: `path ${pathText(spec)} uses Express 4 syntax (\`?\`, \`(…)\`, \`*\`, \`+\`) that Express 5 rejects or reads differently`, location });
 }
 
 function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string): ChainEntry {

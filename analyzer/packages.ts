@@ -23,6 +23,7 @@ export const ERROR_HANDLER_PACKAGES: Record<string, string[][]> = {
 export const STATIC_PACKAGES: Record<string, string[]> = {
   express: ['static'],
   'serve-static': [],
+  'serve-favicon': [],
 };
 
 /** Is `member` (access path, calls dropped) of `pkg` listed in `table`? */

@@ -90,6 +90,8 @@ function closingParen(text: string, open: number): number {
  * `/users`, `/` + `/x` is `/x`; no trailing slash except the root.
  */
 export function joinPaths(prefix: string, child: string): string {
+  // A path written without a leading slash at the top (`*`) stays as written.
+  if ((prefix === '' || prefix === '/') && child !== '' && !child.startsWith('/') && !child.startsWith('RegExp(')) return child;
   const left = prefix === '/' ? '' : prefix.replace(/\/+$/, '');
   const right = child === '/' || child === '' ? '' : child.startsWith('/') || child.startsWith('RegExp(') ? child : `/${child}`;
   const joined = left + right;

@@ -13,7 +13,8 @@ export type Value =
   | { k: 'undef' }
   | { k: 'null' }
   | { k: 'regexp'; source: string; flags: string }
-  | { k: 'array'; items: Value[] }
+  /** `nodes[i]` is the expression that produced `items[i]`, when written as an array literal. */
+  | { k: 'array'; items: Value[]; nodes?: (Node | undefined)[] }
   | ObjectValue
   | FnValue
   | ClassValue

@@ -28,7 +28,8 @@ describe('catalogue fixtures', () => {
 
       it('finds the handlers, static mounts and diagnostics it should', async () => {
         const inv = await analyze({ dir, entry: expected.entry });
-        if (expected.errorHandlers) expect(inv.errorHandlers.map((e) => ({ name: e.name, path: e.fullPath }))).toEqual(expected.errorHandlers);
+        const named = (e: { name: string; package?: string }) => (e.package ? `${e.name} [${e.package}]` : e.name);
+        if (expected.errorHandlers) expect(inv.errorHandlers.map((e) => ({ name: named(e), path: e.fullPath }))).toEqual(expected.errorHandlers);
         if (expected.notFoundHandlers) expect(inv.notFoundHandlers.map((e) => ({ name: e.name, path: e.fullPath }))).toEqual(expected.notFoundHandlers);
         if (expected.staticMounts) expect(inv.staticMounts.map((s) => ({ path: s.fullPath, package: s.package }))).toEqual(expected.staticMounts);
         const codes = new Set(inv.diagnostics.map((d) => d.code));
