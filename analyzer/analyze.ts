@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import { glob } from 'tinyglobby';
 import { discoverFiles } from './files.js';
 import { BudgetExceeded, Evaluator } from './evaluate.js';
 import { buildRecords } from './inventory.js';
@@ -96,7 +97,12 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
       diagnostics.push({ code: 'unreached-file', severity: 'info', message: `${rel(file)} imports express but is not reached from the entry ${entry.entry ?? ''}`.trim(), location: { file: rel(file), line: 1, column: 1 } });
     }
   }
-  if (evaluator.routers.length === 0) diagnostics.push({ code: 'no-express', severity: 'info', message: 'no Express app or router was found in this folder' });
+  if (evaluator.routers.length === 0) {
+    const nested = await glob(['*/package.json', '*/*/package.json'], { cwd: root, ignore: ['**/node_modules/**'] });
+    const candidates = nested.map((f) => path.dirname(f)).filter((d) => dependsOnExpress(path.join(root, d))).sort();
+    const hint = candidates.length ? `; Express apps in subfolders: ${candidates.map((d) => `${d} (run \`migrate analyze ${path.join(options.dir, d)}\`)`).join(', ')}` : '';
+    diagnostics.push({ code: 'no-express', severity: 'info', message: `no Express app or router was found in this folder${hint}` });
+  }
 
   const inventory: Inventory = {
     schemaVersion: SCHEMA_VERSION,

@@ -17,7 +17,7 @@ import type { Evaluator } from './evaluate.js';
 import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
 import type { PathSpec } from './path.js';
 import { describeEntry } from './entry.js';
-import { ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
+import { ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
 import { type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
 
 /** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
@@ -227,7 +227,10 @@ export class ExpressApi {
   private callRouteChain(layer: RouteLayer, router: RouterNode, name: string, args: Value[], argNodes: Node[], site: Node): Value {
     this.ev.visitedCalls.add(site);
     if (!ROUTE_METHODS.has(name)) return unknown('call-expression', site);
-    for (const { value, node } of flattenArgs(args, argNodes)) layer.entries.push({ method: name === 'del' ? 'DELETE' : name.toUpperCase(), entry: describeEntry(this.ev, node, value) });
+    // In `route('/x').get(a).post(b)` every call starts where the chain starts; point at `.post`.
+    const callee = Node.isCallExpression(site) ? site.getExpression() : null;
+    const verbSite = callee && Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : site;
+    for (const { value, node } of flattenArgs(args, argNodes)) layer.entries.push({ method: name === 'del' ? 'DELETE' : name.toUpperCase(), entry: describeEntry(this.ev, node, value), site: verbSite });
     return { k: 'routeChain', layer, router };
   }
 
@@ -306,7 +309,10 @@ function isPathArg(v: Value, node: Node): boolean {
 }
 
 function isErrorHandler(entry: EntryRef, value: Value): boolean {
-  if (value.k === 'pkg') return listed(ERROR_HANDLER_PACKAGES, value.name, value.member.filter((m) => m !== 'default'));
+  if (value.k === 'pkg') {
+    const member = value.member.filter((m) => m !== 'default');
+    return listed(ERROR_HANDLER_PACKAGES, value.name, member) || (member.length > 0 && ERROR_HANDLER_NAME.test(member[member.length - 1]));
+  }
   return entry.arity === 4;
 }
 

@@ -35,8 +35,9 @@ interface LayerBase {
 export interface RouteLayer extends LayerBase {
   type: 'route';
   kind: 'verb' | 'route-chain' | 'all';
-  /** Route-level functions in order; for `route()` chains, each with the method it was added for. */
-  entries: { method: string; entry: EntryRef }[];
+  /** Route-level functions in order; for `route()` chains, each with the method it was added for
+   * and the verb call that added it. */
+  entries: { method: string; entry: EntryRef; site?: Node }[];
 }
 
 export interface UseLayer extends LayerBase {

@@ -117,6 +117,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
   });
 
   const routeItems = items.map((item, i) => ({ item, i })).filter((x) => x.item.type === 'route');
+  addCatchAllRoutes(out, app, appId, routeItems, idOf, locate);
   items.forEach((item, index) => {
     if (item.type !== 'use') return;
     const e = item.layer.entry;
@@ -149,13 +150,28 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
   }
 }
 
+const CATCH_ALL = /^(\*|\/\*|\/\*\w+|\/\{\*\w+\}|\/\(\.\*\))$/;
+
+/** `app.all('*', notFound)` / `app.get('/{*splat}', …)` after every other route: the app's 404. */
+function addCatchAllRoutes(out: InventoryRecords, app: RouterNode, appId: string, routeItems: { item: FlatItem; i: number }[], idOf: (r: RouterNode) => string, locate: Locate): void {
+  const last = routeItems[routeItems.length - 1];
+  if (!last || last.item.type !== 'route' || !CATCH_ALL.test(last.item.full) || last.item.owner !== app) return;
+  const entries = last.item.layer.entries;
+  const handler = entries[entries.length - 1]?.entry;
+  if (!handler) return;
+  const body = handler.fn?.getText() ?? '';
+  out.notFoundHandlers.push({ id: stableId('404', appId, last.item.full, handler.name), appId, ownerId: idOf(app), name: handler.name, fullPath: last.item.full, ...(handler.fn ? { definition: locate(handler.fn) } : {}), registration: locate(last.item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
+}
+
 function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
   const layer = item.layer;
   const ids: string[] = [];
   const specific = [...new Set(layer.entries.map((e) => e.method).filter((m) => m !== 'ALL'))];
   const methods = layer.kind === 'route-chain' ? (specific.length ? specific : layer.entries.length ? ['ALL'] : []) : layer.entries.length ? [layer.entries[0].method === 'ALL' ? 'ALL' : layer.entries[0].method] : [];
   for (const method of methods) {
-    const own = layer.entries.filter((e) => e.method === method || e.method === 'ALL').map((e) => e.entry);
+    const ownEntries = layer.entries.filter((e) => e.method === method || e.method === 'ALL');
+    const own = ownEntries.map((e) => e.entry);
+    const verbSite = [...ownEntries].reverse().find((e) => e.method === method)?.site ?? layer.site;
     const handlerEntry = own[own.length - 1];
     const full = item.full;
     const mountParams = item.mounts.flatMap((m) => pathParams(m.spec).map((p) => ({ ...p, fromMount: true })));
@@ -188,7 +204,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
       mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
-      registration: { ...locate(layer.site), kind: layer.kind },
+      registration: { ...locate(verbSite), kind: layer.kind },
       handler, chain, usage: usageOf(handlerEntry, locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
@@ -259,7 +275,8 @@ function checkParamVisibility(out: InventoryRecords, item: FlatItem & { type: 'r
 
 function addSettings(out: InventoryRecords, r: RouterNode, appId: string, locate: Locate, root: string): void {
   for (const s of r.settings) {
-    out.settings.push({ appId, key: s.key, value: s.value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
+    const value = typeof s.value === 'string' && path.isAbsolute(s.value) && s.value.startsWith(root) ? toPosix(path.relative(root, s.value)) || '.' : s.value;
+    out.settings.push({ appId, key: s.key, value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
   }
   const viewEngine = [...r.settings].reverse().find((s) => s.key === 'view engine' && s.kind === 'set');
   const views = [...r.settings].reverse().find((s) => s.key === 'views' && s.kind === 'set');

@@ -17,7 +17,13 @@ export const ERROR_HANDLER_PACKAGES: Record<string, string[][]> = {
   celebrate: [['errors']],
   '@sentry/node': [['Handlers', 'errorHandler']],
   'express-validation': [['ValidationError']],
+  '@appsignal/nodejs': [['expressErrorHandler']],
+  'express-winston': [['errorLogger']],
+  'celebrate-errors': [[]],
 };
+
+/** Package members whose name says they handle errors (`Sentry.expressErrorHandler()`). */
+export const ERROR_HANDLER_NAME = /^(?:express)?error(?:handler|logger)s?$|^errors$|errorhandler$/i;
 
 /** Package values that serve static files: package → member path. */
 export const STATIC_PACKAGES: Record<string, string[]> = {

@@ -56,9 +56,11 @@ function installedVersion(dir: string, pkg: string, lock: { file: string } | nul
   const text = readFileSync(lock.file, 'utf8');
   if (lock.file.endsWith('package-lock.json') || lock.file.endsWith('npm-shrinkwrap.json')) {
     try {
-      const packages = (JSON.parse(text) as { packages?: Record<string, { version?: string }> }).packages ?? {};
+      const data = JSON.parse(text) as { packages?: Record<string, { version?: string }>; dependencies?: Record<string, { version?: string }> };
+      const packages = data.packages ?? {};
       const rel = path.relative(path.dirname(lock.file), dir).split(path.sep).join('/');
-      return packages[`${rel ? rel + '/' : ''}node_modules/${pkg}`]?.version ?? packages[`node_modules/${pkg}`]?.version ?? null;
+      // lockfileVersion 2/3 list `packages`; version 1 only `dependencies`.
+      return packages[`${rel ? rel + '/' : ''}node_modules/${pkg}`]?.version ?? packages[`node_modules/${pkg}`]?.version ?? data.dependencies?.[pkg]?.version ?? null;
     } catch {
       return null;
     }
@@ -153,7 +155,7 @@ export async function readProjectFacts(root: string, entry: { entry: string | nu
       code: 'node-engine-too-old',
       severity: 'warning',
       message: `package.json engines.node is "${nodeEngine}"; Fastify 5 needs Node >= 20, so the engine range must be raised before migrating`,
-      location: { file: 'package.json', line: 1, column: 1 },
+      location: { file: 'package.json', ...lineOf(path.join(root, 'package.json'), '"node"') },
     });
   }
   const hasTs = existsSync(path.join(root, 'tsconfig.json')) || /\.[cm]?tsx?$/.test(entry.entry ?? '');
@@ -182,4 +184,11 @@ function nodeAllowsOlderThan20(range: string): boolean {
     return m ? Number(m[1]) : Infinity;
   });
   return Math.min(...lowest) < 20;
+}
+
+/** 1-based line and column of the first occurrence of `needle` in a file (1:1 when absent). */
+function lineOf(file: string, needle: string): { line: number; column: number } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.includes(needle));
+  return i < 0 ? { line: 1, column: 1 } : { line: i + 1, column: lines[i].indexOf(needle) + 1 };
 }

@@ -21,16 +21,18 @@ export async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      process.stderr.write(`migrate: ${msg ?? err?.message}\nRun \`migrate --help\` for usage.\n`);
-      exitCode = 2;
+      // Throwing stops yargs from running the command after a validation failure.
+      throw new UsageError(msg ?? err?.message ?? 'invalid arguments');
     });
   try {
     await cli.parseAsync();
   } catch (e) {
-    if (exitCode === 0) {
-      process.stderr.write(`migrate: ${(e as Error).message}\n`);
-      exitCode = 2;
-    }
+    const usage = e instanceof UsageError;
+    process.stderr.write(`migrate: ${(e as Error).message}\n${usage ? 'Run `migrate --help` for usage.\n' : ''}`);
+    return 2;
   }
   return exitCode;
 }
+
+/** Bad arguments: reported with a pointer to --help, exit code 2. */
+class UsageError extends Error {}

@@ -5,8 +5,7 @@
  * truncating the route tables and saying so.
  */
 import type { Inventory } from '../analyzer/model.js';
-import { groupRoutes, loc, resolutionNote } from './shared.js';
-import { notResolved } from './text.js';
+import { expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 const COMMENT_LIMIT = 65_536;
 
@@ -24,14 +23,16 @@ export function renderMarkdown(inv: Inventory): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
     `| ${s.routes} | ${s.byResolution.exact} | ${s.byResolution.partial} | ${s.byResolution.inferred} | ${s.byResolution.unresolved} | ${s.routers} | ${s.middleware} | ${s.errorHandlers} |`,
     '',
-    `Express ${inv.project.expressVersion.installed ?? inv.project.expressVersion.declared ?? '?'} · entry \`${inv.project.entry ?? 'none'}\` (${inv.project.entrySource})`,
+    `${expressLabel(inv)} · entry \`${inv.project.entry ?? 'none'}\` (${inv.project.entrySource})`,
     '',
   ];
-  const problems = notResolved(inv);
-  const tail: string[] = ['## Not resolved', ''];
+  const { problems, notes } = problemsAndNotes(inv);
+  const bullet = (p: ReportItem) => `- **${p.code}** ${cell(p.message)}${p.location ? ` (\`${loc(p.location)}\`)` : ''}`;
+  const tail: string[] = [];
+  if (notes.length) tail.push('## Notes for the migration', '', ...notes.map(bullet), '');
+  tail.push('## Not resolved', '');
   if (problems.length === 0) tail.push('Nothing: every registration was resolved.');
-  for (const p of problems) tail.push(`- **${p.code}** ${cell(p.message)}${p.location ? ` (\`${loc(p.location)}\`)` : ''}`);
-  tail.push('');
+  tail.push(...problems.map(bullet), '');
 
   const body: string[] = [];
   for (const app of inv.apps) {
@@ -45,6 +46,19 @@ export function renderMarkdown(inv: Inventory): string {
       }
       body.push('', '</details>', '');
     }
+    const mws = inv.middleware.filter((m) => m.appId === app.id);
+    if (mws.length) {
+      body.push('**Middleware** (app and router level, in the order Express runs it)', '', '| Path | Middleware | Scope | Location |', '|---|---|---|---|');
+      for (const m of mws) body.push(`| \`${cell(m.fullPath)}\` | ${cell(m.package ? `${m.name} [${m.package}]` : m.name)} | ${m.scope} | \`${loc(m.registration)}\` |`);
+      body.push('');
+    }
+    const extras = [
+      ...inv.staticMounts.filter((x) => x.appId === app.id).map((x) => `- Static files at \`${x.fullPath}\` from \`${x.dir ?? '?'}\` [${x.package}] (\`${loc(x.registration)}\`)`),
+      ...inv.viewEngines.filter((x) => x.appId === app.id).map((x) => `- Views: \`.${x.ext}\` rendered by ${x.engine ?? '?'}${x.views ? ` from \`${x.views}\`` : ''} (\`${loc(x.location)}\`)`),
+      ...inv.notFoundHandlers.filter((x) => x.appId === app.id).map((x) => `- Not-found handler \`${x.name}\` at \`${x.fullPath}\` (\`${loc(x.registration)}\`)`),
+      ...inv.settings.filter((x) => x.appId === app.id && x.kind !== 'read').map((x) => `- Setting \`${x.kind === 'locals' ? `locals.${x.key}` : x.key}\` = \`${cell(x.value === null ? x.raw || '?' : JSON.stringify(x.value))}\` (\`${loc(x.location)}\`)`),
+    ];
+    if (extras.length) body.push(...extras, '');
     const ehs = inv.errorHandlers.filter((e) => e.appId === app.id);
     if (ehs.length) {
       body.push('**Error handlers**', '');

@@ -1,5 +1,6 @@
 /** Helpers shared by the report renderers. */
-import type { Inventory, Location, Route } from '../analyzer/model.js';
+import type { Diagnostic, Inventory, Location, Route } from '../analyzer/model.js';
+import { joinPaths } from '../analyzer/path.js';
 
 /** `file:line` of a location. */
 export function loc(l: Location | undefined): string {
@@ -23,9 +24,11 @@ export function groupRoutes(inv: Inventory, appId: string): RouteGroup[] {
     if (!g) {
       const router = inv.routers.find((x) => x.id === r.ownerId);
       const app = inv.apps.find((a) => a.id === r.ownerId);
-      const mount = r.mountChain.map((m) => m.mountPath).join(' → ');
-      const title = router ? `${router.kind === 'sub-app' ? 'Sub-app' : 'Router'} ${router.name}${mount ? ` mounted at ${mount}` : ''}` : `App ${app?.name ?? ''} routes`;
-      g = { title, where: loc(router?.location ?? app?.location), routes: [] };
+      const mountPath = r.mountChain.reduce((acc, m) => joinPaths(acc, m.mountPath), '');
+      const lastMount = r.mountChain[r.mountChain.length - 1];
+      const title = router ? `${router.kind === 'sub-app' ? 'Sub-app' : 'Router'} ${router.name} at ${mountPath || '/'}` : `Routes on app ${app?.name ?? ''}`;
+      const where = router ? `mounted ${loc(lastMount?.location)}, created ${loc(router.location)}` : `created ${loc(app?.location)}`;
+      g = { title, where, routes: [] };
       groups.set(r.ownerId, g);
     }
     g.routes.push(r);
@@ -38,4 +41,32 @@ export function resolutionNote(r: Route): string {
   if (r.resolution === 'exact') return '';
   const codes = [...new Set(r.reasons.map((x) => x.code))].join(', ');
   return `${r.resolution}${codes ? `: ${codes}` : ''}`;
+}
+
+/** Diagnostic codes that mean part of the app could not be inventoried (vs notes for the migration). */
+const RESOLUTION_CODES = new Set(['parse-error', 'file-skipped', 'analysis-budget', 'unresolved-router', 'unresolved-import', 'dynamic-import', 'unresolved-path', 'unmounted-router', 'no-entry']);
+
+export interface ReportItem {
+  code: string;
+  severity: Diagnostic['severity'];
+  message: string;
+  location?: Location;
+}
+
+/**
+ * Splits what the report must mention into what could not be resolved (route reasons and
+ * resolution diagnostics) and notes for the migration (everything else).
+ */
+export function problemsAndNotes(inv: Inventory): { problems: ReportItem[]; notes: ReportItem[] } {
+  const fromRoutes = inv.routes.flatMap((r) => r.reasons.map((reason) => ({ code: reason.code, severity: 'warning' as const, message: `${r.key}: ${reason.message}`, location: reason.location })));
+  return {
+    problems: [...fromRoutes, ...inv.diagnostics.filter((d) => RESOLUTION_CODES.has(d.code))],
+    notes: inv.diagnostics.filter((d) => !RESOLUTION_CODES.has(d.code)),
+  };
+}
+
+/** `Express 4.21.2 (installed)` or `Express ^4.17.1 (declared)`. */
+export function expressLabel(inv: Inventory): string {
+  const v = inv.project.expressVersion;
+  return v.installed ? `Express ${v.installed} (installed)` : v.declared ? `Express ${v.declared} (declared)` : 'Express (version not declared)';
 }

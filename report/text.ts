@@ -5,7 +5,7 @@
  */
 import { createColors } from 'picocolors';
 import type { ChainEntry, Inventory, Location, Route } from '../analyzer/model.js';
-import { groupRoutes, loc, resolutionNote } from './shared.js';
+import { expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 /** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */
 export function renderText(inv: Inventory, color = false): string {
@@ -14,23 +14,23 @@ export function renderText(inv: Inventory, color = false): string {
   const line = (s = '') => out.push(s);
   line(inv.summary.complete ? c.green(inv.summary.headline) : c.yellow(c.bold(inv.summary.headline)));
   const p = inv.project;
-  const express = p.expressVersion.installed ?? p.expressVersion.declared ?? 'not declared';
-  line(c.dim(`${p.name ?? 'project'} · Express ${express} · ${p.moduleKind === 'esm' ? 'ESM' : 'CommonJS'}${p.typescript ? ' · TypeScript' : ''} · ${p.packageManager ?? 'no lockfile'} · entry ${p.entry ?? 'none'} (${p.entrySource})`));
+  line(c.dim(`${p.name ?? 'project'} · ${expressLabel(inv)} · ${p.moduleKind === 'esm' ? 'ESM' : 'CommonJS'}${p.typescript ? ' · TypeScript' : ''} · ${p.packageManager ?? 'no lockfile'} · entry ${p.entry ?? 'none'} (${p.entrySource})`));
   const s = inv.summary;
   const skipped = s.files.skippedFolders.length ? ` · skipped ${s.files.skippedFolders.join(', ')} and .gitignore'd files` : '';
   line(c.dim(`${s.routes} routes (${s.byResolution.exact} exact, ${s.byResolution.partial} partial, ${s.byResolution.inferred} inferred, ${s.byResolution.unresolved} unresolved) · ${plural(s.routers, 'router')} · ${plural(s.mounts, 'mount')} · ${s.middleware} middleware · ${plural(s.errorHandlers, 'error handler')} · ${plural(s.files.analysed, 'file')} analysed${skipped}`));
 
   for (const app of inv.apps) {
     line();
-    line(c.bold(`App ${app.name}`) + c.dim(`  ${loc(app.location)}`) + (app.listen.length ? c.dim(`  listen(${app.listen[0].args.map((a) => (a.includes('\n') || a.length > 30 ? '…' : a)).join(', ')})`) : ''));
+    line(c.bold(`App ${app.name}`) + c.dim(`  created ${loc(app.location)}`) + (app.listen.length ? c.dim(` · listens ${loc(app.listen[0].location)}`) : ''));
+    const width = Math.min(48, Math.max(12, ...inv.routes.filter((r) => r.appId === app.id).map((r) => r.path.full.length + 2)));
     for (const group of groupRoutes(inv, app.id)) {
-      line(`  ${c.cyan(group.title)}${c.dim(`  ${group.where}`)}`);
-      for (const r of group.routes) renderRoute(r, line, c);
+      line(`  ${c.cyan(group.title)}${c.dim(`  (${group.where})`)}`);
+      for (const r of group.routes) renderRoute(r, width, line, c);
     }
     const mws = inv.middleware.filter((m) => m.appId === app.id);
     if (mws.length) {
       line();
-      line(c.bold('  Middleware') + c.dim(' (in the order Express runs it)'));
+      line(c.bold('  Middleware') + c.dim(' (app and router level, in the order Express runs it)'));
       for (const m of mws) line(`    ${m.fullPath.padEnd(16)} ${entryName(m)}${c.dim(`  ${m.scope}  ${loc(m.registration)}`)}`);
     }
     const ehs = inv.errorHandlers.filter((e) => e.appId === app.id);
@@ -51,28 +51,28 @@ export function renderText(inv: Inventory, color = false): string {
     }
   }
 
+  const { problems, notes } = problemsAndNotes(inv);
+  const item = (p: ReportItem) => line(`  ${p.severity === 'error' ? c.red(p.code) : p.severity === 'warning' ? c.yellow(p.code) : c.dim(p.code)}  ${p.message}${p.location ? c.dim(`  ${loc(p.location)}`) : ''}`);
+  if (notes.length) {
+    line();
+    line(c.bold('Notes for the migration'));
+    notes.forEach(item);
+  }
   line();
-  const problems = notResolved(inv);
   line(c.bold('Not resolved') + (problems.length ? '' : c.dim('  nothing')));
-  for (const p of problems) line(`  ${p.severity === 'error' ? c.red(p.code) : p.severity === 'warning' ? c.yellow(p.code) : c.dim(p.code)}  ${p.message}${p.location ? c.dim(`  ${loc(p.location)}`) : ''}`);
+  problems.forEach(item);
   return out.join('\n') + '\n';
 }
 
-function renderRoute(r: Route, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
+function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
   const chain = r.chain.map(entryName).join(' → ');
   const note = resolutionNote(r);
-  line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(28)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
+  line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(width)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
   if (chain) line(c.dim(`           chain: ${chain}`));
 }
 
 function entryName(e: Pick<ChainEntry, 'name' | 'package'>): string {
   return e.package ? `${e.name} [${e.package}]` : e.name;
-}
-
-/** Everything the report must say it could not resolve: route reasons and diagnostics. */
-export function notResolved(inv: Inventory): { code: string; severity: 'error' | 'warning' | 'info'; message: string; location?: Location }[] {
-  const fromRoutes = inv.routes.flatMap((r) => r.reasons.map((reason) => ({ code: reason.code, severity: 'warning' as const, message: `${r.key}: ${reason.message}`, location: reason.location })));
-  return [...fromRoutes, ...inv.diagnostics];
 }
 
 function plural(n: number, word: string): string {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { createGenerator } from 'ts-json-schema-generator';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
