@@ -229,14 +229,15 @@ export class Evaluator {
       case SyntaxKind.FunctionDeclaration: {
         const fn = st.asKindOrThrow(SyntaxKind.FunctionDeclaration);
         const value = env.lookup(fn.getName() ?? '') ?? this.fnValue(fn, env);
-        if (fn.isExported()) this.setExport(env, fn.isDefaultExport() ? 'default' : fn.getName()!, value);
+        // Syntactic export checks: ts-morph's isExported() builds a type checker (slow; DESIGN asks for sparing use).
+        if (fn.hasExportKeyword()) this.setExport(env, fn.hasDefaultKeyword() ? 'default' : fn.getName()!, value);
         return undefined;
       }
       case SyntaxKind.ClassDeclaration: {
         const cls = st.asKindOrThrow(SyntaxKind.ClassDeclaration);
         const value = this.classValue(cls, env);
         if (cls.getName()) env.declare(cls.getName()!, value);
-        if (cls.isExported()) this.setExport(env, cls.isDefaultExport() ? 'default' : cls.getName()!, value);
+        if (cls.hasExportKeyword()) this.setExport(env, cls.hasDefaultKeyword() ? 'default' : cls.getName()!, value);
         return undefined;
       }
       case SyntaxKind.ExportAssignment: {
