@@ -59,6 +59,8 @@ export interface ModuleRecord {
   replaced?: Value;
   esm: boolean;
   state: 'evaluating' | 'done';
+  /** `export { local }` reads, repeated when the body has run (exports are live bindings). */
+  localExports: [string, () => Value][];
 }
 
 type Completion = { type: 'return'; value: Value } | { type: 'break' } | { type: 'continue' } | undefined;
@@ -104,7 +106,7 @@ export class Evaluator {
     const existing = this.modules.get(abs);
     if (existing) return existing;
     const source = this.ctx.sourceFile(abs);
-    const record: ModuleRecord = { file: abs, source, exports: obj(), esm: source ? isEsm(source) : false, state: 'evaluating' };
+    const record: ModuleRecord = { file: abs, source, exports: obj(), esm: source ? isEsm(source) : false, state: 'evaluating', localExports: [] };
     this.modules.set(abs, record);
     if (source) {
       const env = new Env(null, null, record);
@@ -112,6 +114,7 @@ export class Evaluator {
       // ESM evaluates its imports before its own body.
       for (const imp of source.getImportDeclarations()) this.importModuleValue(imp.getModuleSpecifierValue(), abs, imp);
       this.execBlock(source.getStatements(), env);
+      for (const [name, read] of record.localExports) record.exports.props.set(name, read());
     }
     record.state = 'done';
     return record;
@@ -361,7 +364,7 @@ export class Evaluator {
       for (const n of ed.getNamedExports()) {
         const local = n.getName();
         const exported = n.getAliasNode()?.getText() ?? local;
-        this.setExportLazy(env, exported, () => env.lookup(local) ?? unknown('unresolved-value', n));
+        this.exportLocal(env, exported, () => env.lookup(local) ?? unknown('unresolved-value', n));
       }
       return;
     }
@@ -384,9 +387,10 @@ export class Evaluator {
     env.moduleRecord.exports.props.set(name, value);
   }
 
-  private setExportLazy(env: Env, name: string, read: () => Value): void {
-    // Named exports of local bindings are read at the end of the module body's statement.
+  /** `export { local as name }`: the binding's value when the statement runs. */
+  private exportLocal(env: Env, name: string, read: () => Value): void {
     env.moduleRecord.exports.props.set(name, read());
+    env.moduleRecord.localExports.push([name, read]);
   }
 
   private exportNames(nameNode: Node, env: Env): void {

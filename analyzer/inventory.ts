@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Node, SyntaxKind } from 'ts-morph';
-import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
-import type { App, ApiUse, ChainEntry, Diagnostic, ErrorHandler, Handler, Location, Middleware, Mount, NotFoundHandler, Reason, Resolution, Route, Router, Setting, StaticMount, ViewEngine } from './model.js';
+import type { EntryRef, RouterNode } from './graph.js';
+import type { ApiUse, ChainEntry, Handler, Inventory, Location, Reason, Resolution, Route } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
@@ -16,19 +16,8 @@ export function stableId(prefix: string, ...parts: string[]): string {
   return `${prefix}-${createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 12)}`;
 }
 
-export interface InventoryRecords {
-  apps: App[];
-  routers: Router[];
-  mounts: Mount[];
-  routes: Route[];
-  middleware: Middleware[];
-  errorHandlers: ErrorHandler[];
-  notFoundHandlers: NotFoundHandler[];
-  staticMounts: StaticMount[];
-  viewEngines: ViewEngine[];
-  settings: Setting[];
-  diagnostics: Diagnostic[];
-}
+/** The record lists of an Inventory that come from the routing graph (plus its diagnostics). */
+export type InventoryRecords = Pick<Inventory, 'apps' | 'routers' | 'mounts' | 'routes' | 'middleware' | 'errorHandlers' | 'notFoundHandlers' | 'staticMounts' | 'viewEngines' | 'settings' | 'diagnostics'>;
 
 type Locate = (node: Node) => Location;
 
@@ -305,4 +294,3 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-export type { RouteLayer };
