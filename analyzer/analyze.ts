@@ -123,8 +123,10 @@ async function chooseRoot(dir: string, app?: string): Promise<string> {
   const members = await workspaceDirs(dir, pkg);
   const withExpress = members.filter((m) => dependsOnExpress(path.join(dir, m)));
   if (app) {
-    const match = members.find((m) => m === app || m === app.replace(/\/$/, '') || readPackageJson(path.join(dir, m))?.name === app);
-    if (!match) throw new AnalyzeError('app-not-found', `--app ${app} is not a workspace of ${dir}; workspaces: ${members.join(', ') || 'none'}`);
+    if (members.length === 0) throw new AnalyzeError('app-not-found', `--app applies to monorepos; ${dir} declares no workspaces`);
+    const wanted = app.replace(/\/$/, '');
+    const match = members.find((m) => m === wanted || path.basename(m) === wanted || readPackageJson(path.join(dir, m))?.name === wanted);
+    if (!match) throw new AnalyzeError('app-not-found', `--app ${app} is not a workspace of ${dir}; workspaces: ${members.join(', ')}`);
     return path.join(dir, match);
   }
   if (dependsOnExpress(dir) || withExpress.length === 0) return dir;
@@ -198,7 +200,7 @@ function summarise(inv: Inventory, files: Inventory['summary']['files']): Invent
   const notExact = inv.routes.length - byResolution.exact;
   const complete = notExact === 0 && unattributed === 0 && parseErrors === 0 && inv.mounts.every((m) => m.resolution === 'exact');
   const problems = [
-    notExact ? `${notExact} of ${inv.routes.length} routes are not resolved exactly` : '',
+    notExact ? `${notExact} of ${inv.routes.length} routes ${notExact === 1 ? 'is' : 'are'} not resolved exactly` : '',
     unattributed ? `${unattributed} route-like call${unattributed === 1 ? '' : 's'} could not be attributed to an app` : '',
     parseErrors ? `${parseErrors} file${parseErrors === 1 ? '' : 's'} could not be analysed` : '',
   ].filter(Boolean);

@@ -82,6 +82,10 @@ export interface EvalContext {
   location(node: Node): Location;
 }
 
+/**
+ * Interprets the project's modules from its entry and records apps, routers and their layers in
+ * `routers`. Throws BudgetExceeded when an input would take it past MAX_STEPS.
+ */
 export class Evaluator {
   readonly modules = new Map<string, ModuleRecord>();
   readonly routers: RouterNode[] = [];
@@ -723,19 +727,27 @@ export class Evaluator {
       callee = this.api.get(receiver, calleeNode.getName(), calleeNode);
     } else callee = this.ev(calleeNode, env);
     this.argValues.set(calleeNode, callee);
+    // Spread arguments expand in place; `nodes[i]` stays the expression that produced `args[i]`.
     const args: Value[] = [];
+    const nodes: Node[] = [];
     for (const a of argNodes) {
       if (Node.isSpreadElement(a)) {
         const s = this.ev(a.getExpression(), env);
-        if (s.k === 'array') args.push(...s.items);
-        else args.push(unknown('unresolved-value', a));
+        if (s.k === 'array') {
+          args.push(...s.items);
+          nodes.push(...s.items.map((_, i) => s.nodes?.[i] ?? a));
+        } else {
+          args.push(unknown('unresolved-value', a));
+          nodes.push(a);
+        }
         continue;
       }
       const v = this.ev(a, env);
       this.argValues.set(a, v);
       args.push(v);
+      nodes.push(a);
     }
-    return this.api.call(callee, args, argNodes, call, receiver);
+    return this.api.call(callee, args, nodes, call, receiver);
   }
 
   private evDynamicImport(call: Node, env: Env): Value {

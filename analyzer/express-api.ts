@@ -27,11 +27,15 @@ export const ROUTE_METHODS = new Set([
   'checkout', 'merge', 'm-search', 'notify', 'subscribe', 'unsubscribe', 'search', 'trace', 'connect', 'link', 'unlink', 'query',
 ]);
 
-let uid = 0;
-let seq = 0;
-
+/**
+ * The Express API and generic value semantics for one evaluation: `get`/`set` on values, `call`,
+ * and the registrations calls on apps and routers record. Counters are per instance, so two
+ * analyses in one process number their routers and layers alike.
+ */
 export class ExpressApi {
   private readonly locals = new Map<RouterNode, Value>();
+  private uid = 0;
+  private seq = 0;
 
   constructor(private readonly ev: Evaluator) {}
 
@@ -166,7 +170,7 @@ export class ExpressApi {
       return v?.k === 'bool' ? v.v : undefined;
     };
     const node: RouterNode = {
-      uid: ++uid,
+      uid: ++this.uid,
       kind,
       name: bindingName(site),
       package: pkg,
@@ -199,7 +203,7 @@ export class ExpressApi {
         this.addUse(router, args, argNodes, site);
         return self;
       case 'route': {
-        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries: [], conditions: [...this.ev.conditions], reasons: [] };
+        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries: [], conditions: [...this.ev.conditions], reasons: [] };
         router.stack.push(layer);
         return { k: 'routeChain', layer, router };
       }
@@ -246,7 +250,7 @@ export class ExpressApi {
 
   private addRoute(router: RouterNode, method: string, args: Value[], argNodes: Node[], site: Node): void {
     const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
-    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries, conditions: [...this.ev.conditions], reasons: [] });
+    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries, conditions: [...this.ev.conditions], reasons: [] });
   }
 
   private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {
@@ -260,11 +264,11 @@ export class ExpressApi {
     for (const { value, node } of flattenArgs(args.slice(rest), argNodes.slice(rest))) {
       let layer: Layer;
       if (value.k === 'router') {
-        layer = { ...base, seq: ++seq, type: 'mount', child: value.node };
+        layer = { ...base, seq: ++this.seq, type: 'mount', child: value.node };
         value.node.mountedBy.push(layer);
       } else {
         const entry = describeEntry(this.ev, node, value);
-        layer = { ...base, seq: ++seq, type: 'use', entry, errorHandler: isErrorHandler(entry, value) };
+        layer = { ...base, seq: ++this.seq, type: 'use', entry, errorHandler: isErrorHandler(entry, value) };
         const stat = staticOf(value, this.ev.argValues, node);
         if (stat) layer.static = stat;
         if (!layer.errorHandler && value.k === 'fn' && looksLikeErrorHandler(value.node)) {
@@ -279,7 +283,7 @@ export class ExpressApi {
     const names = args[0]?.k === 'str' ? [args[0].v] : args[0]?.k === 'array' ? args[0].items.flatMap((i) => (i.k === 'str' ? [i.v] : [])) : [];
     const fnNode = argNodes[1];
     if (!fnNode) return;
-    router.stack.push({ type: 'param', seq: ++seq, site, paths: [], names, entry: describeEntry(this.ev, fnNode, args[1]), conditions: [...this.ev.conditions], reasons: [] });
+    router.stack.push({ type: 'param', seq: ++this.seq, site, paths: [], names, entry: describeEntry(this.ev, fnNode, args[1]), conditions: [...this.ev.conditions], reasons: [] });
   }
 
   setting(router: RouterNode, key: string, value: Value, kind: 'set' | 'enable' | 'disable' | 'locals' | 'read', site: Node, valueNode?: Node): void {

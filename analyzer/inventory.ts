@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Node, SyntaxKind } from 'ts-morph';
-import type { EntryRef, RouterNode } from './graph.js';
+import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
 import type { ApiUse, ChainEntry, Handler, Inventory, Location, Reason, Resolution, Route } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
@@ -152,13 +152,25 @@ function addCatchAllRoutes(out: InventoryRecords, app: RouterNode, appId: string
   out.notFoundHandlers.push({ id: stableId('404', appId, last.item.full, handler.name), appId, ownerId: idOf(app), name: handler.name, fullPath: last.item.full, ...(handler.fn ? { definition: locate(handler.fn) } : {}), registration: locate(last.item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
 }
 
+/**
+ * Methods a route layer answers: a verb call its own method; a `route()` chain each method it
+ * names, plus `ALL` when an `.all()` callback comes last (it then answers every other method).
+ */
+function routeMethods(layer: RouteLayer): string[] {
+  if (layer.entries.length === 0) return [];
+  if (layer.kind !== 'route-chain') return [layer.entries[0].method];
+  const specific = [...new Set(layer.entries.map((e) => e.method).filter((m) => m !== 'ALL'))];
+  const allLast = layer.entries[layer.entries.length - 1].method === 'ALL';
+  return allLast || specific.length === 0 ? [...specific, 'ALL'] : specific;
+}
+
 function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
   const layer = item.layer;
   const ids: string[] = [];
-  const specific = [...new Set(layer.entries.map((e) => e.method).filter((m) => m !== 'ALL'))];
-  const methods = layer.kind === 'route-chain' ? (specific.length ? specific : layer.entries.length ? ['ALL'] : []) : layer.entries.length ? [layer.entries[0].method === 'ALL' ? 'ALL' : layer.entries[0].method] : [];
-  for (const method of methods) {
-    const ownEntries = layer.entries.filter((e) => e.method === method || e.method === 'ALL');
+  for (const method of routeMethods(layer)) {
+    // Route-level error handlers (four parameters) only see errors: neither chain nor handler.
+    const ownEntries = layer.entries.filter((e) => (e.method === method || e.method === 'ALL') && e.entry.arity !== 4);
+    if (ownEntries.length === 0) continue;
     const own = ownEntries.map((e) => e.entry);
     const verbSite = [...ownEntries].reverse().find((e) => e.method === method)?.site ?? layer.site;
     const handlerEntry = own[own.length - 1];

@@ -115,7 +115,7 @@ export function detectEntry(root: string, pkg: PackageJson | null, explicit?: st
   const fromScript = /(?:^|\s|&&)(?:node|tsx|ts-node|ts-node-dev|nodemon|bun|node --[\w-]+(?:=\S+)?)(?:\s+-{1,2}[\w-]+(?:[= ]\S+)?)*\s+([\w./@-]+\.[cm]?[jt]s|[\w./@-]+\/www)\b/.exec(start);
   if (fromScript) {
     const found = tryFile(fromScript[1]) ?? tryFile(sourceForBuilt(fromScript[1]));
-    if (found) return { entry: rel(found), source: `package.json scripts.start (${fromScript[1]})` };
+    if (found) return { entry: rel(found), source: 'start script' };
   }
   if (pkg?.main) {
     const found = isBuildOutput(pkg.main) ? null : tryFile(pkg.main);

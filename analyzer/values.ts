@@ -55,12 +55,15 @@ export interface ClassValue {
   parent?: Value;
 }
 
+/** The value `undefined`. */
 export const UNDEF: Value = { k: 'undef' };
 
+/** A value the evaluator could not determine; `reason` is a Reason code, `node` what blocked it. */
 export function unknown(reason: string, node?: Node): Value {
   return { k: 'unknown', reason, node };
 }
 
+/** A fresh object value with the given properties. */
 export function obj(entries: [string, Value][] = []): ObjectValue {
   return { k: 'object', props: new Map(entries) };
 }

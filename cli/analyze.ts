@@ -1,5 +1,5 @@
 /** `migrate analyze [dir]`: inventory an Express app and print it as text, JSON or Markdown. */
-import { writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { analyze, AnalyzeError } from '../analyzer/analyze.js';
@@ -30,7 +30,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         .option('out', { type: 'string', describe: 'Write the report to this file instead of stdout' })
         .option('fail-on', { choices: ['incomplete'] as const, describe: 'Exit 1 when the inventory is incomplete' })
         .example('$0 analyze fixtures/apps/url-shortener', 'Print the inventory of the bundled example app')
-        .example('$0 analyze . --format json --out inventory.json', 'Write the JSON inventory for other tools') as never,
+        .example('$0 analyze . --format json --out inv.json', 'Write the JSON inventory') as never,
     handler: async (args) => {
       const stop = progress();
       try {
@@ -39,6 +39,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         const text = args.format === 'json' ? JSON.stringify(inventory, null, 2) + '\n' : args.format === 'markdown' ? renderMarkdown(inventory) : renderText(inventory, !args.out && useColor());
         if (args.out) {
           const target = path.resolve(args.out);
+          mkdirSync(path.dirname(target), { recursive: true });
           const tmp = `${target}.${process.pid}.tmp`;
           writeFileSync(tmp, text);
           renameSync(tmp, target);

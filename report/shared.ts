@@ -14,26 +14,27 @@ export interface RouteGroup {
 }
 
 /**
- * Routes of one app grouped by the router that registers them, groups in the order their first
- * route runs, routes in registration order.
+ * Routes of one app in registration order (first match wins), grouped into runs of consecutive
+ * routes of the same router at the same mount path.
  */
 export function groupRoutes(inv: Inventory, appId: string): RouteGroup[] {
-  const groups = new Map<string, RouteGroup>();
+  const groups: RouteGroup[] = [];
+  let current = null as { key: string; group: RouteGroup } | null;
   for (const r of inv.routes.filter((x) => x.appId === appId)) {
-    let g = groups.get(r.ownerId);
-    if (!g) {
+    const mountPath = r.mountChain.reduce((acc, m) => joinPaths(acc, m.mountPath), '');
+    const key = `${r.ownerId} ${mountPath}`;
+    if (current?.key !== key) {
       const router = inv.routers.find((x) => x.id === r.ownerId);
       const app = inv.apps.find((a) => a.id === r.ownerId);
-      const mountPath = r.mountChain.reduce((acc, m) => joinPaths(acc, m.mountPath), '');
       const lastMount = r.mountChain[r.mountChain.length - 1];
-      const title = router ? `${router.kind === 'sub-app' ? 'Sub-app' : 'Router'} ${router.name} at ${mountPath || '/'}` : `Routes on app ${app?.name ?? ''}`;
+      const title = router ? `${router.kind === 'sub-app' ? 'Sub-app' : 'Router'} ${router.name} at ${mountPath || '/'}` : `Routes on the app itself`;
       const where = router ? `mounted ${loc(lastMount?.location)}, created ${loc(router.location)}` : `created ${loc(app?.location)}`;
-      g = { title, where, routes: [] };
-      groups.set(r.ownerId, g);
+      current = { key, group: { title, where, routes: [] } };
+      groups.push(current.group);
     }
-    g.routes.push(r);
+    current.group.routes.push(r);
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** Short note for a route that is not exact, e.g. `partial: conditional`. */

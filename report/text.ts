@@ -37,7 +37,7 @@ export function renderText(inv: Inventory, color = false): string {
     if (ehs.length) {
       line();
       line(c.bold('  Error handlers'));
-      for (const e of ehs) line(`    ${e.fullPath.padEnd(16)} ${entryName(e)}${c.dim(`  ${e.scope}  ${loc(e.registration)}  catches errors of ${e.covers.length} route(s)`)}`);
+      for (const e of ehs) line(`    ${e.fullPath.padEnd(16)} ${entryName(e)}${c.dim(`  ${e.scope}  ${loc(e.registration)}  catches errors of ${plural(e.covers.length, 'route')}`)}`);
     }
     const nfs = inv.notFoundHandlers.filter((n) => n.appId === app.id);
     for (const n of nfs) line(`  ${c.bold('Not found')}  ${n.fullPath} ${n.name}${c.dim(`  ${loc(n.registration)}${n.resolution === 'inferred' ? '  (inferred: catch-all after the routes)' : ''}`)}`);
@@ -59,7 +59,7 @@ export function renderText(inv: Inventory, color = false): string {
     notes.forEach(item);
   }
   line();
-  line(c.bold('Not resolved') + (problems.length ? '' : c.dim('  nothing')));
+  line(c.bold('Not resolved') + (problems.length ? '' : c.dim(': nothing, every registration was resolved')));
   problems.forEach(item);
   return out.join('\n') + '\n';
 }

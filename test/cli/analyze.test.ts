@@ -22,7 +22,7 @@ describe('migrate analyze', () => {
     expect(lines[0]).toBe('Inventory complete: 3 routes in 1 app, all resolved exactly.');
     expect(r.stdout).toMatch(/POST\s+\/shorten\s+urlController\.shorten\s+src\/routes\/routes\.js:\d+/);
     expect(r.stdout).toContain('chain: requestLogger [morgan] → helmet [helmet] → cors [cors]');
-    expect(r.stdout).toContain('Not resolved  nothing');
+    expect(r.stdout).toContain('Not resolved: nothing, every registration was resolved');
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
@@ -68,7 +68,7 @@ describe('migrate analyze', () => {
     });
     const r = migrate('analyze', dir, '--fail-on', 'incomplete');
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n')[0]).toMatch(/^Inventory INCOMPLETE: 1 of 1 routes are not resolved exactly/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^Inventory INCOMPLETE: 1 of 1 routes is not resolved exactly/);
     expect(r.stdout).toMatch(/dynamic-path .*app\.js:3/);
     expect(migrate('analyze', dir).code).toBe(0);
   });

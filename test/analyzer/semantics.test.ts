@@ -1,0 +1,43 @@
+/**
+ * Express semantics the catalogue fixtures do not pin down, each checked against what Express
+ * does at run time (verified by hand on Express 4.21): `.all()` ending a `route()` chain answers
+ * every method, spread arguments expand in place, route-level error handlers are not handlers.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../analyzer/analyze.js';
+import { chainOf } from '../helpers/fixtures.js';
+import { project } from '../helpers/tmp.js';
+
+async function routesOf(source: string): Promise<string[]> {
+  const dir = project({ 'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }), 'app.js': source });
+  const inv = await analyze({ dir });
+  return inv.routes.map((r) => `${r.key} | ${chainOf(r).join(', ')}`);
+}
+
+const HEAD = "const express = require('express');\nconst app = express();\nfunction gmw(req, res, next) { next(); }\n";
+
+describe('Express semantics', () => {
+  it('lists ALL for a route() chain whose last callback is .all()', async () => {
+    expect(await routesOf(`${HEAD}app.route('/x').get(gmw).all(function allH(req, res) { res.end(); });\n`)).toEqual(['GET /x | gmw, allH', 'ALL /x | allH']);
+  });
+
+  it('keeps only the methods named when .all() comes first', async () => {
+    expect(await routesOf(`${HEAD}app.route('/b').all(gmw).get(function show(req, res) { res.end(); });\n`)).toEqual(['GET /b | gmw, show']);
+  });
+
+  it('expands spread middleware in place', async () => {
+    const src = `${HEAD}function s1(req, res, next) { next(); }\nfunction s2(req, res, next) { next(); }\nconst mws = [s1, s2];\napp.get('/s', ...mws, function spread(req, res) { res.end(); });\n`;
+    expect(await routesOf(src)).toEqual(['GET /s | s1, s2, spread']);
+  });
+
+  it('does not take a route-level error handler for the handler', async () => {
+    const src = `${HEAD}app.get('/e', function boom(req, res) { throw new Error('x'); }, function inlineErr(err, req, res, next) { res.status(500).end(); });\n`;
+    expect(await routesOf(src)).toEqual(['GET /e | boom']);
+  });
+
+  it('runs each analysis with fresh counters', async () => {
+    const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
+    const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
+    expect(b).toEqual(a);
+  });
+});
