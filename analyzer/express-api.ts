@@ -322,8 +322,10 @@ function isErrorHandler(entry: EntryRef, value: Value): boolean {
 
 /** `(err, req, res)`, `(err, req, res, next = noop)`, `(...args)` with an error-like first name. */
 function looksLikeErrorHandler(fn: Node): boolean {
-  const params = (fn as Node & { getParameters?(): { getName(): string }[] }).getParameters?.() ?? [];
-  return params.length >= 3 && /^_?(err|error|e|ex|exception)$/i.test(params[0].getName()) || (params.length === 1 && /^\.\.\./.test(params[0].getName()));
+  const params = (fn as Node & { getParameters?(): { getName(): string; isRestParameter(): boolean }[] }).getParameters?.() ?? [];
+  const errorFirst = params.length >= 3 && /^_?(err|error|e|ex|exception)$/i.test(params[0].getName());
+  const restOnly = params.length === 1 && params[0].isRestParameter();
+  return errorFirst || restOnly;
 }
 
 function staticOf(value: Value, argValues: WeakMap<Node, Value>, node: Node): { dir: string | null; options: string | null; package: string } | null {

@@ -41,3 +41,15 @@ describe('Express semantics', () => {
     expect(b).toEqual(a);
   });
 });
+
+describe('arity traps', () => {
+  it('flags (...args) and (err, req, res, next = noop) middleware as never receiving errors', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'a', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}app.get('/', gmw);\napp.use((...args) => args[2].end());\napp.use(function withDefault(err, req, res, next = () => {}) { res.end(); });\napp.use(function real(err, req, res, next) { res.end(); });\n`,
+    });
+    const inv = await analyze({ dir });
+    expect(inv.diagnostics.filter((d) => d.code === 'not-an-error-handler').map((d) => d.location?.line)).toEqual([5, 6]);
+    expect(inv.errorHandlers.map((e) => e.name)).toEqual(['real']);
+  });
+});
