@@ -103,7 +103,8 @@ function wrappedArgument(ev: Evaluator, node: Node): { node: Node; value: Value 
   return null;
 }
 
-function clip(text: string): string {
+/** Source text on one line, at most 60 characters, for messages. */
+export function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > 60 ? flat.slice(0, 57) + '...' : flat;
 }

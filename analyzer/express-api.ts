@@ -16,7 +16,7 @@ import { Node, SyntaxKind } from 'ts-morph';
 import type { Evaluator } from './evaluate.js';
 import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
 import type { PathSpec } from './path.js';
-import { describeEntry } from './entry.js';
+import { clip, describeEntry } from './entry.js';
 import { ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
 import { type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
 
@@ -352,9 +352,4 @@ function bindingName(site: Node): string {
     return name ? `${name}()` : '<anonymous>';
   }
   return '<anonymous>';
-}
-
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > 60 ? flat.slice(0, 57) + '...' : flat;
 }
