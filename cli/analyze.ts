@@ -1,10 +1,9 @@
 /** `migrate analyze [dir]`: inventory an Express app and print it as text, JSON or Markdown. */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { analyze, AnalyzeError } from '../analyzer/analyze.js';
 import { renderText } from '../report/text.js';
 import { renderMarkdown } from '../report/markdown.js';
+import { writeFileAtomic } from '../verifier/files.js';
 import { progress, useColor } from './output.js';
 
 interface AnalyzeArgs {
@@ -38,11 +37,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         stop.done();
         const text = args.format === 'json' ? JSON.stringify(inventory, null, 2) + '\n' : args.format === 'markdown' ? renderMarkdown(inventory) : renderText(inventory, !args.out && useColor());
         if (args.out) {
-          const target = path.resolve(args.out);
-          mkdirSync(path.dirname(target), { recursive: true });
-          const tmp = `${target}.${process.pid}.tmp`;
-          writeFileSync(tmp, text);
-          renameSync(tmp, target);
+          writeFileAtomic(args.out, text);
           process.stderr.write(`${inventory.summary.headline}\nWrote ${args.format} report to ${args.out}\n`);
         } else process.stdout.write(text);
         setExit(args['fail-on'] === 'incomplete' && !inventory.summary.complete ? 1 : 0);

@@ -5,6 +5,8 @@
  */
 import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
+import { initCommand } from './init.js';
+import { verifyCommand } from './verify.js';
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -13,6 +15,8 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('migrate')
     .usage('$0 <command> [options]\n\nMove an Express app to Fastify in stages, with proof.')
     .command(analyzeCommand((code) => (exitCode = code)))
+    .command(initCommand((code) => (exitCode = code)))
+    .command(verifyCommand((code) => (exitCode = code)))
     .demandCommand(1, 'Choose a command, e.g. `migrate analyze .`')
     .strict()
     .help()

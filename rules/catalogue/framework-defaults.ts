@@ -1,0 +1,184 @@
+/**
+ * Express ↔ Fastify default differences, as data. One catalogue for the whole tool: the
+ * verifier names the differences it sees with these ids, reports (and later the rules and the
+ * codemods) read the same entries. Source: shared/reference/express-fastify-mapping.md §0.1 and
+ * §2 (probed with Express 4.22 / 5.2 and Fastify 5.12); verifier-design.md §6.2.
+ *
+ * `visibility` follows DESIGN.md "Behaviour parity": `delta` is a pure framework default that
+ * clients rarely depend on (reported as a framework delta with the fix); `regression` is
+ * something a client can notice, so it counts as a regression even though a default causes it —
+ * the report still names the default and the fix.
+ */
+export interface FrameworkDefault {
+  /** Stable id, used in verdicts, accepted differences and docs. */
+  id: string;
+  title: string;
+  /** What Express does. */
+  express: string;
+  /** What Fastify 5 does with default options. */
+  fastify: string;
+  visibility: 'delta' | 'regression';
+  /** The Fastify option, plugin or code that restores Express behaviour. */
+  fix: string;
+  /** Express majors whose apps show the difference. */
+  expressMajors: Array<4 | 5>;
+  /** Section of express-fastify-mapping.md the entry comes from. */
+  source: string;
+}
+
+/** Every catalogued default difference, keyed by id. */
+export const FRAMEWORK_DEFAULTS = {
+  'x-powered-by': {
+    id: 'x-powered-by',
+    title: 'X-Powered-By header',
+    express: 'Sends `X-Powered-By: Express` on every response.',
+    fastify: 'Sends no X-Powered-By header.',
+    visibility: 'delta',
+    fix: "Add `app.addHook('onSend', async (request, reply) => { reply.header('x-powered-by', 'Express') })`, or accept the delta (most apps disable it anyway).",
+    expressMajors: [4, 5],
+    source: '§0.1, §2.3',
+  },
+  etag: {
+    id: 'etag',
+    title: 'Automatic weak ETag and 304',
+    express: 'Adds a weak ETag to every `res.send`/`res.json` and answers 304 when If-None-Match matches.',
+    fastify: 'Sends no ETag and never answers 304 by itself.',
+    visibility: 'delta',
+    fix: 'Register `@fastify/etag` with `{ weak: true }` (its tags differ from Express values), or an onSend hook using the `etag` and `fresh` packages for identical tags.',
+    expressMajors: [4, 5],
+    source: '§0.1, §2.3',
+  },
+  'auto-options': {
+    id: 'auto-options',
+    title: 'Automatic OPTIONS answers',
+    express: 'Answers OPTIONS on any routed path with 200 and an `Allow` header.',
+    fastify: 'Answers 404 to OPTIONS unless a route or @fastify/cors handles it.',
+    visibility: 'delta',
+    fix: "Add an OPTIONS route per path (`app.options('/path', …)` setting `Allow`), or register `@fastify/cors` for preflights.",
+    expressMajors: [4, 5],
+    source: '§2.6',
+  },
+  'default-404-body': {
+    id: 'default-404-body',
+    title: 'Built-in 404 page',
+    express: 'finalhandler answers 404 `text/html` "Cannot GET /path" with CSP and nosniff headers.',
+    fastify: 'Answers 404 JSON `{"message":"Route GET:/path not found","error":"Not Found","statusCode":404}`.',
+    visibility: 'delta',
+    fix: 'Use `setNotFoundHandler` to send the Express page (the `errors` stage does this when the app relied on it).',
+    expressMajors: [4, 5],
+    source: '§2.1',
+  },
+  'default-error-body': {
+    id: 'default-error-body',
+    title: 'Built-in error page',
+    express: 'finalhandler answers errors with an HTML page holding the status text (the stack outside production).',
+    fastify: 'Answers JSON `{statusCode, error, message}` — the message is exposed even for 5xx.',
+    visibility: 'delta',
+    fix: 'Use `setErrorHandler` to send the same page (the `errors` stage ports the app’s own error middleware).',
+    expressMajors: [4, 5],
+    source: '§2.2, §2.10',
+  },
+  'redirect-body': {
+    id: 'redirect-body',
+    title: 'Redirect response body',
+    express: '`res.redirect` sends a short "Redirecting to …" body (HTML or text by Accept).',
+    fastify: '`reply.redirect` sends an empty body.',
+    visibility: 'delta',
+    fix: 'None needed: clients follow the Location header. Send the body yourself if a client reads it.',
+    expressMajors: [4, 5],
+    source: '§2.11, §2.15',
+  },
+  'trailing-slash': {
+    id: 'trailing-slash',
+    title: 'Trailing slash in the path',
+    express: '`/items/` matches the route `/items` (non-strict routing).',
+    fastify: '`/items/` is another path: 404.',
+    visibility: 'regression',
+    fix: 'Create Fastify with `routerOptions: { ignoreTrailingSlash: true }` (the `shim` stage sets it).',
+    expressMajors: [4, 5],
+    source: '§0.1, §2.7',
+  },
+  'case-insensitive-routing': {
+    id: 'case-insensitive-routing',
+    title: 'Letter case in the path',
+    express: '`/ITEMS` matches the route `/items` (case-insensitive routing).',
+    fastify: 'Paths are case-sensitive: 404.',
+    visibility: 'regression',
+    fix: 'Create Fastify with `routerOptions: { caseSensitive: false }` (the `shim` stage sets it).',
+    expressMajors: [4, 5],
+    source: '§0.1, §2.7',
+  },
+  'string-body-content-type': {
+    id: 'string-body-content-type',
+    title: 'Content type of string bodies',
+    express: '`res.send(string)` is `text/html; charset=utf-8`.',
+    fastify: '`reply.send(string)` is `text/plain; charset=utf-8`: browsers show the markup.',
+    visibility: 'regression',
+    fix: "Set the type explicitly: `reply.type('text/html; charset=utf-8').send(html)`.",
+    expressMajors: [4, 5],
+    source: '§2.4, §2.5',
+  },
+  'charset-dropped': {
+    id: 'charset-dropped',
+    title: 'Charset of explicitly typed bodies',
+    express: '`res.type(\'html\')` or `res.set(\'Content-Type\', \'text/plain\')` gains `; charset=utf-8`.',
+    fastify: '`reply.type(\'text/html\')` sends no charset: non-ASCII text can show as mojibake (fastify #3157).',
+    visibility: 'regression',
+    fix: "Include the charset: `reply.type('text/html; charset=utf-8')`.",
+    expressMajors: [4, 5],
+    source: '§2.4',
+  },
+  'empty-json-body': {
+    id: 'empty-json-body',
+    title: 'Empty body with a JSON content type',
+    express: 'Parsed as `{}`; the route answers normally.',
+    fastify: '400 `FST_ERR_CTP_EMPTY_JSON_BODY`.',
+    visibility: 'regression',
+    fix: "Replace the JSON parser with one that maps an empty body to `{}`: `app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => done(null, body === '' ? {} : JSON.parse(body)))`.",
+    expressMajors: [4, 5],
+    source: '§0.1, §2.10',
+  },
+  'unsupported-media-type': {
+    id: 'unsupported-media-type',
+    title: 'Bodies of unknown content types',
+    express: 'Ignored: the route runs with an empty body.',
+    fastify: '415 `FST_ERR_CTP_INVALID_MEDIA_TYPE`.',
+    visibility: 'regression',
+    fix: "Add a catch-all parser: `app.addContentTypeParser('*', (req, payload, done) => done(null, undefined))`.",
+    expressMajors: [4, 5],
+    source: '§0.1, §2.10',
+  },
+  'body-limit': {
+    id: 'body-limit',
+    title: 'Request body size limit',
+    express: 'body-parser refuses bodies over 100 kb with 413.',
+    fastify: 'Accepts bodies up to 1 MiB (`bodyLimit`).',
+    visibility: 'regression',
+    fix: 'Create Fastify with `bodyLimit` equal to the app’s limit (102400 bytes for the Express default).',
+    expressMajors: [4, 5],
+    source: '§0.1, §2.10',
+  },
+  'query-parser': {
+    id: 'query-parser',
+    title: 'Nested query strings',
+    express: 'Express 4 parses `?a[b]=1` with qs into `{ a: { b: "1" } }`.',
+    fastify: 'Parses flat: `{ "a[b]": "1" }`.',
+    visibility: 'regression',
+    fix: "Create Fastify with `routerOptions: { querystringParser: (s) => qs.parse(s, { allowPrototypes: true, arrayLimit: 1000 }) }`.",
+    expressMajors: [4],
+    source: '§0.1, §2.9',
+  },
+  'max-param-length': {
+    id: 'max-param-length',
+    title: 'Long path parameters',
+    express: 'No limit on a parameter’s length.',
+    fastify: 'Parameters over 100 characters get 414 `FST_ERR_MAX_PARAM_LENGTH` (404 before 5.9).',
+    visibility: 'regression',
+    fix: 'Create Fastify with `routerOptions: { maxParamLength: <the longest value you accept> }`.',
+    expressMajors: [4, 5],
+    source: '§0.1, §2.7',
+  },
+} as const satisfies Record<string, FrameworkDefault>;
+
+/** The id of a catalogued default difference. */
+export type FrameworkDefaultId = keyof typeof FRAMEWORK_DEFAULTS;

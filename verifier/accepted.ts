@@ -1,0 +1,71 @@
+/**
+ * Accepted differences (`.migrate/verify/accepted.json`): differences a human has looked at and
+ * accepted, each with a reason, so the CI gate fails only on new ones (verifier-design.md §7.15).
+ * An entry is keyed by the request as recorded (`METHOD /path?query`), the pointer and the kind —
+ * not by the exchange id, which changes when a recording is regenerated.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Difference } from './model.js';
+import type { ExchangeResult } from './verdict.js';
+import { writeFileAtomic } from './files.js';
+
+/** One accepted difference. `acceptedAt` is ISO 8601. */
+export interface AcceptedDifference {
+  request: string;
+  pointer: string;
+  kind: Difference['kind'];
+  reason: string;
+  acceptedAt: string;
+}
+
+/** The accepted-differences file, loaded; `has` answers whether a difference was accepted. */
+export class AcceptedDifferences {
+  private readonly keys: Set<string>;
+
+  constructor(readonly entries: AcceptedDifference[] = []) {
+    this.keys = new Set(entries.map((e) => key(e.request, e.pointer, e.kind)));
+  }
+
+  /**
+   * Reads `file`; a missing file is an empty list.
+   * @throws Error naming the file when it is not JSON or lacks the `accepted` array
+   */
+  static load(file: string): AcceptedDifferences {
+    if (!existsSync(file)) return new AcceptedDifferences();
+    let json: { accepted?: AcceptedDifference[] };
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new Error(`${file}: not valid JSON (${(e as Error).message})`);
+    }
+    if (!Array.isArray(json.accepted)) throw new Error(`${file}: expected { "accepted": [ … ] }`);
+    return new AcceptedDifferences(json.accepted);
+  }
+
+  /** Whether `d` on the request `METHOD path` was accepted. */
+  has(request: string, d: Difference): boolean {
+    return this.keys.has(key(request, d.pointer, d.kind));
+  }
+
+  /**
+   * Adds every regression and framework delta of `exchanges` with `reason`, and writes the file
+   * atomically. Returns how many entries were new.
+   */
+  acceptAll(file: string, exchanges: ExchangeResult[], reason: string, now = new Date()): number {
+    const added: AcceptedDifference[] = [];
+    for (const x of exchanges) {
+      const request = `${x.method} ${x.path}`;
+      for (const d of [...x.regressions, ...x.deltas.flatMap((e) => e.differences)]) {
+        const k = key(request, d.pointer, d.kind);
+        if (this.keys.has(k)) continue;
+        this.keys.add(k);
+        added.push({ request, pointer: d.pointer, kind: d.kind, reason, acceptedAt: now.toISOString() });
+      }
+    }
+    this.entries.push(...added);
+    writeFileAtomic(file, JSON.stringify({ accepted: this.entries }, null, 2) + '\n');
+    return added.length;
+  }
+}
+
+const key = (request: string, pointer: string, kind: string) => `${request}\u0000${pointer}\u0000${kind}`;

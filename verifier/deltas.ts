@@ -1,0 +1,87 @@
+/**
+ * Recognises Express ↔ Fastify default differences in a replayed exchange and names them with
+ * the ids of `rules/catalogue/framework-defaults.ts` (the data: what differs, whether a client
+ * can notice, the fix). Detection rules follow express-fastify-mapping.md §2 (the probed
+ * responses): e.g. finalhandler's 404 page is HTML `<pre>Cannot GET /x</pre>`, Fastify's is JSON
+ * `{"message":"Route GET:/x not found",…}`.
+ */
+import { FRAMEWORK_DEFAULTS, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
+import type { CanonicalResponse, Difference, ReplayRequest } from './model.js';
+
+/** What a detector sees: the request as recorded, both canonical answers, the differences left. */
+export interface DeltaContext {
+  request: ReplayRequest;
+  baseline: CanonicalResponse;
+  candidate: CanonicalResponse;
+  differences: Difference[];
+  /** The baseline's Express major, when known (the query-parser delta exists only for 4). */
+  expressMajor: number | null;
+}
+
+/** Differences attributed to one catalogued default. */
+export interface Explanation {
+  id: FrameworkDefaultId;
+  differences: Difference[];
+}
+
+type Detector = (ctx: DeltaContext) => Difference[];
+
+const everything: (test: (ctx: DeltaContext) => boolean) => Detector = (test) => (ctx) => (test(ctx) ? ctx.differences : []);
+const atPointer = (test: (d: Difference) => boolean): Detector => (ctx) => ctx.differences.filter(test);
+
+const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
+const ok = (c: CanonicalResponse) => c.status < 400;
+const header = (r: ReplayRequest, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
+const text = (c: CanonicalResponse) => (typeof c.body === 'string' ? c.body : '');
+const json = (c: CanonicalResponse) => (c.bodyKind === 'json' && c.body && typeof c.body === 'object' ? (c.body as Record<string, unknown>) : null);
+
+/** finalhandler's page (Express 4 and 5): `<title>Error</title>` and a `<pre>` (mapping §2.1, §2.2). */
+const isFinalhandlerPage = (c: CanonicalResponse) => c.mediaType === 'text/html' && /<title>Error<\/title>/.test(text(c)) && /<pre>/.test(text(c));
+/** Fastify's default error/404 body (lib/error-handler.js, lib/four-oh-four.js). */
+const isFastifyErrorBody = (c: CanonicalResponse) => typeof json(c)?.statusCode === 'number' && typeof json(c)?.message === 'string';
+
+const bodyPointers = /^\/(body|bodyKind|mediaType|charset|headers\/content-type)(\/|$)/;
+
+/** Detectors in precedence order: those explaining a whole exchange first, then per-field ones. */
+const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
+  ['auto-options', everything(({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && ok(b) && 'allow' in b.headers && c.status === 404)],
+  ['etag', everything(({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
+  ['trailing-slash', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r).length > 1 && pathOf(r).endsWith('/') && ok(b) && c.status === 404)],
+  ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],
+  ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
+  ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && ok(b) && c.status === 400)],
+  ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
+  ['body-limit', everything(({ baseline: b, candidate: c }) => b.status === 413 && c.status !== 413)],
+  ['default-404-body', everything(({ baseline: b, candidate: c }) => b.status === 404 && c.status === 404 && isFinalhandlerPage(b) && /^Route \w+:.* not found$/.test(String(json(c)?.message)))],
+  ['default-error-body', everything(({ baseline: b, candidate: c }) => b.status === c.status && b.status >= 400 && isFinalhandlerPage(b) && isFastifyErrorBody(c))],
+  [
+    'redirect-body',
+    everything(({ baseline: b, candidate: c, differences }) => b.status >= 300 && b.status < 400 && b.status === c.status && b.headers.location === c.headers.location && differences.every((d) => bodyPointers.test(d.pointer))),
+  ],
+  ['query-parser', everything(({ request: r, expressMajor }) => expressMajor === 4 && /[?&][^=&]*\[/.test(decodeURIComponent(r.path)))],
+  ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
+  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined)],
+  ['string-body-content-type', atPointer((d) => d.pointer === '/mediaType' && d.baseline === 'text/html' && d.candidate === 'text/plain')],
+  ['charset-dropped', atPointer((d) => d.pointer === '/charset' && d.baseline === 'utf-8' && d.candidate == null)],
+];
+
+/**
+ * Splits `ctx.differences` into those a catalogued default explains and the rest. Each
+ * difference is attributed to at most one default (the first detector in precedence order).
+ * @returns explanations in detection order (one per default id) and the unexplained differences.
+ */
+export function explainDifferences(ctx: DeltaContext): { explained: Explanation[]; unexplained: Difference[] } {
+  let left = ctx.differences;
+  const explained: Explanation[] = [];
+  for (const [id, detect] of DETECTORS) {
+    if (!left.length) break;
+    if (!FRAMEWORK_DEFAULTS[id].expressMajors.some((m) => ctx.expressMajor === null || m === ctx.expressMajor)) continue;
+    const hit = new Set(detect({ ...ctx, differences: left }));
+    if (!hit.size) continue;
+    const prior = explained.find((e) => e.id === id);
+    if (prior) prior.differences.push(...hit);
+    else explained.push({ id, differences: [...hit] });
+    left = left.filter((d) => !hit.has(d));
+  }
+  return { explained, unexplained: left };
+}

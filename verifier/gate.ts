@@ -1,0 +1,34 @@
+/**
+ * The CI gate of `migrate verify` (DESIGN.md "CLI conventions"; verifier-design.md §7.15):
+ * regressions always fail; `--fail-on` adds framework deltas, routes the recording never
+ * exercised, and exchanges that could not be verified; the `express` parity policy adds deltas.
+ * A failed gate is exit code 1; the verifier failing is 2 and never decided here.
+ */
+import type { Verdict } from './verdict.js';
+
+/** What else, besides regressions, fails the gate. */
+export type FailOn = 'regressions' | 'deltas' | 'uncovered' | 'unverified';
+
+/** The gate's decision. `summary` is one line for a passing run. */
+export interface Gate {
+  failed: boolean;
+  reasons: string[];
+  summary: string;
+  exitCode: 0 | 1;
+}
+
+/** Decides the gate for `verdict`. */
+export function gateOf(verdict: Verdict, failOn: FailOn[] = [], parity: 'client' | 'express' = 'client'): Gate {
+  const t = verdict.totals;
+  const reasons: string[] = [];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (t.regression) reasons.push(plural(t.regression, 'request') + ' with regressions');
+  if (t.delta && (failOn.includes('deltas') || parity === 'express')) reasons.push(`${plural(t.delta, 'request')} with framework deltas (${parity === 'express' ? 'parity policy "express"' : '--fail-on deltas'})`);
+  const uncovered = verdict.coverage ? verdict.coverage.notExercised.length : 0;
+  if (uncovered && failOn.includes('uncovered')) reasons.push(`${plural(uncovered, 'route')} not exercised by the recording (--fail-on uncovered)`);
+  if (t.unverified && failOn.includes('unverified')) reasons.push(`${plural(t.unverified, 'request')} not verified (--fail-on unverified)`);
+  const cov = verdict.coverage ? `; ${verdict.coverage.exercised} of ${verdict.coverage.routes} routes exercised` : '';
+  const extra = [t.delta && plural(t.delta, 'framework delta'), t.noise && `${t.noise} noise`, t.unverified && `${t.unverified} not verified`, t.accepted && `${t.accepted} accepted`].filter(Boolean).join(', ');
+  const summary = `no regressions in ${plural(t.requests, 'request')}${extra ? ` (${extra})` : ''}${cov}`;
+  return { failed: reasons.length > 0, reasons, summary, exitCode: reasons.length ? 1 : 0 };
+}

@@ -1,0 +1,83 @@
+/**
+ * Noise, measured Diffy-style (verifier-design.md §1.1, §7.6): a second baseline instance (the
+ * noise lane) answers the same requests; whatever differs between the two baseline answers
+ * (A/A) is noise. A candidate difference (A/B) is noise when the same field differed A/A for
+ * the same request, or when, over the whole run, the field's A/B rate on that route is not
+ * clearly above its A/A rate: `abRate - aaRate <= absolute` or `abRate <= aaRate * (1 + relative)`
+ * (Diffy's relative and absolute thresholds). Noise is never counted as a regression; it is
+ * suggested as a rule for a human to accept.
+ */
+import type { Difference } from './model.js';
+
+/** Diffy's thresholds, as shares of requests (0..1). */
+export interface NoiseThresholds {
+  relative: number;
+  absolute: number;
+}
+
+/** A field that is noisy on a route, with the rule that would silence it. */
+export interface NoiseSuggestion {
+  route: string;
+  pointer: string;
+  kind: Difference['kind'];
+  /** Share of A/A samples in which the field differed. */
+  aaRate: number;
+  /** Share of A/B comparisons in which the field differed. */
+  abRate: number;
+  rule: { scope: { route: string }; ignore?: string[]; ignoreValue?: string[] };
+}
+
+/** A field: the pointer with array indexes written `*`, so `/body/items/3/at` counts with `/body/items/0/at`. */
+export function fieldOf(pointer: string): string {
+  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+}
+
+const keyOf = (route: string, d: Difference) => `${route}\u0000${fieldOf(d.pointer)}\u0000${d.kind}`;
+
+/** Streaming A/A and A/B counters per (route, field, kind); memory grows with fields, not requests. */
+export class NoiseModel {
+  private readonly aa = new Map<string, number>();
+  private readonly ab = new Map<string, number>();
+  private readonly aaSamples = new Map<string, number>();
+  private readonly abSamples = new Map<string, number>();
+
+  constructor(private readonly thresholds: NoiseThresholds = { relative: 0.2, absolute: 0.03 }) {}
+
+  /** Records one A/A comparison (baseline vs noise lane) of a request on `route`. */
+  observeAA(route: string, differences: Difference[]): void {
+    this.aaSamples.set(route, (this.aaSamples.get(route) ?? 0) + 1);
+    for (const key of new Set(differences.map((d) => keyOf(route, d)))) this.aa.set(key, (this.aa.get(key) ?? 0) + 1);
+  }
+
+  /** Records one A/B comparison (baseline vs candidate) of a request on `route`. */
+  observeAB(route: string, differences: Difference[]): void {
+    this.abSamples.set(route, (this.abSamples.get(route) ?? 0) + 1);
+    for (const key of new Set(differences.map((d) => keyOf(route, d)))) this.ab.set(key, (this.ab.get(key) ?? 0) + 1);
+  }
+
+  /** Whether an A/B difference on `route` is noise, judged on the counters so far. */
+  isNoise(route: string, d: Difference): boolean {
+    const aaRate = this.rate(this.aa, this.aaSamples, route, d);
+    if (aaRate === 0) return false;
+    const abRate = this.rate(this.ab, this.abSamples, route, d);
+    return abRate - aaRate <= this.thresholds.absolute || abRate <= aaRate * (1 + this.thresholds.relative);
+  }
+
+  /** Every noisy field seen, with the rule that would silence it (sorted by route, pointer). */
+  suggestions(): NoiseSuggestion[] {
+    const out: NoiseSuggestion[] = [];
+    for (const [key, count] of this.aa) {
+      const [route, pointer, kind] = key.split('\u0000') as [string, string, Difference['kind']];
+      const aaRate = count / (this.aaSamples.get(route) ?? 1);
+      const abRate = (this.ab.get(key) ?? 0) / (this.abSamples.get(route) ?? 1);
+      const action = kind === 'value' || kind === 'type' ? 'ignoreValue' : 'ignore';
+      out.push({ route, pointer, kind, aaRate, abRate, rule: { scope: { route }, [action]: [pointer] } });
+    }
+    return out.sort((a, b) => a.route.localeCompare(b.route) || a.pointer.localeCompare(b.pointer) || a.kind.localeCompare(b.kind));
+  }
+
+  private rate(counts: Map<string, number>, samples: Map<string, number>, route: string, d: Difference): number {
+    const n = samples.get(route) ?? 0;
+    return n ? (counts.get(keyOf(route, d)) ?? 0) / n : 0;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Turns what the user asked for (flags over `.migrate/config.json`) into a ready replay: the
+ * baseline prepared (worktree or folder), both lane specs, the recording, rules, accepted
+ * differences and the baseline inventory for coverage. The CLI only parses flags and prints.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { analyze } from '../analyzer/analyze.js';
+import { detectEntry, readPackageJson } from '../analyzer/project.js';
+import { AcceptedDifferences } from './accepted.js';
+import { prepareBaseline } from './baseline.js';
+import { loadConfig, MIGRATE_DIR, type MigrateConfig } from './config.js';
+import { readHar } from './har.js';
+import type { LaneSpec } from './lane.js';
+import { loadVerifyRules } from './verify-rules.js';
+import type { VerifyOptions } from './verify.js';
+
+/** What the user asked for; unset fields come from `.migrate/config.json`. Paths relative to `dir`. */
+export interface VerifyRequest {
+  /** The candidate app's root (the working tree). */
+  dir: string;
+  /** A git ref or a folder. */
+  baseline?: string;
+  recording?: string;
+  entry?: string;
+  baselineEntry?: string;
+  rules?: string;
+  envFile?: string;
+  baselineEnvFile?: string;
+  setup?: string;
+  baselineSetup?: string;
+  credentials?: string;
+  noise?: boolean;
+  startTimeoutMs?: number;
+  onProgress?: (message: string) => void;
+}
+
+/** A prepared replay; call `cleanup` when done (removes the baseline worktree). */
+export interface PreparedVerify {
+  options: VerifyOptions;
+  config: MigrateConfig;
+  /** Where the tool keeps its files for this project (`<dir>/.migrate`). */
+  stateDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** The user's input is incomplete or points nowhere; exit code 2 with this message. */
+export class VerifySetupError extends Error {}
+
+/**
+ * Prepares a replay.
+ * @throws VerifySetupError when no baseline or recording is given (by flag or config) or no entry
+ *   can be found; BaselineError, HarError or a rules error from the modules that load them
+ */
+export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify> {
+  const dir = path.resolve(req.dir);
+  const config = loadConfig(dir);
+  const at = (p: string | undefined) => (p === undefined ? undefined : path.resolve(dir, p));
+  const baselineArg = req.baseline ?? config.baseline?.ref ?? config.baseline?.dir;
+  if (!baselineArg) throw new VerifySetupError('no baseline: pass --baseline <git-ref|folder> or run `migrate init`');
+  const recordingArg = req.recording ?? config.recordings?.[0];
+  if (!recordingArg) throw new VerifySetupError('no recording: pass --recording <file.har> (make one with `migrate record`) or run `migrate init`');
+  const entry = req.entry ?? config.candidate?.entry ?? config.entry ?? detectEntry(dir, readPackageJson(dir)).entry;
+  if (!entry) throw new VerifySetupError(`no entry found in ${dir}: pass --entry <file> (the file that starts the server or exports the app)`);
+  const har = readHar(path.resolve(dir, recordingArg));
+  const rules = loadVerifyRules(path.resolve(dir, req.rules ?? config.rules ?? path.join(MIGRATE_DIR, 'verify.json')));
+  const accepted = AcceptedDifferences.load(path.join(dir, MIGRATE_DIR, 'verify', 'accepted.json'));
+
+  const asDir = config.baseline?.dir === baselineArg || (existsSync(path.resolve(dir, baselineArg)) && statSync(path.resolve(dir, baselineArg)).isDirectory());
+  req.onProgress?.(asDir ? `baseline: folder ${baselineArg}` : `baseline: checking out ${baselineArg}`);
+  const baseline = await prepareBaseline({
+    repoRoot: asDir ? dir : gitRoot(dir),
+    appDir: dir,
+    ...(asDir ? { dir: path.resolve(dir, baselineArg) } : { ref: baselineArg }),
+    cacheDir: path.join(dir, MIGRATE_DIR, 'cache'),
+  });
+  const baselineEntry = req.baselineEntry ?? config.baseline?.entry ?? entry;
+  const lane = (name: string, appDir: string, laneEntry: string, envFile: string | undefined, setup: string | undefined): LaneSpec => ({
+    name,
+    dir: appDir,
+    entry: laneEntry,
+    envFile,
+    setup,
+    startTimeoutMs: req.startTimeoutMs,
+  });
+  const notes = [...baseline.notes];
+  const inventory = await analyze({ dir: baseline.appDir, entry: baselineEntry }).catch((e: Error) => {
+    notes.push(`coverage unavailable: the baseline could not be analysed (${e.message})`);
+    return undefined;
+  });
+  const options: VerifyOptions = {
+    baseline: lane('baseline', baseline.appDir, baselineEntry, at(req.baselineEnvFile ?? config.baseline?.envFile), req.baselineSetup ?? config.baseline?.setup),
+    candidate: lane('candidate', dir, entry, at(req.envFile ?? config.candidate?.envFile), req.setup ?? config.candidate?.setup),
+    har,
+    labels: { baseline: baselineArg, candidate: path.relative(process.cwd(), dir) || '.', recording: recordingArg },
+    rules,
+    accepted,
+    inventory,
+    noise: req.noise,
+    credentials: at(req.credentials ?? config.credentials),
+    notes,
+    onProgress: req.onProgress,
+  };
+  return { options, config, stateDir: path.join(dir, MIGRATE_DIR), cleanup: () => baseline.cleanup() };
+}
+
+function gitRoot(dir: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    throw new VerifySetupError(`${dir} is not inside a git repository, so a baseline ref cannot be checked out: pass --baseline <folder> instead`);
+  }
+}
