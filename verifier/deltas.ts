@@ -33,6 +33,8 @@ const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
 const ok = (c: CanonicalResponse) => c.status < 400;
 const header = (r: ReplayRequest, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
 const text = (c: CanonicalResponse) => (typeof c.body === 'string' ? c.body : '');
+/** The body as text, JSON included, for message tests. */
+const bodyText = (c: CanonicalResponse) => (typeof c.body === 'string' ? c.body : JSON.stringify(c.body ?? ''));
 const json = (c: CanonicalResponse) => (c.bodyKind === 'json' && c.body && typeof c.body === 'object' ? (c.body as Record<string, unknown>) : null);
 
 /** finalhandler's page (Express 4 and 5): `<title>Error</title>` and a `<pre>` (mapping §2.1, §2.2). */
@@ -40,18 +42,24 @@ const isFinalhandlerPage = (c: CanonicalResponse) => c.mediaType === 'text/html'
 /** Fastify's default error/404 body (lib/error-handler.js, lib/four-oh-four.js). */
 const isFastifyErrorBody = (c: CanonicalResponse) => typeof json(c)?.statusCode === 'number' && typeof json(c)?.message === 'string';
 
-const bodyPointers = /^\/(body|bodyKind|mediaType|charset|headers\/content-type)(\/|$)/;
+const bodyPointers = /^\/(body|bodyKind|mediaType|charset|headers\/content-type|headers\/vary)(\/|$)/;
+/** Messages of Fastify's content-type parser errors (lib/errors.js, FST_ERR_CTP_*). */
+const FASTIFY_PARSE_ERROR = /FST_ERR_CTP_|Body cannot be empty when content-type|Body is not valid JSON|Request body is too large|Unsupported Media Type/;
 
-/** Detectors in precedence order: those explaining a whole exchange first, then per-field ones. */
+/** Detectors in precedence order (most specific first); a detector takes the differences it explains. */
 const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['auto-options', everything(({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && ok(b) && 'allow' in b.headers && c.status === 404)],
   ['etag', everything(({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
+  // Pure framework headers next, so a whole-answer cause below does not absorb them.
+  ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
+  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined)],
   ['trailing-slash', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r).length > 1 && pathOf(r).endsWith('/') && ok(b) && c.status === 404)],
   ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],
   ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
-  ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && ok(b) && c.status === 400)],
+  ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && c.status === 400 && (ok(b) || FASTIFY_PARSE_ERROR.test(bodyText(c))))],
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
   ['body-limit', everything(({ baseline: b, candidate: c }) => b.status === 413 && c.status !== 413)],
+  ['body-parser-errors', everything(({ request: r, baseline: b, candidate: c }) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status && FASTIFY_PARSE_ERROR.test(bodyText(c)))],
   ['default-404-body', everything(({ baseline: b, candidate: c }) => b.status === 404 && c.status === 404 && isFinalhandlerPage(b) && /^Route \w+:.* not found$/.test(String(json(c)?.message)))],
   ['default-error-body', everything(({ baseline: b, candidate: c }) => b.status === c.status && b.status >= 400 && isFinalhandlerPage(b) && isFastifyErrorBody(c))],
   [
@@ -59,8 +67,6 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
     everything(({ baseline: b, candidate: c, differences }) => b.status >= 300 && b.status < 400 && b.status === c.status && b.headers.location === c.headers.location && differences.every((d) => bodyPointers.test(d.pointer))),
   ],
   ['query-parser', everything(({ request: r, expressMajor }) => expressMajor === 4 && /[?&][^=&]*\[/.test(decodeURIComponent(r.path)))],
-  ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
-  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined)],
   ['string-body-content-type', atPointer((d) => d.pointer === '/mediaType' && d.baseline === 'text/html' && d.candidate === 'text/plain')],
   ['charset-dropped', atPointer((d) => d.pointer === '/charset' && d.baseline === 'utf-8' && d.candidate == null)],
 ];

@@ -10,6 +10,14 @@ import type { Difference } from './model.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type ExchangeResult, type Verdict } from './verdict.js';
 
+const WORDS: Record<string, [string, string]> = {
+  regression: ['regression', 'regressions'],
+  unverified: ['not verified', 'not verified'],
+  delta: ['framework delta', 'framework deltas'],
+  noise: ['noise', 'noise'],
+  accepted: ['accepted', 'accepted'],
+  pass: ['pass', 'pass'],
+};
 const LABEL: Record<string, string> = { regression: 'regr', unverified: 'unver', delta: 'delta', noise: 'noise', accepted: 'acc', pass: 'pass' };
 
 /** Renders `verdict` as text; `gate` gives the final line (see verifier/gate.ts). */
@@ -19,7 +27,7 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
   const t = verdict.totals;
   out.push(c.bold(`migrate verify: ${verdict.candidate} (candidate) against ${verdict.baseline} (baseline)`));
   out.push(`recording ${verdict.recording} · ${t.requests} requests · noise lane ${verdict.noiseLane ? 'on' : 'off'} · ${(verdict.durationMs / 1000).toFixed(1)} s`);
-  out.push(OUTCOMES.map((o) => `${t[o]} ${o === 'delta' ? 'framework delta' : o}${t[o] === 1 || o === 'noise' || o === 'pass' ? '' : 's'}`).join(' · '));
+  out.push(OUTCOMES.map((o) => `${t[o]} ${WORDS[o][t[o] === 1 ? 0 : 1]}`).join(' · '));
   out.push('', c.bold('Routes'));
   const width = Math.min(60, Math.max(5, ...verdict.routes.map((r) => r.route.length)));
   out.push(`  ${'route'.padEnd(width)}  ${['req', ...OUTCOMES.map((o) => LABEL[o])].map((h) => h.padStart(5)).join(' ')}`);
@@ -46,10 +54,10 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
     }
   }
   const causes = new Map<string, number>();
-  for (const x of regressions) for (const d of x.regressions) if (d.cause) causes.set(d.cause, (causes.get(d.cause) ?? 0) + 1);
+  for (const x of regressions) for (const cause of new Set(x.regressions.map((d) => d.cause))) if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
   if (causes.size) {
     out.push('', c.bold('Regressions caused by Fastify defaults (client-visible, so they count)'));
-    for (const [id, n] of causes) out.push(`  ${id} ×${n}: ${FRAMEWORK_DEFAULTS[id as keyof typeof FRAMEWORK_DEFAULTS].fix}`);
+    for (const [id, n] of causes) out.push(`  ${id} (${n} request${n === 1 ? '' : 's'}): ${FRAMEWORK_DEFAULTS[id as keyof typeof FRAMEWORK_DEFAULTS].fix}`);
   }
   if (verdict.noise.length) {
     out.push('', c.bold('Noise (differs between two baseline runs; never counted as a regression)'), '  Suggested rules for .migrate/verify.json:');
@@ -75,8 +83,11 @@ function exchangeLines(x: ExchangeResult, c: ReturnType<typeof pc.createColors>)
   const head = `  ${x.id} ${x.method} ${x.path}${x.route ? c.dim(`  (${x.route})`) : ''}  ${x.status.baseline} → ${x.status.candidate ?? 'no answer'}`;
   const lines = [head];
   if (x.comment) lines.push(c.dim(`    “${x.comment}”`));
-  for (const d of x.regressions.slice(0, 12)) lines.push(`    ${d.pointer}  ${d.kind}  ${show(d)}${d.cause ? c.dim(`  [${d.cause}]`) : ''}`);
-  if (x.regressions.length > 12) lines.push(`    … ${x.regressions.length - 12} more`);
+  // A default that changed the status explains the whole answer: show the status, count the rest.
+  const status = x.regressions.find((d) => d.pointer === '/status' && d.cause);
+  const shown = status ? [status] : x.regressions.slice(0, 12);
+  for (const d of shown) lines.push(`    ${d.pointer}  ${d.kind}  ${show(d)}${d.cause ? c.dim(`  [${d.cause}]`) : ''}`);
+  if (x.regressions.length > shown.length) lines.push(`    … ${x.regressions.length - shown.length} more difference${x.regressions.length - shown.length === 1 ? '' : 's'}${status ? ' from the same cause' : ''}`);
   return lines;
 }
 

@@ -16,7 +16,11 @@ import type { LaneSpec } from './lane.js';
 import { loadVerifyRules } from './verify-rules.js';
 import type { VerifyOptions } from './verify.js';
 
-/** What the user asked for; unset fields come from `.migrate/config.json`. Paths relative to `dir`. */
+/**
+ * What the user asked for; unset fields come from `.migrate/config.json`. Paths given here are
+ * relative to the working directory (they come from flags), except entries, which are relative to
+ * their app's folder; paths in the config file are relative to `dir`.
+ */
 export interface VerifyRequest {
   /** The candidate app's root (the working tree). */
   dir: string;
@@ -56,23 +60,25 @@ export class VerifySetupError extends Error {}
 export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify> {
   const dir = path.resolve(req.dir);
   const config = loadConfig(dir);
-  const at = (p: string | undefined) => (p === undefined ? undefined : path.resolve(dir, p));
+  /** A flag's path (relative to the working directory), else the config's (relative to `dir`). */
+  const pick = (flag: string | undefined, configured: string | undefined) => (flag !== undefined ? path.resolve(flag) : configured !== undefined ? path.resolve(dir, configured) : undefined);
   const baselineArg = req.baseline ?? config.baseline?.ref ?? config.baseline?.dir;
   if (!baselineArg) throw new VerifySetupError('no baseline: pass --baseline <git-ref|folder> or run `migrate init`');
   const recordingArg = req.recording ?? config.recordings?.[0];
   if (!recordingArg) throw new VerifySetupError('no recording: pass --recording <file.har> (make one with `migrate record`) or run `migrate init`');
   const entry = req.entry ?? config.candidate?.entry ?? config.entry ?? detectEntry(dir, readPackageJson(dir)).entry;
   if (!entry) throw new VerifySetupError(`no entry found in ${dir}: pass --entry <file> (the file that starts the server or exports the app)`);
-  const har = readHar(path.resolve(dir, recordingArg));
-  const rules = loadVerifyRules(path.resolve(dir, req.rules ?? config.rules ?? path.join(MIGRATE_DIR, 'verify.json')));
+  const har = readHar(pick(req.recording, config.recordings?.[0])!);
+  const rules = loadVerifyRules(pick(req.rules, config.rules ?? path.join(MIGRATE_DIR, 'verify.json'))!);
   const accepted = AcceptedDifferences.load(path.join(dir, MIGRATE_DIR, 'verify', 'accepted.json'));
 
-  const asDir = config.baseline?.dir === baselineArg || (existsSync(path.resolve(dir, baselineArg)) && statSync(path.resolve(dir, baselineArg)).isDirectory());
+  const baselinePath = req.baseline !== undefined ? path.resolve(req.baseline) : path.resolve(dir, baselineArg);
+  const asDir = config.baseline?.dir === baselineArg || (existsSync(baselinePath) && statSync(baselinePath).isDirectory());
   req.onProgress?.(asDir ? `baseline: folder ${baselineArg}` : `baseline: checking out ${baselineArg}`);
   const baseline = await prepareBaseline({
     repoRoot: asDir ? dir : gitRoot(dir),
     appDir: dir,
-    ...(asDir ? { dir: path.resolve(dir, baselineArg) } : { ref: baselineArg }),
+    ...(asDir ? { dir: baselinePath } : { ref: baselineArg }),
     cacheDir: path.join(dir, MIGRATE_DIR, 'cache'),
   });
   const baselineEntry = req.baselineEntry ?? config.baseline?.entry ?? entry;
@@ -90,15 +96,15 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
     return undefined;
   });
   const options: VerifyOptions = {
-    baseline: lane('baseline', baseline.appDir, baselineEntry, at(req.baselineEnvFile ?? config.baseline?.envFile), req.baselineSetup ?? config.baseline?.setup),
-    candidate: lane('candidate', dir, entry, at(req.envFile ?? config.candidate?.envFile), req.setup ?? config.candidate?.setup),
+    baseline: lane('baseline', baseline.appDir, baselineEntry, pick(req.baselineEnvFile, config.baseline?.envFile), req.baselineSetup ?? config.baseline?.setup),
+    candidate: lane('candidate', dir, entry, pick(req.envFile, config.candidate?.envFile), req.setup ?? config.candidate?.setup),
     har,
     labels: { baseline: baselineArg, candidate: path.relative(process.cwd(), dir) || '.', recording: recordingArg },
     rules,
     accepted,
     inventory,
     noise: req.noise,
-    credentials: at(req.credentials ?? config.credentials),
+    credentials: pick(req.credentials, config.credentials),
     notes,
     onProgress: req.onProgress,
   };

@@ -138,6 +138,16 @@ export const FRAMEWORK_DEFAULTS = {
     expressMajors: [4, 5],
     source: '§0.1, §2.10',
   },
+  'body-parser-errors': {
+    id: 'body-parser-errors',
+    title: 'Errors from body parsing',
+    express: "body-parser's errors (`type: 'entity.parse.failed'`, `'entity.too.large'`, message \"request entity too large\") reach the app's error middleware.",
+    fastify: "Fastify's own errors reach the error handler instead: `FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`, `FST_ERR_CTP_EMPTY_JSON_BODY`, with other messages and only `statusCode` (no `status`).",
+    visibility: 'regression',
+    fix: "In `setErrorHandler`, test `err.code` (`FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`, `FST_ERR_CTP_EMPTY_JSON_BODY`) where the Express handler tested `err.type`, and read `err.statusCode ?? err.status`.",
+    expressMajors: [4, 5],
+    source: '§2.10, §2.12',
+  },
   'unsupported-media-type': {
     id: 'unsupported-media-type',
     title: 'Bodies of unknown content types',
