@@ -1,0 +1,142 @@
+/**
+ * Turns a response as received (RawResponse) into the canonical form that is diffed
+ * (CanonicalResponse). Rules and where they come from:
+ *
+ * - Header names are lower-cased: Express sends the casing the code used, Fastify lower-cases,
+ *   and header order differs too (express-fastify-mapping §2.3, §2.15).
+ * - Dropped: hop-by-hop headers (`connection`, `keep-alive`, `transfer-encoding`, `te`,
+ *   `trailer`, `upgrade`, `proxy-*`; RFC 9110 §7.6.1), `date` (always differs, §2.3),
+ *   `content-length` (the body itself is compared) and `content-encoding` (bodies arrive
+ *   decoded; `@fastify/compress` prefers br where `compression` uses gzip, §2.13).
+ *   Verifier-design §1.13 and §7.7.
+ * - Kept: `x-powered-by`, `etag` and every other header. §2.15 lists them as droppable, but the
+ *   design reports them as *framework deltas* with the Fastify fix (DESIGN.md "Behaviour parity"),
+ *   so dropping them here would hide them.
+ * - A repeated header is joined with `, ` in received order (RFC 9110 §5.3), except Set-Cookie.
+ * - `content-type` becomes `mediaType` (lower-cased, parameters removed) and `charset`
+ *   (lower-cased, unquoted; null when absent), so `text/html; charset=UTF-8` equals
+ *   `text/html;charset=utf-8` (Express 4 static files send `UTF-8`, §2.4). It is not kept in `headers`.
+ * - `set-cookie` becomes `cookies[name]` (RFC 6265 §5.2 attribute parsing, simplified):
+ *   value as sent, `path`, `domain` (lower-cased, leading dot removed), `expires` (ISO 8601 when
+ *   parsable, else as sent), `maxAge` (seconds), `httpOnly` and `secure` (always present, true or
+ *   false), `sameSite` (lower-cased). When a name repeats, the last cookie wins (as in a browser).
+ * - The body, by media type: JSON (`application/json` and any `+json` type) is parsed (bodyKind `json`;
+ *   unparsable JSON falls back to `text`); textual types (`text/*`, XML and `+xml` including SVG,
+ *   JavaScript, `application/x-www-form-urlencoded`) become a string (bodyKind `text`), decoded
+ *   with the declared charset (UTF-8 when absent or unknown); an empty body is bodyKind `empty`
+ *   with body null whatever the type; anything else, including a body without a content type,
+ *   is bodyKind `binary` with body `{ sha256, size }` (hex digest, size in bytes).
+ */
+import { createHash } from 'node:crypto';
+import type { CanonicalCookie, CanonicalResponse, RawResponse } from './model.js';
+
+const DROPPED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'date', 'content-length', 'content-encoding']);
+
+/** True for a header the canonical form never keeps (see the module docs). `name` must be lower-case. */
+export function isDroppedHeader(name: string): boolean {
+  return DROPPED.has(name) || name.startsWith('proxy-');
+}
+
+/** The body of a `binary` canonical response. */
+export interface BinaryBody {
+  /** Lower-case hex SHA-256 of the bytes. */
+  sha256: string;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** Canonicalises one response. Never throws: whatever cannot be parsed is kept as text or bytes. */
+export function canonicalize(raw: RawResponse): CanonicalResponse {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of raw.headers) {
+    const key = name.trim().toLowerCase();
+    if (isDroppedHeader(key)) continue;
+    grouped.set(key, [...(grouped.get(key) ?? []), value.trim()]);
+  }
+  const { mediaType, charset } = parseContentType(grouped.get('content-type')?.[0]);
+  const cookies: Record<string, CanonicalCookie> = {};
+  for (const line of grouped.get('set-cookie') ?? []) {
+    const parsed = parseSetCookie(line);
+    if (parsed) cookies[parsed.name] = parsed.cookie;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of [...grouped.keys()].sort()) {
+    if (name !== 'content-type' && name !== 'set-cookie') headers[name] = grouped.get(name)!.join(', ');
+  }
+  const sortedCookies: Record<string, CanonicalCookie> = {};
+  for (const name of Object.keys(cookies).sort()) sortedCookies[name] = cookies[name];
+  return { status: raw.status, mediaType, charset, headers, cookies: sortedCookies, ...canonicalBody(raw.body, mediaType, charset) };
+}
+
+/** Splits a Content-Type value: `Text/HTML; Charset="UTF-8"` → `{ mediaType: 'text/html', charset: 'utf-8' }`. */
+export function parseContentType(value: string | undefined): { mediaType: string | null; charset: string | null } {
+  if (value === undefined || value.trim() === '') return { mediaType: null, charset: null };
+  const [type, ...params] = value.split(';');
+  let charset: string | null = null;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase() || null;
+  }
+  return { mediaType: type.trim().toLowerCase() || null, charset };
+}
+
+/** Parses one Set-Cookie line; null when it has no `name=` part. */
+export function parseSetCookie(line: string): { name: string; cookie: CanonicalCookie } | null {
+  const [pair, ...attributes] = line.split(';');
+  const eq = pair.indexOf('=');
+  if (eq < 0) return null;
+  const name = pair.slice(0, eq).trim();
+  if (name === '') return null;
+  const cookie: CanonicalCookie = { value: pair.slice(eq + 1).trim(), httpOnly: false, secure: false };
+  for (const attribute of attributes) {
+    const at = attribute.indexOf('=');
+    const key = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
+    const value = at < 0 ? '' : attribute.slice(at + 1).trim();
+    if (key === 'path') cookie.path = value;
+    else if (key === 'domain') cookie.domain = value.replace(/^\./, '').toLowerCase();
+    else if (key === 'expires') cookie.expires = Number.isNaN(Date.parse(value)) ? value : new Date(value).toISOString();
+    else if (key === 'max-age' && /^-?\d+$/.test(value)) cookie.maxAge = Number(value);
+    else if (key === 'httponly') cookie.httpOnly = true;
+    else if (key === 'secure') cookie.secure = true;
+    else if (key === 'samesite') cookie.sameSite = value.toLowerCase();
+  }
+  return { name, cookie };
+}
+
+/** True for `application/json` and any `+json` type. */
+export function isJsonMediaType(mediaType: string | null): boolean {
+  return mediaType !== null && (mediaType === 'application/json' || mediaType.endsWith('+json'));
+}
+
+const TEXTUAL = new Set(['application/xml', 'application/javascript', 'application/x-javascript', 'application/ecmascript', 'application/x-www-form-urlencoded']);
+
+/** True for media types whose body is compared as a string. */
+export function isTextualMediaType(mediaType: string | null): boolean {
+  return mediaType !== null && (mediaType.startsWith('text/') || mediaType.endsWith('+xml') || TEXTUAL.has(mediaType));
+}
+
+function decode(body: Buffer, charset: string | null): string {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset ?? 'utf-8');
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(body);
+}
+
+function canonicalBody(body: Buffer, mediaType: string | null, charset: string | null): Pick<CanonicalResponse, 'body' | 'bodyKind'> {
+  if (body.length === 0) return { body: null, bodyKind: 'empty' };
+  if (isJsonMediaType(mediaType)) {
+    const text = decode(body, charset);
+    try {
+      return { body: JSON.parse(text), bodyKind: 'json' };
+    } catch {
+      return { body: text, bodyKind: 'text' };
+    }
+  }
+  if (isTextualMediaType(mediaType)) return { body: decode(body, charset), bodyKind: 'text' };
+  const binary: BinaryBody = { sha256: createHash('sha256').update(body).digest('hex'), size: body.length };
+  return { body: binary, bodyKind: 'binary' };
+}
