@@ -15,8 +15,9 @@ import type { CanonicalResponse, RawResponse, ReplayRequest } from './model.js';
 
 /** Keys whose values are identifiers, bound and restored even when short (e.g. `id: 3`). */
 const ID_KEY = /(^|[_-])(id|uuid|guid|key|token|slug|code|ref|sid)$|[a-z0-9](Id|ID|Uuid|Key|Token|Code|Ref)$|^_id$/i;
-/** Shorter strings are bound only at identifier keys, cookie values and path segments. */
+/** Shorter strings are restored only at identifier keys (longer ones anywhere they equal a bound value). */
 const MIN_FREE_LENGTH = 6;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A request as this lane will receive it; `missing` lists placeholders no credential resolved. */
 export interface LaneRequest {
@@ -58,8 +59,11 @@ export class LaneBindings {
   /**
    * Learns bindings from an exchange: the recorded answer and this lane's answer to the same
    * request. Call after comparing, so the answer that creates a value is compared as it is.
+   * Cookies and `Location` bind on every request; JSON identifiers only on requests that can
+   * create something (not GET/HEAD/OPTIONS), so a list that merely comes back in another order
+   * does not bind its ids to each other.
    */
-  learn(session: string, recorded: RawResponse, lane: RawResponse): void {
+  learn(session: string, method: string, recorded: RawResponse, lane: RawResponse): void {
     const recordedCookies = setCookies(recorded);
     const jar = this.jars.get(session) ?? new Map<string, string>();
     for (const [name, value] of setCookies(lane)) {
@@ -75,8 +79,9 @@ export class LaneBindings {
       const b = to.split(/[/?&=#]/);
       if (a.length === b.length) a.forEach((s, i) => this.bind(safeDecode(s), safeDecode(b[i])));
     }
+    if (SAFE_METHODS.has(method)) return;
     const [x, y] = [parseJson(recorded), parseJson(lane)];
-    if (x !== undefined && y !== undefined) walkPair(x, y, '', (key, r, l) => (ID_KEY.test(key) || r.length >= MIN_FREE_LENGTH) && this.bind(r, l));
+    if (x !== undefined && y !== undefined) walkPair(x, y, '', (key, r, l) => ID_KEY.test(key) && this.bind(r, l));
   }
 
   /** Maps this lane's bound values in a canonical answer back to the recorded ones (a copy). */

@@ -3,7 +3,8 @@
  * second baseline lane, in recorded order, and judges every exchange (verifier-design.md §7).
  * Per exchange: rewrite the request per lane (cookies, bound values, credentials) → send to every
  * lane at once → canonicalise → map bound values back → diff baseline/candidate (A/B) and
- * baseline/noise (A/A) → drop what rules ignore → noise → accepted → framework deltas → outcome.
+ * baseline/noise (A/A), and recorded/baseline for drift → drop what rules ignore → noise →
+ * accepted → framework deltas → outcome.
  */
 import { pathToFileURL } from 'node:url';
 import type { Inventory } from '../analyzer/model.js';
@@ -174,7 +175,11 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     ctx.noise.observeAA(routeKey, aa);
   }
   ctx.noise.observeAB(routeKey, ab);
-  const sameAA = new Set(aa.map((d) => `${d.pointer}\u0000${d.kind}`));
+  // The recording is a third sample (verifier-design §7.6): a value that changed between the
+  // recorded answer and the baseline's is volatile (a clock, a random id). Only value changes
+  // count, so a recording made against other data cannot hide missing or extra fields.
+  const drift = diffResponses(canonicalize(recorded), b, scope.diffOptions).filter((d) => d.kind === 'value' || (d.kind === 'header' && d.baseline !== undefined && d.candidate !== undefined));
+  const sameAA = new Set([...aa, ...drift].map((d) => `${d.pointer}\u0000${d.kind}`));
   const isNoise = (d: Difference) => sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
@@ -188,7 +193,7 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     result.regressions = [...caused, ...unexplained];
   } else result.regressions = open;
   result.outcome = outcomeOf(result);
-  answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, recorded, a.r));
+  answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r));
   return clipResult(result);
 }
 
