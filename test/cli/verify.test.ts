@@ -1,0 +1,137 @@
+/**
+ * `migrate verify` and `migrate init` as a user runs them: the built bin, real exit codes, the
+ * files they keep (`.migrate/verify/last.json`, `accepted.json`, `config.json`), every report
+ * format, a git-ref baseline, and clear failures.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JS fixture tool without types
+import { applyMutation, copyApp, loadMutations } from '../../fixtures/verify/tools/apply-mutation.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BIN = path.join(ROOT, 'bin/migrate.js');
+const APP = path.join(ROOT, 'fixtures/apps/modern-e5');
+const HAR = path.join(APP, 'recording.har');
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tmpDir(name: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `cli-verify-${name}-`));
+  made.push(dir);
+  return dir;
+}
+
+function migrate(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd, env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A copy of modern-e5 with the `status` mutation (POST /api/notes answers 200, not 201). */
+function mutated(): string {
+  const dir = path.join(tmpDir('mutated'), 'app');
+  applyMutation((loadMutations() as Array<{ id: string }>).find((m) => m.id === 'status'), dir);
+  return dir;
+}
+
+describe('migrate verify', () => {
+  it('passes (exit 0) when the candidate answers like the baseline, and says how much was covered', () => {
+    const dir = path.join(tmpDir('same'), 'app');
+    copyApp('modern-e5', dir);
+    const r = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('0 regressions · 0 not verified · 0 framework deltas · 0 noise · 0 accepted · 42 pass');
+    expect(r.stdout).toContain('Coverage: 18 of 18 routes exercised by the recording');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('PASS: no regressions in 42 requests; 18 of 18 routes exercised');
+    const last = JSON.parse(readFileSync(path.join(dir, '.migrate/verify/last.json'), 'utf8'));
+    expect(last.gate.failed).toBe(false);
+    expect(last.verdict.totals.pass).toBe(42);
+  });
+
+  it('fails (exit 1) on a regression, in every format, and --accept makes the next run pass', () => {
+    const dir = mutated();
+    const junit = path.join(dir, 'out/verify.xml');
+    const text = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--junit', junit);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/e10 POST \/api\/notes {2}\(POST \/api\/notes\) {2}201 → 200/);
+    expect(text.stdout).toContain('/status  status  201 → 200');
+    expect(text.stdout.trim().split('\n').at(-1)).toBe('FAIL: 1 request with regressions');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testsuite name="POST /api/notes"');
+    expect(xml).toMatch(/<failure message="201 → 200\n\/status status: 201 → 200" type="regression"\/>|<failure[^>]*type="regression"/);
+
+    const json = JSON.parse(migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--format', 'json').stdout);
+    expect(json.totals.regression).toBe(1);
+    expect(json.exchanges[0]).toMatchObject({ id: 'e10', outcome: 'regression', regressions: [{ pointer: '/status', kind: 'status', baseline: 201, candidate: 200 }] });
+
+    const md = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--format', 'markdown');
+    expect(md.code).toBe(1);
+    expect(md.stdout.split('\n')[0]).toBe('## ❌ migrate verify: 1 request with regressions');
+    expect(md.stdout).toContain('| `/status` | status | 201 → 200 |  |');
+
+    const accept = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--accept', 'clients ignore the status of note creation');
+    expect(accept.code).toBe(0);
+    expect(accept.stderr).toContain('Accepted 1 difference in .migrate/verify/accepted.json');
+    const accepted = JSON.parse(readFileSync(path.join(dir, '.migrate/verify/accepted.json'), 'utf8'));
+    expect(accepted.accepted).toEqual([expect.objectContaining({ request: 'POST /api/notes', pointer: '/status', kind: 'status', reason: 'clients ignore the status of note creation' })]);
+    const again = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('1 accepted');
+  });
+
+  it('--fail-on uncovered fails when the recording leaves routes out, and lists them', () => {
+    const dir = path.join(tmpDir('uncovered'), 'app');
+    copyApp('modern-e5', dir);
+    const har = JSON.parse(readFileSync(HAR, 'utf8'));
+    har.log.entries = har.log.entries.slice(0, 3);
+    const short = path.join(dir, 'short.har');
+    writeFileSync(short, JSON.stringify(har));
+    const loose = migrate(dir, 'verify', '--baseline', APP, '--recording', short, '--entry', 'src/app.js');
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toContain('Coverage: 2 of 18 routes exercised by the recording');
+    expect(loose.stdout).toMatch(/not exercised: POST \/api\/notes {2}src\/routes\/notes\.js:\d+/);
+    const strict = migrate(dir, 'verify', '--baseline', APP, '--recording', short, '--entry', 'src/app.js', '--fail-on', 'uncovered');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('FAIL: 16 routes not exercised by the recording (--fail-on uncovered)');
+  });
+
+  it('checks out a git ref as the baseline, and reads its defaults from migrate init', () => {
+    const repo = tmpDir('git');
+    const dir = path.join(repo, 'app');
+    copyApp('modern-e5', dir);
+    writeFileSync(path.join(repo, '.gitignore'), 'node_modules\n.migrate/verify\n');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-qm', 'express app');
+    const source = path.join(dir, 'src/routes/notes.js');
+    writeFileSync(source, readFileSync(source, 'utf8').replace('res.status(201).location(', 'res.status(200).location('));
+    const init = migrate(dir, 'init', '--baseline', 'main', '--recording', HAR, '--entry', 'src/app.js', '--yes');
+    expect(init.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, '.migrate/config.json'), 'utf8'))).toEqual({ entry: 'src/app.js', baseline: { ref: 'main' }, recordings: [HAR], parity: 'client' });
+    expect(migrate(dir, 'init', '--yes').code).toBe(2);
+    const r = migrate(dir, 'verify');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('/status  status  201 → 200');
+    expect(r.stdout).toMatch(/baseline: main \([0-9a-f]{12}\) checked out at /);
+    expect(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 with the reason when a lane cannot boot or an input is missing', () => {
+    const dir = path.join(tmpDir('broken'), 'app');
+    copyApp('modern-e5', dir);
+    writeFileSync(path.join(dir, 'src/app.js'), "throw new Error('config missing: DATABASE_URL');\n");
+    const boot = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js');
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('candidate lane');
+    expect(boot.stderr).toContain('config missing: DATABASE_URL');
+    const noRecording = migrate(dir, 'verify', '--baseline', APP, '--entry', 'src/app.js');
+    expect(noRecording.code).toBe(2);
+    expect(noRecording.stderr).toContain('no recording: pass --recording <file.har>');
+    const badRef = migrate(dir, 'verify', '--baseline', 'no-such-ref', '--recording', HAR, '--entry', 'src/app.js');
+    expect(badRef.code).toBe(2);
+    expect(badRef.stderr).toContain('not inside a git repository');
+  });
+});
