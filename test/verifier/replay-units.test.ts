@@ -1,0 +1,150 @@
+/**
+ * The replay's own pieces on hand-made exchanges: value correlation per lane, framework-default
+ * detection, the noise model's thresholds, route coverage and the CI gate.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Inventory } from '../../analyzer/model.js';
+import { LaneBindings } from '../../verifier/correlate.js';
+import { RouteCoverage } from '../../verifier/coverage.js';
+import { explainDifferences } from '../../verifier/deltas.js';
+import { diffResponses } from '../../verifier/diff.js';
+import { gateOf } from '../../verifier/gate.js';
+import type { RawResponse, ReplayRequest } from '../../verifier/model.js';
+import { NoiseModel } from '../../verifier/noise.js';
+import { canonicalize } from '../../verifier/normalize.js';
+import { emptyCounts, type Verdict } from '../../verifier/verdict.js';
+
+const req = (path: string, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({ id: 'e1', session: 'default', method: 'GET', path, headers: [['Host', '127.0.0.1:3000']], ...extra });
+const res = (status: number, headers: Array<[string, string]>, body = ''): RawResponse => ({ status, headers, body: Buffer.from(body) });
+const json = (status: number, value: unknown, headers: Array<[string, string]> = []) => res(status, [['content-type', 'application/json; charset=utf-8'], ...headers], JSON.stringify(value));
+
+describe('LaneBindings', () => {
+  it('carries a created id, the Location and a session cookie into later requests, per lane', () => {
+    const lane = new LaneBindings();
+    lane.learn('s1', 'POST', json(201, { id: 7 }, [['Location', '/notes/7'], ['Set-Cookie', 'sid=rec123; Path=/']]), json(201, { id: 9 }, [['Location', '/notes/9'], ['Set-Cookie', 'sid=lane456; Path=/']]));
+    const next = lane.rewrite(req('/notes/7?ref=7', { session: 's1', headers: [['Cookie', 'sid=rec123; theme=dark'], ['Content-Length', '0']] }));
+    expect(next.request.path).toBe('/notes/9?ref=9');
+    expect(next.request.headers).toEqual([['Cookie', 'sid=lane456; theme=dark']]);
+    expect(next.missing).toEqual([]);
+    // Another session has its own jar: the cookie is only mapped by its bound value there.
+    const other = lane.rewrite(req('/', { session: 's2', headers: [['Cookie', 'sid=other']] }));
+    expect(other.request.headers).toEqual([['Cookie', 'sid=other']]);
+  });
+
+  it('maps bound values back before comparing, so id #7 ↔ id #9 compare as the same binding', () => {
+    const lane = new LaneBindings();
+    lane.learn('s', 'POST', json(201, { id: 7 }), json(201, { id: 9 }));
+    const restored = lane.restore(canonicalize(json(200, { id: 9, count: 9, ownerId: '9' })));
+    expect(restored.body).toEqual({ id: 7, count: 9, ownerId: '7' });
+  });
+
+  it('does not bind ids from answers to safe requests (a list in another order binds nothing)', () => {
+    const lane = new LaneBindings();
+    lane.learn('s', 'GET', json(200, [{ id: 1 }, { id: 2 }]), json(200, [{ id: 2 }, { id: 1 }]));
+    expect(lane.rewrite(req('/notes/1')).request.path).toBe('/notes/1');
+  });
+
+  it('fills redacted credentials from the credentials module and reports those it lacks', () => {
+    const lane = new LaneBindings(new Map([['<redacted:authorization:1>', 'tok-A']]));
+    const ok = lane.rewrite(req('/me', { headers: [['Authorization', 'Bearer <redacted:authorization:1>']] }));
+    expect(ok.request.headers).toEqual([['Authorization', 'Bearer tok-A']]);
+    const body = Buffer.from(JSON.stringify({ user: 'ann', password: '<redacted:password:1>' }));
+    const missing = lane.rewrite(req('/login', { method: 'POST', headers: [['Content-Type', 'application/json']], body }));
+    expect(missing.missing).toEqual(['<redacted:password:1>']);
+  });
+});
+
+describe('explainDifferences', () => {
+  const explain = (request: ReplayRequest, a: RawResponse, b: RawResponse, expressMajor = 5) => {
+    const [x, y] = [canonicalize(a), canonicalize(b)];
+    const out = explainDifferences({ request, baseline: x, candidate: y, differences: diffResponses(x, y), expressMajor });
+    return { explained: out.explained.map((e) => `${e.id}:${e.differences.map((d) => d.pointer).join(',')}`), unexplained: out.unexplained.map((d) => d.pointer) };
+  };
+  const express404 = res(404, [['Content-Type', 'text/html; charset=utf-8'], ['Content-Security-Policy', "default-src 'none'"], ['X-Content-Type-Options', 'nosniff']], '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /nope</pre>\n</body>\n</html>\n');
+  const fastify404 = json(404, { message: 'Route GET:/nope not found', error: 'Not Found', statusCode: 404 });
+
+  it("names finalhandler's 404 page against Fastify's JSON 404 as one delta", () => {
+    expect(explain(req('/nope'), express404, fastify404)).toEqual({
+      // Bodies of different kinds are compared by kind only (/bodyKind), not value by value.
+      explained: ['default-404-body:/bodyKind,/headers/content-security-policy,/headers/x-content-type-options,/mediaType'],
+      unexplained: [],
+    });
+  });
+
+  it('separates X-Powered-By and ETag (deltas) from a string body served as text/plain (a cause)', () => {
+    const express = res(200, [['X-Powered-By', 'Express'], ['Content-Type', 'text/html; charset=utf-8'], ['ETag', 'W/"5-abc"']], 'hello');
+    const fastify = res(200, [['content-type', 'text/plain; charset=utf-8']], 'hello');
+    expect(explain(req('/hi'), express, fastify)).toEqual({ explained: ['x-powered-by:/headers/x-powered-by', 'etag:/headers/etag', 'string-body-content-type:/mediaType'], unexplained: [] });
+  });
+
+  it('attributes 404s to letter case or a trailing slash only when the baseline answered', () => {
+    expect(explain(req('/Items'), json(200, []), fastify404).explained[0]).toMatch(/^case-insensitive-routing:/);
+    expect(explain(req('/items/'), json(200, []), fastify404).explained[0]).toMatch(/^trailing-slash:/);
+    expect(explain(req('/items/'), json(500, {}), fastify404)).toEqual({ explained: [], unexplained: ['/body/error', '/body/message', '/body/statusCode', '/status'] });
+  });
+
+  it('knows the query-parser difference only for Express 4 sources', () => {
+    const a = json(200, { a: { b: '1' } });
+    const b = json(200, { 'a[b]': '1' });
+    expect(explain(req('/q?a[b]=1'), a, b, 4).explained.map((e) => e.split(':')[0])).toEqual(['query-parser']);
+    expect(explain(req('/q?a[b]=1'), a, b, 5).explained).toEqual([]);
+  });
+});
+
+describe('NoiseModel', () => {
+  const d = { pointer: '/body/items/3/at', kind: 'value' as const };
+  it('calls a field noise when its A/B rate is not clearly above its A/A rate (Diffy thresholds)', () => {
+    const noise = new NoiseModel({ relative: 0.2, absolute: 0.03 });
+    for (let i = 0; i < 10; i++) {
+      noise.observeAA('GET /items', i < 5 ? [d] : []);
+      noise.observeAB('GET /items', i < 5 ? [{ ...d, pointer: '/body/items/0/at' }] : []);
+    }
+    expect(noise.isNoise('GET /items', d)).toBe(true);
+    expect(noise.isNoise('GET /items', { pointer: '/body/items/1/name', kind: 'value' })).toBe(false);
+    expect(noise.suggestions()).toEqual([{ route: 'GET /items', pointer: '/body/items/*/at', kind: 'value', aaRate: 0.5, abRate: 0.5, rule: { scope: { route: 'GET /items' }, ignoreValue: ['/body/items/*/at'] } }]);
+  });
+
+  it('does not call a field noise when the candidate differs far more often than the baseline with itself', () => {
+    const noise = new NoiseModel({ relative: 0.2, absolute: 0.03 });
+    for (let i = 0; i < 100; i++) {
+      noise.observeAA('GET /items', i < 5 ? [d] : []);
+      noise.observeAB('GET /items', [d]);
+    }
+    expect(noise.isNoise('GET /items', d)).toBe(false);
+  });
+});
+
+describe('RouteCoverage', () => {
+  const route = (key: string, order: number, syntax = 'plain') => {
+    const [method, full] = key.split(' ');
+    return { key, method, order, appId: 'a', path: { full, syntax, raw: full, params: [] }, mountChain: [], registration: { file: 'app.js', line: order + 1, column: 1 } };
+  };
+  const inventory = (major: number, routes: unknown[]) => ({ project: { expressVersion: { major } }, routes }) as unknown as Inventory;
+
+  it('attributes requests in registration order, case-insensitively, trailing slash optional; HEAD to GET', () => {
+    const cov = new RouteCoverage(inventory(5, [route('GET /users/:id', 0, 'plain'), route('GET /users/me', 1), route('ALL /{*splat}', 2, 'express5'), route('POST /users', 3)]));
+    expect(cov.routeFor('GET', '/USERS/me/?x=1')).toBe('GET /users/:id');
+    expect(cov.routeFor('HEAD', '/users/7')).toBe('GET /users/:id');
+    expect(cov.routeFor('DELETE', '/anything/else')).toBe('ALL /{*splat}');
+    expect(cov.result()).toEqual({ routes: 4, exercised: 2, notExercised: [{ key: 'GET /users/me', file: 'app.js', line: 2 }, { key: 'POST /users', file: 'app.js', line: 4 }], unmatchable: [] });
+  });
+
+  it('uses the Express 4 grammar for Express 4 apps and lists unresolved paths as unmatchable', () => {
+    const cov = new RouteCoverage(inventory(4, [route('GET /files/*', 0, 'express4'), route('GET <unresolved>', 1, 'unresolved')]));
+    expect(cov.routeFor('GET', '/files/a/b.txt')).toBe('GET /files/*');
+    expect(cov.result().unmatchable).toEqual([{ key: 'GET <unresolved>', file: 'app.js', line: 2, reason: 'the path is unresolved' }]);
+  });
+});
+
+describe('gateOf', () => {
+  const verdict = (counts: Partial<ReturnType<typeof emptyCounts>>, notExercised = 0) =>
+    ({ totals: { ...emptyCounts(), ...counts }, coverage: { routes: 10, exercised: 10 - notExercised, notExercised: Array.from({ length: notExercised }, () => ({ key: 'GET /x', file: 'a', line: 1 })), unmatchable: [] } }) as unknown as Verdict;
+
+  it('fails on regressions always, on deltas and uncovered routes only when asked', () => {
+    expect(gateOf(verdict({ requests: 5, pass: 4, delta: 1 }))).toEqual({ failed: false, reasons: [], summary: 'no regressions in 5 requests (1 framework delta); 10 of 10 routes exercised', exitCode: 0 });
+    expect(gateOf(verdict({ requests: 5, regression: 2 })).reasons).toEqual(['2 requests with regressions']);
+    expect(gateOf(verdict({ requests: 5, delta: 1 }), ['deltas']).exitCode).toBe(1);
+    expect(gateOf(verdict({ requests: 5, delta: 1 }), [], 'express').reasons).toEqual(['1 request with framework deltas (parity policy "express")']);
+    expect(gateOf(verdict({ requests: 5, pass: 5 }, 3), ['uncovered']).reasons).toEqual(['3 routes not exercised by the recording (--fail-on uncovered)']);
+  });
+});
