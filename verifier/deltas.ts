@@ -53,8 +53,10 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   // Pure framework headers next, so a whole-answer cause below does not absorb them.
   ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
   ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined)],
-  ['trailing-slash', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r).length > 1 && pathOf(r).endsWith('/') && ok(b) && c.status === 404)],
+  // With both upper case and a trailing slash, case is named: Fastify answers a prefixed plugin's
+  // root with and without the slash, so case is the usual cause.
   ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],
+  ['trailing-slash', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r).length > 1 && pathOf(r).endsWith('/') && ok(b) && c.status === 404)],
   ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
   ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && c.status === 400 && (ok(b) || FASTIFY_PARSE_ERROR.test(bodyText(c))))],
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
