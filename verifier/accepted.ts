@@ -1,8 +1,10 @@
 /**
  * Accepted differences (`.migrate/verify/accepted.json`): differences a human has looked at and
  * accepted, each with a reason, so the CI gate fails only on new ones (verifier-design.md §7.15).
- * An entry is keyed by the request as recorded (`METHOD /path?query`), the pointer and the kind —
- * not by the exchange id, which changes when a recording is regenerated.
+ * An entry is keyed by the request as recorded (`METHOD /path?query`), the pointer, the kind and
+ * both values — not by the exchange id, which changes when a recording is regenerated. The values
+ * are part of the key so that accepting `201 → 400` on one request does not also accept a later
+ * `201 → 500` on it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Difference } from './model.js';
@@ -14,6 +16,9 @@ export interface AcceptedDifference {
   request: string;
   pointer: string;
   kind: Difference['kind'];
+  /** Both values as JSON text (absent side: omitted). */
+  baseline?: string;
+  candidate?: string;
   reason: string;
   acceptedAt: string;
 }
@@ -23,7 +28,7 @@ export class AcceptedDifferences {
   private readonly keys: Set<string>;
 
   constructor(readonly entries: AcceptedDifference[] = []) {
-    this.keys = new Set(entries.map((e) => key(e.request, e.pointer, e.kind)));
+    this.keys = new Set(entries.map((e) => key(e.request, e)));
   }
 
   /**
@@ -44,7 +49,7 @@ export class AcceptedDifferences {
 
   /** Whether `d` on the request `METHOD path` was accepted. */
   has(request: string, d: Difference): boolean {
-    return this.keys.has(key(request, d.pointer, d.kind));
+    return this.keys.has(key(request, valued(d)));
   }
 
   /**
@@ -56,10 +61,11 @@ export class AcceptedDifferences {
     for (const x of exchanges) {
       const request = `${x.method} ${x.path}`;
       for (const d of [...x.regressions, ...x.deltas.flatMap((e) => e.differences)]) {
-        const k = key(request, d.pointer, d.kind);
+        const v = valued(d);
+        const k = key(request, v);
         if (this.keys.has(k)) continue;
         this.keys.add(k);
-        added.push({ request, pointer: d.pointer, kind: d.kind, reason, acceptedAt: now.toISOString() });
+        added.push({ request, ...v, reason, acceptedAt: now.toISOString() });
       }
     }
     this.entries.push(...added);
@@ -68,4 +74,11 @@ export class AcceptedDifferences {
   }
 }
 
-const key = (request: string, pointer: string, kind: string) => `${request}\u0000${pointer}\u0000${kind}`;
+/** A difference with its values as JSON text, as stored in the file. */
+function valued(d: Difference): Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate'> {
+  const text = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
+  return { pointer: d.pointer, kind: d.kind, baseline: text(d.baseline), candidate: text(d.candidate) };
+}
+
+const key = (request: string, d: Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate'>) =>
+  [request, d.pointer, d.kind, d.baseline ?? '', d.candidate ?? ''].join('\u0000');

@@ -29,6 +29,9 @@ type Detector = (ctx: DeltaContext) => Difference[];
 const everything: (test: (ctx: DeltaContext) => boolean) => Detector = (test) => (ctx) => (test(ctx) ? ctx.differences : []);
 const atPointer = (test: (d: Difference) => boolean): Detector => (ctx) => ctx.differences.filter(test);
 
+/** finalhandler's page replaced by Fastify's JSON: the body, its type and the page's own headers, nothing else (CORS headers lost on a 404 are still reported). */
+const PAGE_POINTERS = /^\/(body|bodyKind|mediaType|charset|headers\/(content-security-policy|x-content-type-options))(\/|$)/;
+const onlyPage = (test: (ctx: DeltaContext) => boolean): Detector => (ctx) => (test(ctx) ? ctx.differences.filter((d) => PAGE_POINTERS.test(d.pointer)) : []);
 const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
 const ok = (c: CanonicalResponse) => c.status < 400;
 const header = (r: ReplayRequest, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
@@ -62,8 +65,8 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
   ['body-limit', everything(({ baseline: b, candidate: c }) => b.status === 413 && c.status !== 413)],
   ['body-parser-errors', everything(({ request: r, baseline: b, candidate: c }) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status && FASTIFY_PARSE_ERROR.test(bodyText(c)))],
-  ['default-404-body', everything(({ baseline: b, candidate: c }) => b.status === 404 && c.status === 404 && isFinalhandlerPage(b) && /^Route \w+:.* not found$/.test(String(json(c)?.message)))],
-  ['default-error-body', everything(({ baseline: b, candidate: c }) => b.status === c.status && b.status >= 400 && isFinalhandlerPage(b) && isFastifyErrorBody(c))],
+  ['default-404-body', onlyPage(({ baseline: b, candidate: c }) => b.status === 404 && c.status === 404 && isFinalhandlerPage(b) && /^Route \w+:.* not found$/.test(String(json(c)?.message)))],
+  ['default-error-body', onlyPage(({ baseline: b, candidate: c }) => b.status === c.status && b.status >= 400 && isFinalhandlerPage(b) && isFastifyErrorBody(c))],
   [
     'redirect-body',
     everything(({ baseline: b, candidate: c, differences }) => b.status >= 300 && b.status < 400 && b.status === c.status && b.headers.location === c.headers.location && differences.every((d) => bodyPointers.test(d.pointer))),

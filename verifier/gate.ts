@@ -25,6 +25,7 @@ export function gateOf(verdict: Verdict, failOn: FailOn[] = [], parity: 'client'
   if (t.regression) reasons.push(plural(t.regression, 'request') + ' with regressions');
   if (t.delta && (failOn.includes('deltas') || parity === 'express')) reasons.push(`${plural(t.delta, 'request')} with framework deltas (${parity === 'express' ? 'parity policy "express"' : '--fail-on deltas'})`);
   const uncovered = verdict.coverage ? verdict.coverage.notExercised.length : 0;
+  if (!verdict.coverage && failOn.includes('uncovered')) reasons.push('coverage unknown: the baseline could not be analysed (--fail-on uncovered)');
   if (uncovered && failOn.includes('uncovered')) reasons.push(`${plural(uncovered, 'route')} not exercised by the recording (--fail-on uncovered)`);
   if (t.unverified && failOn.includes('unverified')) reasons.push(`${plural(t.unverified, 'request')} not verified (--fail-on unverified)`);
   const cov = verdict.coverage ? `; ${verdict.coverage.exercised} of ${verdict.coverage.routes} routes exercised` : '';

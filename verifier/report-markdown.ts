@@ -3,6 +3,7 @@
  * verdict and counts first, then the per-route table, then details collapsed in `<details>`.
  * Kept under GitHub's 65,536-character comment limit; a note says when details were trimmed.
  */
+import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import { show } from './report-text.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type Verdict } from './verdict.js';
@@ -25,6 +26,7 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
     `|---:|${OUTCOMES.map(() => '---:').join('|')}|`,
     `| ${t.requests} | ${OUTCOMES.map((o) => t[o]).join(' | ')} |`,
     '',
+    ...(verdict.coverage ? [`Coverage: ${verdict.coverage.exercised} of ${verdict.coverage.routes} routes exercised by the recording.`, ''] : []),
     `| route | requests | ${OUTCOMES.join(' | ')} |`,
     `|---|---:|${OUTCOMES.map(() => '---:').join('|')}|`,
     ...verdict.routes.map((r) => `| ${code(r.route)} | ${r.requests} | ${OUTCOMES.map((o) => r[o]).join(' | ')} |`),
@@ -44,6 +46,17 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
         '',
       ]),
       '</details>',
+    ]);
+  }
+  const causes = new Map<string, number>();
+  for (const x of regressions) for (const cause of new Set(x.regressions.map((d) => d.cause))) if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
+  if (causes.size) {
+    sections.push([
+      '**Regressions caused by Fastify defaults** (a client can notice them, so they count):',
+      '',
+      '| default | requests | fix |',
+      '|---|---:|---|',
+      ...[...causes].map(([id, n]) => `| ${id} | ${n} | ${cell(FRAMEWORK_DEFAULTS[id as keyof typeof FRAMEWORK_DEFAULTS].fix)} |`),
     ]);
   }
   if (verdict.deltas.length) {

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../analyzer/analyze.js';
+import type { Inventory } from '../analyzer/model.js';
 import { detectEntry, readPackageJson } from '../analyzer/project.js';
 import { AcceptedDifferences } from './accepted.js';
 import { prepareBaseline } from './baseline.js';
@@ -91,10 +92,7 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
     startTimeoutMs: req.startTimeoutMs,
   });
   const notes = [...baseline.notes];
-  const inventory = await analyze({ dir: baseline.appDir, entry: baselineEntry }).catch((e: Error) => {
-    notes.push(`coverage unavailable: the baseline could not be analysed (${e.message})`);
-    return undefined;
-  });
+  const inventory = await analyzeForCoverage(baseline.appDir, baselineEntry, notes);
   const options: VerifyOptions = {
     baseline: lane('baseline', baseline.appDir, baselineEntry, pick(req.baselineEnvFile, config.baseline?.envFile), req.baselineSetup ?? config.baseline?.setup),
     candidate: lane('candidate', dir, entry, pick(req.envFile, config.candidate?.envFile), req.setup ?? config.candidate?.setup),
@@ -117,4 +115,20 @@ function gitRoot(dir: string): string {
   } catch {
     throw new VerifySetupError(`${dir} is not inside a git repository, so a baseline ref cannot be checked out: pass --baseline <folder> instead`);
   }
+}
+
+/**
+ * The baseline's inventory for coverage. The lane entry may be a module that only exports a
+ * factory, where the analyzer sees no app; then the entry the analyzer detects (the start
+ * script) is tried, and when no route is found at all the notes say so.
+ */
+async function analyzeForCoverage(appDir: string, entry: string, notes: string[]): Promise<Inventory | undefined> {
+  const attempt = (e?: string) => analyze({ dir: appDir, entry: e }).catch((err: Error) => (notes.push(`coverage: the baseline could not be analysed from ${e ?? 'its detected entry'} (${err.message})`), undefined));
+  const first = await attempt(entry);
+  if (first?.routes.length) return first;
+  const detected = detectEntry(appDir, readPackageJson(appDir)).entry;
+  const second = detected && detected !== entry ? await attempt(detected) : undefined;
+  if (second?.routes.length) return second;
+  notes.push(`coverage unavailable: no route found by analysing the baseline from ${entry}${detected && detected !== entry ? ` or ${detected}` : ''}`);
+  return undefined;
 }

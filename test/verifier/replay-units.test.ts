@@ -2,6 +2,8 @@
  * The replay's own pieces on hand-made exchanges: value correlation per lane, framework-default
  * detection, the noise model's thresholds, route coverage and the CI gate.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Inventory } from '../../analyzer/model.js';
 import { LaneBindings } from '../../verifier/correlate.js';
@@ -146,5 +148,20 @@ describe('gateOf', () => {
     expect(gateOf(verdict({ requests: 5, delta: 1 }), ['deltas']).exitCode).toBe(1);
     expect(gateOf(verdict({ requests: 5, delta: 1 }), [], 'express').reasons).toEqual(['1 request with framework deltas (parity policy "express")']);
     expect(gateOf(verdict({ requests: 5, pass: 5 }, 3), ['uncovered']).reasons).toEqual(['3 routes not exercised by the recording (--fail-on uncovered)']);
+  });
+});
+
+describe('AcceptedDifferences', () => {
+  it('accepts a difference with its values, so another change at the same pointer still counts', async () => {
+    const { AcceptedDifferences } = await import('../../verifier/accepted.js');
+    const { mkdtempSync } = await import('node:fs');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'accepted-')), 'accepted.json');
+    const x = { id: 'e7', method: 'POST', path: '/user', regressions: [{ pointer: '/status', kind: 'status' as const, baseline: 201, candidate: 400 }], deltas: [] } as never;
+    const accepted = new AcceptedDifferences();
+    expect(accepted.acceptAll(file, [x], 'known', new Date('2026-11-30T00:00:00Z'))).toBe(1);
+    const loaded = AcceptedDifferences.load(file);
+    expect(loaded.entries).toEqual([{ request: 'POST /user', pointer: '/status', kind: 'status', baseline: '201', candidate: '400', reason: 'known', acceptedAt: '2026-11-30T00:00:00.000Z' }]);
+    expect(loaded.has('POST /user', { pointer: '/status', kind: 'status', baseline: 201, candidate: 400 })).toBe(true);
+    expect(loaded.has('POST /user', { pointer: '/status', kind: 'status', baseline: 201, candidate: 500 })).toBe(false);
   });
 });

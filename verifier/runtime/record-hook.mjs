@@ -116,11 +116,26 @@ function capture(req, res) {
         exchange.time = round(t1 - t0);
         exchange.timings = { send: round((requestEnd ?? t0) - t0), wait: round(headAt - (requestEnd ?? t0)), receive: round(t1 - headAt) };
         if (route !== undefined) exchange.route = route;
-        exchange.request.body = requestBody.base64();
-        if (requestBody.truncated) exchange.request.truncated = true;
         exchange.response = responseOf(this, responseBody);
-        appendFileSync(FILE, `${JSON.stringify(exchange)}\n`);
       });
+      // An app may answer before it reads the body (or never read it). Node drains an unread
+      // body once the response is done, and push() still sees those bytes: write the exchange
+      // when the request has ended, so its body is complete.
+      const save = () =>
+        guard(() => {
+          exchange.request.body = requestBody.base64();
+          if (requestBody.truncated) exchange.request.truncated = true;
+          appendFileSync(FILE, `${JSON.stringify(exchange)}\n`);
+        });
+      const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+      if (!hasBody || req.complete || requestEnd !== undefined) save();
+      else {
+        let saved = false;
+        const once = () => !saved && ((saved = true), save());
+        req.once('end', once);
+        req.once('close', once);
+        setTimeout(once, 2000).unref();
+      }
     }
     return result;
   };
