@@ -163,7 +163,8 @@ describe('record: stopping and failing', () => {
       redact: { enabled: false },
       log: (line) => {
         const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0];
-        if (url) void fetch(`${url}/health`, { headers: { 'X-Api-Key': 'visible' } }).then(() => controller.abort());
+        // The app writes the exchange right after answering; a SIGTERM in between would lose it (known limit), so wait a moment.
+        if (url) void fetch(`${url}/health`, { headers: { 'X-Api-Key': 'visible' } }).then((r) => r.text()).then(() => setTimeout(() => controller.abort(), 200));
       },
     });
     const result = await done;
