@@ -144,18 +144,21 @@ export function writeHar(file: string, har: Har): void {
  *   text, `params` rebuilt as an urlencoded body, or as multipart when the MIME type names a boundary.
  */
 export function toReplayRequests(har: Har): ReplayRequest[] {
-  return har.log.entries.map((entry, i) => {
-    const { request } = entry;
-    const body = requestBody(request);
-    const headers = request.headers
-      .filter((h) => !h.name.startsWith(':'))
-      .map((h): [string, string] => [h.name, body && /^content-length$/i.test(h.name) ? String(body.length) : h.value]);
-    const out: ReplayRequest = { id: `e${i + 1}`, session: entry._session ?? 'default', method: request.method, path: pathOf(request.url), headers };
-    if (body) out.body = body;
-    if (entry.comment) out.comment = entry.comment;
-    if (entry._routeTemplate) out.routeTemplate = entry._routeTemplate;
-    return out;
-  });
+  return har.log.entries.map((entry, i) => toReplayRequest(entry, i));
+}
+
+/** One entry as a replay request (see {@link toReplayRequests}); `index` is 0-based. */
+export function toReplayRequest(entry: HarEntry, index: number): ReplayRequest {
+  const { request } = entry;
+  const body = requestBody(request);
+  const headers = request.headers
+    .filter((h) => !h.name.startsWith(':'))
+    .map((h): [string, string] => [h.name, body && /^content-length$/i.test(h.name) ? String(body.length) : h.value]);
+  const out: ReplayRequest = { id: `e${index + 1}`, session: entry._session ?? 'default', method: request.method, path: pathOf(request.url), headers };
+  if (body) out.body = body;
+  if (entry.comment) out.comment = entry.comment;
+  if (entry._routeTemplate) out.routeTemplate = entry._routeTemplate;
+  return out;
 }
 
 /**

@@ -15,7 +15,7 @@ import { LaneBindings } from './correlate.js';
 import { RouteCoverage } from './coverage.js';
 import { explainDifferences } from './deltas.js';
 import { diffResponses } from './diff.js';
-import { recordedResponse, toReplayRequests } from './har.js';
+import { recordedResponse, toReplayRequest } from './har.js';
 import { startLane, type Lane, type LaneSpec } from './lane.js';
 import type { CanonicalResponse, Difference, Har, RawResponse, ReplayRequest } from './model.js';
 import { NoiseModel } from './noise.js';
@@ -62,7 +62,7 @@ interface Side {
  */
 export async function verify(options: VerifyOptions): Promise<Verdict> {
   const started = Date.now();
-  const requests = toReplayRequests(options.har);
+  const entries = options.har.log.entries;
   const coverage = options.inventory ? new RouteCoverage(options.inventory) : null;
   const expressMajor = options.inventory?.project.expressVersion.major ?? null;
   const noise = new NoiseModel();
@@ -74,10 +74,12 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
   const keep = options.keep ?? 500;
   let truncated = false;
   try {
-    for (const [i, request] of requests.entries()) {
-      options.onProgress?.(`replaying ${i + 1}/${requests.length}: ${request.method} ${request.path}`);
+    // One request at a time: memory follows the recording, not the recording twice over.
+    for (const [i, entry] of entries.entries()) {
+      const request = toReplayRequest(entry, i);
+      options.onProgress?.(`replaying ${i + 1}/${entries.length}: ${request.method} ${request.path}`);
       const route = coverage?.routeFor(request.method, request.path) ?? request.routeTemplate ?? null;
-      const result = await replayOne(request, route, recordedResponse(options.har.log.entries[i]), sides, { options, noise, expressMajor });
+      const result = await replayOne(request, route, recordedResponse(entry), sides, { options, noise, expressMajor });
       count(totals, result.outcome);
       const perRoute = routes.get(route ?? NO_ROUTE) ?? emptyCounts();
       count(perRoute, result.outcome);
@@ -194,7 +196,7 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
   } else result.regressions = open;
   result.outcome = outcomeOf(result);
   answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r));
-  return clipResult(result);
+  return result.outcome === 'pass' ? result : clipResult(result);
 }
 
 /** Starts the lanes (baseline, candidate, noise) in parallel; stops the started ones if one fails. */

@@ -163,8 +163,8 @@ describe('record: stopping and failing', () => {
       redact: { enabled: false },
       log: (line) => {
         const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0];
-        // The app writes the exchange right after answering; a SIGTERM in between would lose it (known limit), so wait a moment.
-        if (url) void fetch(`${url}/health`, { headers: { 'X-Api-Key': 'visible' } }).then((r) => r.text()).then(() => setTimeout(() => controller.abort(), 200));
+        // Stop as soon as the answer is in: the exchange must survive the SIGTERM that follows.
+        if (url) void fetch(`${url}/health`, { headers: { 'X-Api-Key': 'visible' } }).then(() => controller.abort());
       },
     });
     const result = await done;
@@ -282,5 +282,23 @@ describe('migrate record (CLI)', () => {
     expect(missing.stderr).toBe(`migrate record: record lane: entry ${path.join(dir, 'nope.js')} does not exist\n`);
     const usage = await cli('record', dir);
     expect(usage).toEqual({ code: 2, stderr: 'usage: Give --entry <file> (the module to run), or --from-har <file>.' });
+  });
+});
+
+describe('record: bodies the app never reads', () => {
+  it('keeps the request body of an answer sent before the body arrived', async () => {
+    const app = project({
+      'package.json': '{"type":"module"}',
+      // Answers at once and never reads the body, as an Express route without a body parser does.
+      'server.js': "import http from 'node:http';\nexport default http.createServer((req, res) => res.setHeader('content-type', 'text/plain').end('ignored'));\n",
+      'send.mjs':
+        "import http from 'node:http';\nconst body = 'hello unread body';\nhttp.request(process.env.MIGRATE_RECORD_URL + '/upload', { method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': body.length } }, (res) => res.resume()).end(body);\n",
+    });
+    const out = path.join(app, 'rec.har');
+    const result = await record({ dir: app, entry: 'server.js', out, run: `"${process.execPath}" "${path.join(app, 'send.mjs')}"`, runOutput: quiet });
+    expect(result.entries).toBe(1);
+    const [entry] = readHar(out).log.entries;
+    expect(entry.response.content.text).toBe('ignored');
+    expect(entry.request.postData).toEqual({ mimeType: 'text/plain', text: 'hello unread body' });
   });
 });

@@ -29,6 +29,8 @@ const FILE = process.env.MIGRATE_RECORD_FILE;
 const MAX_BODY = Number(process.env.MIGRATE_RECORD_MAX_BODY) > 0 ? Number(process.env.MIGRATE_RECORD_MAX_BODY) : 16 * 1024 * 1024;
 const INSTALLED = Symbol.for('express-to-fastify-migrate.record');
 let seq = 0;
+/** Writers of exchanges whose response is done but whose request body is still arriving. */
+const pending = new Set();
 let complained = false;
 
 if (FILE && !globalThis[INSTALLED]) {
@@ -40,6 +42,14 @@ if (FILE && !globalThis[INSTALLED]) {
       return emit.apply(this, arguments);
     };
   }
+  // The recording stops with SIGTERM. Without a handler Node dies at once, possibly between an
+  // answer and the line that records it; a JS handler runs between ticks, after that line. When
+  // the app has no SIGTERM handler of its own, exit as the default action would (128 + 15).
+  // Exchanges still waiting for their request body are written as they are.
+  process.on('SIGTERM', function recorderSigterm() {
+    for (const save of [...pending]) save();
+    if (process.listenerCount('SIGTERM') === 1) process.exit(143);
+  });
 }
 
 function capture(req, res) {
@@ -130,10 +140,11 @@ function capture(req, res) {
       const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
       if (!hasBody || req.complete || requestEnd !== undefined) save();
       else {
-        let saved = false;
-        const once = () => !saved && ((saved = true), save());
+        // Not 'close': Node emits it on the request when the response is done, body or not.
+        const once = () => pending.delete(once) && save();
+        pending.add(once);
         req.once('end', once);
-        req.once('close', once);
+        req.once('aborted', once);
         setTimeout(once, 2000).unref();
       }
     }
