@@ -55,6 +55,23 @@ const LOCKFILES: { file: string; manager: 'npm' | 'yarn' | 'pnpm'; install: stri
   { file: 'yarn.lock', manager: 'yarn', install: ['install', '--frozen-lockfile'] },
   { file: 'pnpm-lock.yaml', manager: 'pnpm', install: ['install', '--frozen-lockfile'] },
 ];
+/** How a project without a lockfile is installed (npm resolves the ranges of package.json). */
+const NO_LOCKFILE: (typeof LOCKFILES)[number] = { file: '', manager: 'npm', install: ['install', '--no-audit', '--no-fund', '--no-package-lock'] };
+
+/**
+ * The dependency sections (dependencies, dev, optional, peer) of the package.json files at
+ * `root` and at the app inside it, as one canonical JSON string; '' when there is none.
+ */
+function dependencyDeclarations(root: string, appInProject: string): string {
+  const sections = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+  const read = (file: string) => {
+    if (!existsSync(file)) return null;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
+    return sections.map((k) => Object.entries(pkg[k] ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  };
+  return JSON.stringify([read(path.join(root, 'package.json')), appInProject ? read(path.join(root, appInProject, 'package.json')) : null]);
+}
+
 /** Package-manager settings (registries, auth by env) that the install needs next to the lockfile. */
 const MANAGER_CONFIG = ['.npmrc', '.yarnrc', '.yarnrc.yml', 'pnpm-workspace.yaml'];
 
@@ -114,8 +131,18 @@ async function provideDependencies(top: string, tree: string, appRel: string, ca
   const baseLock = LOCKFILES.find((l) => existsSync(path.join(tree, project, l.file)));
   const appInProject = path.relative(project, appRel);
   if (!baseLock) {
-    linked.push(...linkNodeModules(path.join(top, project), path.join(tree, project), appInProject));
-    return 'dependencies shared with the working tree: the baseline has no lockfile, so they could not be compared';
+    // No lockfile to compare: compare what the manifests declare instead (simonplend's
+    // express-to-fastify-migration: same folder, express before, fastify after, no lockfile).
+    const declared = dependencyDeclarations(path.join(tree, project), appInProject);
+    if (declared === dependencyDeclarations(path.join(top, project), appInProject)) {
+      linked.push(...linkNodeModules(path.join(top, project), path.join(tree, project), appInProject));
+      return 'dependencies shared with the working tree: no lockfile, and package.json declares the same dependencies';
+    }
+    const cached = path.join(path.resolve(cacheDir), 'deps', createHash('sha256').update('package.json').update(declared).digest('hex'));
+    const reused = existsSync(cached);
+    if (!reused) await install(path.join(tree, project), NO_LOCKFILE, cached);
+    linked.push(...linkNodeModules(cached, path.join(tree, project), appInProject));
+    return `dependencies ${reused ? 'reused from an earlier' : 'installed with'} npm install because the baseline has no lockfile and its package.json declares other dependencies than the working tree's (cached at ${cached})`;
   }
   const lockBytes = readFileSync(path.join(tree, project, baseLock.file));
   const workLock = path.join(top, project, baseLock.file);
@@ -158,7 +185,7 @@ async function install(source: string, lock: (typeof LOCKFILES)[number], target:
       delete pkg.scripts;
       writeFileSync(path.join(work, manifest), `${JSON.stringify(pkg, null, 2)}\n`);
     }
-    for (const file of [lock.file, ...MANAGER_CONFIG]) {
+    for (const file of [...(lock.file ? [lock.file] : []), ...MANAGER_CONFIG]) {
       if (existsSync(path.join(source, file))) copyFileSync(path.join(source, file), path.join(work, file));
     }
     await run(lock.manager, lock.install, work);

@@ -166,3 +166,41 @@ describe('prepareBaseline with a folder', () => {
     expect(neither.code).toBe('BASELINE_BAD_OPTIONS');
   });
 });
+
+describe('prepareBaseline without a lockfile', () => {
+  // simonplend/express-to-fastify-migration has no lockfile: the baseline's package.json is all
+  // there is to compare. Two commits depend on different versions of `ms` (from the registry).
+  let bare: string;
+  const commitBare = (version: string, tag: string) => {
+    writeFileSync(path.join(bare, 'package.json'), JSON.stringify({ name: 'bare', private: true, dependencies: { ms: version } }));
+    writeFileSync(path.join(bare, 'server.cjs'), "const http = require('node:http');\nmodule.exports = http.createServer((req, res) => res.end(JSON.stringify({ ms: require('ms/package.json').version })));\n");
+    run(bare, 'npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline']);
+    run(bare, 'git', ['-c', 'user.name=T', '-c', 'user.email=t@t', 'add', '-A']);
+    run(bare, 'git', ['-c', 'user.name=T', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', 'commit', '-qm', tag]);
+    run(bare, 'git', ['tag', tag]);
+  };
+  beforeAll(() => {
+    bare = project({ '.gitignore': 'node_modules/\n' });
+    run(bare, 'git', ['init', '-q', '-b', 'main']);
+    commitBare('2.1.2', 'old');
+    commitBare('2.1.3', 'new');
+  });
+
+  it('shares node_modules when package.json declares the same dependencies', async () => {
+    const b = await prepareBaseline({ repoRoot: bare, appDir: bare, ref: 'new', cacheDir: path.join(bare, '.migrate/cache') });
+    expect(b.notes[1]).toBe('dependencies shared with the working tree: no lockfile, and package.json declares the same dependencies');
+    const lane = await startLane({ name: 'baseline', dir: b.appDir, entry: 'server.cjs' });
+    expect(await (await fetch(lane.origin)).json()).toEqual({ ms: '2.1.3' });
+    await lane.stop();
+    await b.cleanup();
+  });
+
+  it('installs the baseline’s own dependencies when they differ', async () => {
+    const b = await prepareBaseline({ repoRoot: bare, appDir: bare, ref: 'old', cacheDir: path.join(bare, '.migrate/cache') });
+    expect(b.notes[1]).toMatch(/^dependencies installed with npm install because the baseline has no lockfile and its package\.json declares other dependencies than the working tree's \(cached at .*\)$/);
+    const lane = await startLane({ name: 'baseline', dir: b.appDir, entry: 'server.cjs' });
+    expect(await (await fetch(lane.origin)).json()).toEqual({ ms: '2.1.2' });
+    await lane.stop();
+    await b.cleanup();
+  });
+});
