@@ -60,6 +60,7 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   // root with and without the slash, so case is the usual cause.
   ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],
   ['trailing-slash', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r).length > 1 && pathOf(r).endsWith('/') && ok(b) && c.status === 404)],
+  ['head-routes', everything(({ request: r, baseline: b, candidate: c }) => r.method === 'HEAD' && ok(b) && c.status === 404)],
   ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
   ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && c.status === 400 && (ok(b) || FASTIFY_PARSE_ERROR.test(bodyText(c))))],
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],

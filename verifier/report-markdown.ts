@@ -3,7 +3,6 @@
  * verdict and counts first, then the per-route table, then details collapsed in `<details>`.
  * Kept under GitHub's 65,536-character comment limit; a note says when details were trimmed.
  */
-import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import { show } from './report-text.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type Verdict } from './verdict.js';
@@ -48,15 +47,13 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
       '</details>',
     ]);
   }
-  const causes = new Map<string, number>();
-  for (const x of regressions) for (const cause of new Set(x.regressions.map((d) => d.cause))) if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
-  if (causes.size) {
+  if (verdict.causes.length) {
     sections.push([
       '**Regressions caused by Fastify defaults** (a client can notice them, so they count):',
       '',
       '| default | requests | fix |',
       '|---|---:|---|',
-      ...[...causes].map(([id, n]) => `| ${id} | ${n} | ${cell(FRAMEWORK_DEFAULTS[id as keyof typeof FRAMEWORK_DEFAULTS].fix)} |`),
+      ...verdict.causes.map((k) => `| ${k.id} | ${k.requests} | ${cell(k.fix)} |`),
     ]);
   }
   if (verdict.deltas.length) {

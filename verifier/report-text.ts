@@ -5,7 +5,6 @@
  * verdict line. Colour only when asked (the CLI decides: TTY and no NO_COLOR).
  */
 import pc from 'picocolors';
-import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import type { Difference } from './model.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type ExchangeResult, type Verdict } from './verdict.js';
@@ -53,11 +52,9 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
       out.push(`  ${d.id} ×${d.count} (${kind}): ${d.title}. Express: ${d.express} Fastify: ${d.fastify}`, `    fix: ${d.fix}`, `    e.g. ${d.examples.slice(0, 5).join(', ')}`);
     }
   }
-  const causes = new Map<string, number>();
-  for (const x of regressions) for (const cause of new Set(x.regressions.map((d) => d.cause))) if (cause) causes.set(cause, (causes.get(cause) ?? 0) + 1);
-  if (causes.size) {
+  if (verdict.causes.length) {
     out.push('', c.bold('Regressions caused by Fastify defaults (client-visible, so they count)'));
-    for (const [id, n] of causes) out.push(`  ${id} (${n} request${n === 1 ? '' : 's'}): ${FRAMEWORK_DEFAULTS[id as keyof typeof FRAMEWORK_DEFAULTS].fix}`);
+    for (const k of verdict.causes) out.push(`  ${k.id} (${k.requests} request${k.requests === 1 ? '' : 's'}): ${k.fix}`);
   }
   if (verdict.noise.length) {
     out.push('', c.bold('Noise (differs between two baseline runs; never counted as a regression)'), '  Suggested rules for .migrate/verify.json:');

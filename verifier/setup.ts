@@ -4,7 +4,8 @@
  * differences and the baseline inventory for coverage. The CLI only parses flags and prints.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../analyzer/analyze.js';
 import type { Inventory } from '../analyzer/model.js';
@@ -104,6 +105,7 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
     noise: req.noise,
     credentials: pick(req.credentials, config.credentials),
     notes,
+    fastifyVersion: installedFastify(dir),
     onProgress: req.onProgress,
   };
   return { options, config, stateDir: path.join(dir, MIGRATE_DIR), cleanup: () => baseline.cleanup() };
@@ -131,4 +133,14 @@ async function analyzeForCoverage(appDir: string, entry: string, notes: string[]
   if (second?.routes.length) return second;
   notes.push(`coverage unavailable: no route found by analysing the baseline from ${entry}${detected && detected !== entry ? ` or ${detected}` : ''}`);
   return undefined;
+}
+
+/** The Fastify version installed for the app at `dir` (resolved as the app would), or null. */
+function installedFastify(dir: string): string | null {
+  try {
+    const file = createRequire(path.join(dir, 'package.json')).resolve('fastify/package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return null;
+  }
 }

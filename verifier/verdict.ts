@@ -56,6 +56,15 @@ export interface DeltaSummary extends Pick<FrameworkDefault, 'id' | 'title' | 'v
   examples: string[];
 }
 
+/** A catalogued default that caused regressions (client-visible, so they count), with its fix. */
+export interface CauseSummary {
+  id: FrameworkDefaultId;
+  title: string;
+  /** Requests with a regression it caused. */
+  requests: number;
+  fix: string;
+}
+
 /** The whole verdict. Paths are as given on the command line; times in ms. */
 export interface Verdict {
   tool: { name: string; version: string };
@@ -65,12 +74,15 @@ export interface Verdict {
   candidate: string;
   recording: string;
   noiseLane: boolean;
+  /** The candidate's installed Fastify version (fixes are given for it), or null. */
+  candidateFastify: string | null;
   totals: OutcomeCounts;
   routes: Array<{ route: string } & OutcomeCounts>;
   exchanges: ExchangeResult[];
   /** True when more non-passing exchanges happened than are stored (see `exchanges`). */
   truncated: boolean;
   deltas: DeltaSummary[];
+  causes: CauseSummary[];
   noise: NoiseSuggestion[];
   /** Rule patterns of `.migrate/verify.json` that matched nothing in the run. */
   deadRules: RuleUse[];

@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Inventory } from '../analyzer/model.js';
-import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
+import { FRAMEWORK_DEFAULTS, fixFor, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
 import { toolVersion } from '../analyzer/version.js';
 import { AcceptedDifferences } from './accepted.js';
 import { LaneBindings } from './correlate.js';
@@ -41,6 +41,8 @@ export interface VerifyOptions {
   credentials?: string;
   /** Stored non-passing exchanges; more are counted but not kept (default 500). */
   keep?: number;
+  /** The candidate's installed Fastify version, for fixes that differ between versions (null: none or unknown). */
+  fastifyVersion?: string | null;
   /** Facts about the set-up (baseline checkout, dependencies, coverage) carried into the verdict. */
   notes?: string[];
   onProgress?: (message: string) => void;
@@ -92,10 +94,12 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
     await Promise.all(sides.map(async (s) => (await s.connection.close().catch(() => undefined), await s.lane.stop())));
   }
   reclassifyNoise(results, noise, totals, routes);
+  const causes = new Map<FrameworkDefaultId, number>();
+  for (const r of results) for (const id of new Set(r.regressions.map((d) => d.cause))) if (id) causes.set(id, (causes.get(id) ?? 0) + 1);
   for (const r of results) {
     for (const d of r.deltas) {
       const known = FRAMEWORK_DEFAULTS[d.id];
-      const entry = deltaSeen.get(d.id) ?? { id: known.id, title: known.title, visibility: known.visibility, fix: known.fix, express: known.express, fastify: known.fastify, count: 0, examples: [] };
+      const entry = deltaSeen.get(d.id) ?? { id: known.id, title: known.title, visibility: known.visibility, fix: fixFor(known, options.fastifyVersion ?? null), express: known.express, fastify: known.fastify, count: 0, examples: [] };
       entry.count++;
       if (entry.examples.length < 20) entry.examples.push(r.id);
       deltaSeen.set(d.id, entry);
@@ -109,11 +113,13 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
     candidate: options.labels.candidate,
     recording: options.labels.recording,
     noiseLane: options.noise !== false,
+    candidateFastify: options.fastifyVersion ?? null,
     totals,
     routes: [...routes].map(([route, c]) => ({ route, ...c })).sort((a, b) => a.route.localeCompare(b.route)),
     exchanges: results,
     truncated,
     deltas: [...deltaSeen.values()],
+    causes: [...causes].map(([id, requests]) => ({ id, title: FRAMEWORK_DEFAULTS[id].title, requests, fix: fixFor(FRAMEWORK_DEFAULTS[id], options.fastifyVersion ?? null) })),
     noise: noise.suggestions(),
     deadRules: options.rules.deadRules(),
     coverage: coverage?.result() ?? null,

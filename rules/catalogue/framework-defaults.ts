@@ -18,8 +18,10 @@ export interface FrameworkDefault {
   /** What Fastify 5 does with default options. */
   fastify: string;
   visibility: 'delta' | 'regression';
-  /** The Fastify option, plugin or code that restores Express behaviour. */
+  /** The Fastify option, plugin or code that restores Express behaviour (Fastify 5.5 and later). */
   fix: string;
+  /** The fix for older Fastify versions, when it differs: the first entry whose `below` is above the installed version applies. */
+  olderFixes?: Array<{ below: string; fix: string }>;
   /** Express majors whose apps show the difference. */
   expressMajors: Array<4 | 5>;
   /** Section of express-fastify-mapping.md the entry comes from. */
@@ -45,6 +47,9 @@ export const FRAMEWORK_DEFAULTS = {
     fastify: 'Sends no ETag and never answers 304 by itself.',
     visibility: 'delta',
     fix: 'Register `@fastify/etag` with `{ weak: true }` (its tags differ from Express values), or an onSend hook using the `etag` and `fresh` packages for identical tags.',
+    olderFixes: [
+      { below: '4.0.0', fix: 'Register `fastify-etag` (the Fastify 3 name of `@fastify/etag`) with `{ weak: true }`, or an onSend hook using the `etag` and `fresh` packages.' },
+    ],
     expressMajors: [4, 5],
     source: '§0.1, §2.3',
   },
@@ -95,6 +100,9 @@ export const FRAMEWORK_DEFAULTS = {
     fastify: '`/items/` is another path: 404.',
     visibility: 'regression',
     fix: 'Create Fastify with `routerOptions: { ignoreTrailingSlash: true }` (the `shim` stage sets it).',
+    olderFixes: [
+      { below: '5.5.0', fix: 'Create Fastify with `ignoreTrailingSlash: true` (a top-level option before `routerOptions` arrived in Fastify 5.5).' },
+    ],
     expressMajors: [4, 5],
     source: '§0.1, §2.7',
   },
@@ -105,6 +113,9 @@ export const FRAMEWORK_DEFAULTS = {
     fastify: 'Paths are case-sensitive: 404.',
     visibility: 'regression',
     fix: 'Create Fastify with `routerOptions: { caseSensitive: false }` (the `shim` stage sets it).',
+    olderFixes: [
+      { below: '5.5.0', fix: 'Create Fastify with `caseSensitive: false` (a top-level option before `routerOptions` arrived in Fastify 5.5).' },
+    ],
     expressMajors: [4, 5],
     source: '§0.1, §2.7',
   },
@@ -137,6 +148,17 @@ export const FRAMEWORK_DEFAULTS = {
     fix: "Replace the JSON parser with one that maps an empty body to `{}`: `app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => done(null, body === '' ? {} : JSON.parse(body)))`.",
     expressMajors: [4, 5],
     source: '§0.1, §2.10',
+  },
+  'head-routes': {
+    id: 'head-routes',
+    title: 'HEAD requests on GET routes',
+    express: 'Answers HEAD with the GET route (headers, no body).',
+    fastify: 'Fastify 3 answers 404 unless `exposeHeadRoutes` is on (the default from Fastify 4).',
+    visibility: 'regression',
+    fix: 'Keep `exposeHeadRoutes` on (the default); a route registered with `exposeHeadRoutes: false` loses its HEAD.',
+    olderFixes: [{ below: '4.0.0', fix: 'Create Fastify with `exposeHeadRoutes: true`.' }],
+    expressMajors: [4, 5],
+    source: '§2.6',
   },
   'body-parser-errors': {
     id: 'body-parser-errors',
@@ -175,6 +197,9 @@ export const FRAMEWORK_DEFAULTS = {
     fastify: 'Parses flat: `{ "a[b]": "1" }`.',
     visibility: 'regression',
     fix: "Create Fastify with `routerOptions: { querystringParser: (s) => qs.parse(s, { allowPrototypes: true, arrayLimit: 1000 }) }`.",
+    olderFixes: [
+      { below: '5.5.0', fix: 'Create Fastify with `querystringParser: (s) => qs.parse(s, { allowPrototypes: true, arrayLimit: 1000 })` (top level before Fastify 5.5).' },
+    ],
     expressMajors: [4],
     source: '§0.1, §2.9',
   },
@@ -185,10 +210,29 @@ export const FRAMEWORK_DEFAULTS = {
     fastify: 'Parameters over 100 characters get 414 `FST_ERR_MAX_PARAM_LENGTH` (404 before 5.9).',
     visibility: 'regression',
     fix: 'Create Fastify with `routerOptions: { maxParamLength: <the longest value you accept> }`.',
+    olderFixes: [
+      { below: '5.5.0', fix: 'Create Fastify with `maxParamLength: <the longest value you accept>` (a top-level option before `routerOptions` arrived in Fastify 5.5).' },
+    ],
     expressMajors: [4, 5],
     source: '§0.1, §2.7',
   },
 } as const satisfies Record<string, FrameworkDefault>;
+
+/**
+ * The fix to print for `entry` when the candidate runs Fastify `version` (e.g. `3.14.0`); the
+ * Fastify 5.5+ fix when the version is unknown (that is what the codemods write).
+ */
+export function fixFor(entry: FrameworkDefault, version: string | null): string {
+  if (!version) return entry.fix;
+  return entry.olderFixes?.find((f) => compareVersions(version, f.below) < 0)?.fix ?? entry.fix;
+}
+
+/** Compares dotted numeric versions (`5.4.1` < `5.5.0`); pre-release tags are ignored. */
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split(/[.-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+}
 
 /** The id of a catalogued default difference. */
 export type FrameworkDefaultId = keyof typeof FRAMEWORK_DEFAULTS;

@@ -165,3 +165,17 @@ describe('AcceptedDifferences', () => {
     expect(loaded.has('POST /user', { pointer: '/status', kind: 'status', baseline: 201, candidate: 500 })).toBe(false);
   });
 });
+
+describe('fixFor', () => {
+  it('gives the fix for the installed Fastify version', async () => {
+    const { FRAMEWORK_DEFAULTS, fixFor } = await import('../../rules/catalogue/framework-defaults.js');
+    const slash = FRAMEWORK_DEFAULTS['trailing-slash'];
+    expect(fixFor(slash, '5.12.8')).toContain('routerOptions: { ignoreTrailingSlash: true }');
+    expect(fixFor(slash, null)).toContain('routerOptions: { ignoreTrailingSlash: true }');
+    expect(fixFor(slash, '5.4.1')).toContain('Create Fastify with `ignoreTrailingSlash: true`');
+    expect(fixFor(slash, '3.14.0')).toContain('Create Fastify with `ignoreTrailingSlash: true`');
+    expect(fixFor(FRAMEWORK_DEFAULTS.etag, '3.14.0')).toContain('`fastify-etag`');
+    expect(fixFor(FRAMEWORK_DEFAULTS.etag, '4.28.0')).toContain('`@fastify/etag`');
+    expect(fixFor(FRAMEWORK_DEFAULTS['head-routes'], '3.14.0')).toBe('Create Fastify with `exposeHeadRoutes: true`.');
+  });
+});
