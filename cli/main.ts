@@ -28,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitProcess(false)
     .fail((msg, err) => {
       // Throwing stops yargs from running the command after a validation failure.
-      throw new UsageError(msg ?? err?.message ?? 'invalid arguments');
+      throw new UsageError(withoutCamelCaseTwins(msg ?? err?.message ?? 'invalid arguments'));
     });
   try {
     await cli.parseAsync();
@@ -42,3 +42,16 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Bad arguments: reported with a pointer to --help, exit code 2. */
 class UsageError extends Error {}
+
+/**
+ * yargs lists an unknown `--bogus-flag` twice, as `bogus-flag, bogusFlag` (its camel-case
+ * expansion); keep the spelling the user typed.
+ */
+function withoutCamelCaseTwins(message: string): string {
+  return message.replace(/^(Unknown arguments?: )(.*)$/, (_, head: string, list: string) => {
+    const names = list.split(', ');
+    const kebab = new Set(names.filter((n) => n.includes('-')).map((n) => n.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())));
+    const kept = names.filter((n) => !kebab.has(n));
+    return `${kept.length === 1 ? 'Unknown argument: ' : head}${kept.join(', ')}`;
+  });
+}

@@ -5,7 +5,7 @@
  * passing, noise, delta and accepted exchanges (passes are counted, not stored).
  */
 import junitModule, { type Builder } from 'junit-report-builder';
-import { show } from './report-text.js';
+import { clipPath, show } from './report-text.js';
 import type { Verdict } from './verdict.js';
 
 /** The package is CommonJS typed as ESM: its default import is the builder at run time. */
@@ -17,7 +17,7 @@ export function renderVerifyJunit(verdict: Verdict): string {
   for (const route of verdict.routes) {
     const suite = builder.testSuite().name(route.route);
     for (const x of verdict.exchanges.filter((e) => (e.route ?? '(no route)') === route.route)) {
-      const name = `${x.id} ${x.method} ${x.path}${x.comment ? ` — ${x.comment}` : ''}`;
+      const name = `${x.id} ${x.method} ${clipPath(x.path)}${x.comment ? ` — ${x.comment}` : ''}`;
       if (x.outcome === 'regression') {
         const lines = x.regressions.slice(0, 10).map((d) => `${d.pointer} ${d.kind}: ${show(d)}${d.cause ? ` [${d.cause}]` : ''}`);
         suite.testCase().className(route.route).name(name).failure(`${x.status.baseline} → ${x.status.candidate ?? 'no answer'}\n${lines.join('\n')}`, 'regression');

@@ -3,7 +3,7 @@
  * verdict and counts first, then the per-route table, then details collapsed in `<details>`.
  * Kept under GitHub's 65,536-character comment limit; a note says when details were trimmed.
  */
-import { show } from './report-text.js';
+import { clipPath, show } from './report-text.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type Verdict } from './verdict.js';
 
@@ -37,7 +37,7 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
       `<details><summary>Regressions (${t.regression})</summary>`,
       '',
       ...regressions.flatMap((x) => [
-        `**${x.id}** ${code(`${x.method} ${x.path}`)}${x.route ? ` (${code(x.route)})` : ''}: ${x.status.baseline} → ${x.status.candidate ?? 'no answer'}${x.comment ? ` — ${cell(x.comment)}` : ''}`,
+        `**${x.id}** ${code(`${x.method} ${clipPath(x.path)}`)}${x.route ? ` (${code(x.route)})` : ''}: ${x.status.baseline} → ${x.status.candidate ?? 'no answer'}${x.comment ? ` — ${cell(x.comment)}` : ''}`,
         '',
         '| pointer | kind | baseline → candidate | cause |',
         '|---|---|---|---|',

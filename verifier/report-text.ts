@@ -43,7 +43,7 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
   const unverified = verdict.exchanges.filter((x) => x.outcome === 'unverified');
   if (unverified.length) {
     out.push('', c.bold(c.yellow(`Not verified (${verdict.totals.unverified})`)));
-    for (const x of unverified) out.push(`  ${x.id} ${x.method} ${x.path}: ${x.note}`);
+    for (const x of unverified) out.push(`  ${x.id} ${x.method} ${clipPath(x.path)}: ${x.note}`);
   }
   if (verdict.deltas.length) {
     out.push('', c.bold('Framework differences (Express vs Fastify defaults)'));
@@ -77,13 +77,14 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
 }
 
 function exchangeLines(x: ExchangeResult, c: ReturnType<typeof pc.createColors>): string[] {
-  const head = `  ${x.id} ${x.method} ${x.path}${x.route ? c.dim(`  (${x.route})`) : ''}  ${x.status.baseline} → ${x.status.candidate ?? 'no answer'}`;
+  const head = `  ${x.id} ${x.method} ${clipPath(x.path)}${x.route ? c.dim(`  (${x.route})`) : ''}  ${x.status.baseline} → ${x.status.candidate ?? 'no answer'}`;
   const lines = [head];
   if (x.comment) lines.push(c.dim(`    “${x.comment}”`));
   // A default that changed the status explains the whole answer: show the status, count the rest.
   const status = x.regressions.find((d) => d.pointer === '/status' && d.cause);
   const shown = status ? [status] : x.regressions.slice(0, 12);
   for (const d of shown) lines.push(`    ${d.pointer}  ${d.kind}  ${show(d)}${d.cause ? c.dim(`  [${d.cause}]`) : ''}`);
+  if (x.bodies) lines.push(c.dim(`    baseline body: ${JSON.stringify(x.bodies.baseline)}`), c.dim(`    candidate body: ${JSON.stringify(x.bodies.candidate)}`));
   if (x.regressions.length > shown.length) lines.push(`    … ${x.regressions.length - shown.length} more difference${x.regressions.length - shown.length === 1 ? '' : 's'}${status ? ' from the same cause' : ''}`);
   return lines;
 }
@@ -95,3 +96,8 @@ export function show(d: Difference): string {
 }
 
 const pct = (r: number) => `${Math.round(r * 100)}%`;
+
+/** Paths over 120 characters are shortened in the middle (a long token in a path floods the report). */
+export function clipPath(p: string): string {
+  return p.length > 120 ? `${p.slice(0, 80)}…${p.slice(-30)}` : p;
+}

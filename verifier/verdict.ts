@@ -42,6 +42,8 @@ export interface ExchangeResult {
   accepted: Difference[];
   /** Differences silenced by `.migrate/verify.json` rules, with the rule. */
   ignored: number;
+  /** Both bodies as short text, when they are of different kinds (JSON vs HTML) and so not diffed by field. */
+  bodies?: { baseline: string; candidate: string };
   /** Why the exchange is `unverified`. */
   note?: string;
 }

@@ -188,6 +188,7 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
   // count, so a recording made against other data cannot hide missing or extra fields.
   const drift = diffResponses(canonicalize(recorded), b, scope.diffOptions).filter((d) => d.kind === 'value' || (d.kind === 'header' && d.baseline !== undefined && d.candidate !== undefined));
   const sameAA = new Set([...aa, ...drift].map((d) => `${d.pointer}\u0000${d.kind}`));
+  if (candidateCanonical && ab.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
   const isNoise = (d: Difference) => sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
@@ -214,7 +215,8 @@ async function startSides(options: VerifyOptions): Promise<Side[]> {
   if (options.noise !== false) specs.push(['noise', { ...options.baseline, name: 'noise' }]);
   options.onProgress?.(`starting ${specs.map(([n]) => n).join(', ')}`);
   const settled = await Promise.allSettled(specs.map(([, spec]) => startLane(spec)));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  // The candidate's failure first: it is the side the user just changed (and named with --entry).
+  const failed = [settled[1], settled[0], settled[2]].find((s): s is PromiseRejectedResult => s?.status === 'rejected');
   if (failed) {
     await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
     throw failed.reason;
@@ -278,4 +280,10 @@ function clipResult(r: ExchangeResult): ExchangeResult {
   };
   const clip = <T extends Difference>(ds: T[]) => ds.slice(0, 50).map((d) => ({ ...d, baseline: clipValue(d.baseline), candidate: clipValue(d.candidate) }));
   return { ...r, regressions: clip(r.regressions), noise: clip(r.noise), accepted: clip(r.accepted), deltas: r.deltas.map((d) => ({ ...d, differences: clip(d.differences) })) };
+}
+
+/** A canonical body as short text for a report (bodies of different kinds are not diffed field by field). */
+function bodyText(c: CanonicalResponse): string {
+  const text = c.bodyKind === 'text' ? String(c.body) : c.bodyKind === 'empty' ? '' : JSON.stringify(c.body);
+  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
 }
