@@ -157,7 +157,12 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     result.outcome = outcomeOf(result);
     return result;
   }
-  const answers = await Promise.all(sides.map((s, i) => s.connection.send(prepared[i].request).then((r) => ({ ok: true as const, r }), (e: Error) => ({ ok: false as const, e }))));
+  const send = (i: number) => sides[i].connection.send(prepared[i].request).then((r) => ({ ok: true as const, r }), (e: Error) => ({ ok: false as const, e }));
+  // Baseline and candidate at once; the noise lane after both (Diffy's order: primary, candidate,
+  // secondary), so a clock in an answer moves at least as much A/A as A/B.
+  type Answer = Awaited<ReturnType<typeof send>>;
+  const answers: Answer[] = await Promise.all([send(0), send(1)]);
+  if (sides[2]) answers.push(await send(2));
   const [base, cand, twin] = answers;
   if (!base.ok) throw new VerifyError(`the baseline did not answer ${request.id} ${request.method} ${request.path}: ${base.e.message}\n${sides[0].lane.output().slice(-2000)}`);
   result.status.baseline = base.r.status;
