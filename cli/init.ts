@@ -51,6 +51,11 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
         parity: args.parity ?? 'client',
       };
       const config = process.stdin.isTTY && !args.yes ? await ask(defaults) : defaults;
+      if (!config) {
+        process.stderr.write('Nothing written.\n');
+        setExit(0);
+        return;
+      }
       const written = saveConfig(root, JSON.parse(JSON.stringify(config)) as MigrateConfig);
       process.stderr.write(`Wrote ${path.relative(process.cwd(), written)}\n`);
       setExit(0);
@@ -58,8 +63,20 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
   };
 }
 
-/** The dialogue: one question per field, the flag or detected value as default. */
-async function ask(defaults: MigrateConfig): Promise<MigrateConfig> {
+/**
+ * The dialogue: one question per field, the flag or detected value as default. Null when the
+ * user declines to write, or leaves with Ctrl+C (inquirer's ExitPromptError).
+ */
+async function ask(defaults: MigrateConfig): Promise<MigrateConfig | null> {
+  try {
+    return await questions(defaults);
+  } catch (e) {
+    if ((e as Error).name === 'ExitPromptError') return null;
+    throw e;
+  }
+}
+
+async function questions(defaults: MigrateConfig): Promise<MigrateConfig | null> {
   const entry = await input({ message: 'Entry (the file that starts the server or exports the app):', default: defaults.entry });
   const baseline = await input({ message: 'Baseline git ref to compare with (e.g. main):', default: defaults.baseline?.ref ?? 'main' });
   const recording = await input({ message: 'Recording to replay (HAR; empty if you will record later):', default: defaults.recordings?.[0] ?? '.migrate/recordings/app.har' });
@@ -72,6 +89,6 @@ async function ask(defaults: MigrateConfig): Promise<MigrateConfig> {
     ],
   });
   const ok = await confirm({ message: 'Write .migrate/config.json?', default: true });
-  if (!ok) throw new Error('nothing written');
+  if (!ok) return null;
   return { entry: entry || undefined, baseline: baseline ? { ref: baseline } : undefined, recordings: recording ? [recording] : undefined, parity };
 }
