@@ -193,7 +193,6 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
   // count, so a recording made against other data cannot hide missing or extra fields.
   const drift = diffResponses(canonicalize(recorded), b, scope.diffOptions).filter((d) => d.kind === 'value' || (d.kind === 'header' && d.baseline !== undefined && d.candidate !== undefined));
   const sameAA = new Set([...aa, ...drift].map((d) => `${d.pointer}\u0000${d.kind}`));
-  if (candidateCanonical && ab.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
   const isNoise = (d: Difference) => sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
@@ -206,6 +205,7 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     const caused: Regression[] = explained.filter((e) => FRAMEWORK_DEFAULTS[e.id].visibility === 'regression').flatMap((e) => e.differences.map((d) => ({ ...d, cause: e.id })));
     result.regressions = [...caused, ...unexplained];
   } else result.regressions = open;
+  if (candidateCanonical && result.regressions.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
   result.outcome = outcomeOf(result);
   answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r));
   return result.outcome === 'pass' ? result : clipResult(result);
