@@ -95,7 +95,10 @@ try {
     }
   }
 
-  /** Sends requests [from, to) to the three lanes at once, one request after the other; nothing else. */
+  /**
+   * Sends requests [from, to), one after the other, in the verifier's order: baseline and
+   * candidate at once, then the noise lane (its answer must come later, see verify.ts); nothing else.
+   */
   const bare = async (from: number, to: number): Promise<number> => {
     if (from === 0) sample(bareMemory, 0);
     const cpu = process.cpuUsage();
@@ -103,7 +106,8 @@ try {
     for (let i = from; i < to; i++) {
       if (i > 0 && i % INTERVAL === 0) sample(bareMemory, i); // same pauses as in the verifier run
       const request = wire[i % wire.length];
-      await Promise.all(connections.map((c) => c.send(request)));
+      await Promise.all([connections[0].send(request), connections[1].send(request)]);
+      await connections[2].send(request);
     }
     const ms = performance.now() - t0;
     const used = process.cpuUsage(cpu);
@@ -157,7 +161,7 @@ const bareRate = N / ((bareHalvesMs[0] + bareHalvesMs[1]) / 1000);
 const verifyRate = (N - 1) / (verifyMs / 1000);
 const t = verdict.totals;
 
-console.log(`Bare loop: the same ${N} requests (the GET/HEAD entries of modern-e5's recording, cycled, as verify() sends them) to three lanes of the same app at once (Promise.all over LaneConnection), nothing else; half before and half after the verifier run, on lanes started once with startLane.`);
+console.log(`Bare loop: the same ${N} requests (the GET/HEAD entries of modern-e5's recording, cycled, as verify() sends them) to three lanes of the same app in the verifier's order (baseline and candidate at once, then the noise lane), nothing else; half before and half after the verifier run, on lanes started once with startLane.`);
 console.log(`Verifier: verify() with its own three lanes (baseline, candidate, noise; same app, same specs), empty rules, the baseline inventory; timed from the start of request 1 to the start of request ${N}, lane start-up and shutdown left out (whole call: ${(verdict.durationMs / 1000).toFixed(1)} s).`);
 const outcomes = (['pass', 'noise', 'accepted', 'delta', 'regression', 'unverified'] as const).filter((o) => o === 'pass' || t[o]).map((o) => `${t[o]} ${o}`);
 console.log(`Verdict: ${t.requests} requests: ${outcomes.join(', ')}; ${verdict.exchanges.length} non-passing exchanges stored${verdict.truncated ? ' (more counted, not stored)' : ''}.`);
@@ -168,7 +172,7 @@ const halfRates = [half / (bareHalvesMs[0] / 1000), (N - half) / (bareHalvesMs[1
 console.log(`Bare loop before / after the verifier: ${halfRates.map((r) => r.toFixed(0)).join(' / ')} req/s (how much the machine drifted).`);
 console.log(`CPU of this process per request (the lanes' CPU not counted): bare ${(bareCpu / N).toFixed(0)} µs, verify ${(verifyCpu / (N - 1)).toFixed(0)} µs.`);
 console.log();
-console.log(`Memory of this process after a full GC, every ${INTERVAL} requests (0: before the first request; for verify() after its set-up, which has built all ${N} replay requests; the last sample is taken before the last request):`);
+console.log(`Memory of this process after a full GC, every ${INTERVAL} requests (0: before the first request; for verify() after its set-up; the last sample is taken before the last request):`);
 console.log(['requests', 'verify rss MB', 'verify heapUsed MB', 'bare rss MB', 'bare heapUsed MB'].join('\t'));
 const mb = (n: number | undefined) => (n === undefined ? '' : (n / MB).toFixed(1));
 for (const s of verifyMemory) {
