@@ -6,7 +6,7 @@
  */
 import junitModule, { type Builder } from 'junit-report-builder';
 import { clipPath, show } from './report-text.js';
-import type { Verdict } from './verdict.js';
+import { NO_ROUTE, type Verdict } from './verdict.js';
 
 /** The package is CommonJS typed as ESM: its default import is the builder at run time. */
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as Builder;
@@ -16,7 +16,7 @@ export function renderVerifyJunit(verdict: Verdict): string {
   const builder = junit.newBuilder();
   for (const route of verdict.routes) {
     const suite = builder.testSuite().name(route.route);
-    for (const x of verdict.exchanges.filter((e) => (e.route ?? '(no route)') === route.route)) {
+    for (const x of verdict.exchanges.filter((e) => (e.route ?? NO_ROUTE) === route.route)) {
       const name = `${x.id} ${x.method} ${clipPath(x.path)}${x.comment ? ` — ${x.comment}` : ''}`;
       if (x.outcome === 'regression') {
         const lines = x.regressions.slice(0, 10).map((d) => `${d.pointer} ${d.kind}: ${show(d)}${d.cause ? ` [${d.cause}]` : ''}`);
