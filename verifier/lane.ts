@@ -93,7 +93,10 @@ function laneEnv(spec: LaneSpec, dir: string): NodeJS.ProcessEnv {
   if (spec.envFile) {
     const file = path.resolve(dir, spec.envFile);
     if (!existsSync(file)) throw new LaneError(spec.name, 'LANE_BAD_SPEC', `env file ${file} does not exist`);
-    fromFile = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+    // `$MIGRATE_LANE` in a value becomes the lane's name, so the baseline and the noise lane
+    // (one env file) can keep their state apart, e.g. DATABASE_FILE=/tmp/db-$MIGRATE_LANE.sqlite.
+    const parsed = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+    fromFile = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v.replace(/\$\{?MIGRATE_LANE\}?(?![A-Z_])/g, spec.name)]));
   }
   return {
     ...process.env,

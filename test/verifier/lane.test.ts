@@ -188,7 +188,7 @@ export default http.createServer((req, res) => {
 `;
 
   it('runs setup in the app folder before boot; envFile values reach the app, env wins over them', async () => {
-    const dir = project({ 'server.mjs': appSource, '.env.lane': 'GREETING="hello from the file"\nSECRET=from-file\n' });
+    const dir = project({ 'server.mjs': appSource, '.env.lane': 'GREETING="hello from the $MIGRATE_LANE file"\nSECRET=from-file\n' });
     const lane = await start({
       dir,
       entry: 'server.mjs',
@@ -198,7 +198,7 @@ export default http.createServer((req, res) => {
     });
     expect(JSON.parse((await get(lane, '/')).text)).toEqual({
       state: 'seeded by candidate',
-      greeting: 'hello from the file',
+      greeting: 'hello from the candidate file', // $MIGRATE_LANE in an env file is the lane's name
       secret: 'from-spec',
       nodeEnv: 'production',
     });
