@@ -3,6 +3,7 @@
  * policy) from flags, or from a short dialogue when stdin is a terminal and `--yes` is not given.
  * Every other command reads its defaults from that file. Refuses to overwrite it without --force.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { confirm, input, select } from '@inquirer/prompts';
@@ -58,6 +59,7 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
       }
       const written = saveConfig(root, JSON.parse(JSON.stringify(config)) as MigrateConfig);
       process.stderr.write(`Wrote ${path.relative(process.cwd(), written)}\n`);
+      for (const warning of checkConfig(root, config)) process.stderr.write(`warning: ${warning}\n`);
       setExit(0);
     },
   };
@@ -91,4 +93,14 @@ async function questions(defaults: MigrateConfig): Promise<MigrateConfig | null>
   const ok = await confirm({ message: 'Write .migrate/config.json?', default: true });
   if (!ok) return null;
   return { entry: entry || undefined, baseline: baseline ? { ref: baseline } : undefined, recordings: recording ? [recording] : undefined, parity };
+}
+
+/** What `verify` will trip over with this config: no baseline, a ref git does not know, a missing recording. */
+function checkConfig(root: string, config: MigrateConfig): string[] {
+  const warnings: string[] = [];
+  const ref = config.baseline?.ref;
+  if (!ref && !config.baseline?.dir) warnings.push('no baseline: `migrate verify` will need --baseline <git-ref|folder> (or run init again with --baseline)');
+  if (ref && spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root }).status !== 0) warnings.push(`git does not know the baseline ref "${ref}" here (yet)`);
+  for (const r of config.recordings ?? []) if (!existsSync(path.resolve(root, r))) warnings.push(`the recording ${r} does not exist yet: make it with \`migrate record --out ${r}\``);
+  return warnings;
 }

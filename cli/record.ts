@@ -63,7 +63,7 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
           const out = path.resolve(args.out ?? defaultRecordingPath(args.dir));
           writeHar(out, imported.har);
           for (const w of imported.warnings) say(`warning: ${w}`);
-          say(`Imported ${imported.har.log.entries.length} exchanges with ${imported.origin}, ${imported.redactions} redactions → ${out}`);
+          say(`Imported ${plural(imported.har.log.entries.length, 'exchange')} with ${imported.origin}, ${plural(imported.redactions, 'redaction')} → ${out}`);
           setExit(0);
           return;
         }
@@ -92,8 +92,10 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
             log: say,
           });
           for (const w of result.warnings) say(`warning: ${w}`);
-          say(`Recorded ${result.entries} exchanges, ${result.redactions} redactions → ${result.out}`);
-          setExit(result.runExitCode !== undefined && result.runExitCode !== 0 ? 1 : 0);
+          say(`Recorded ${plural(result.entries, 'exchange')}, ${plural(result.redactions, 'redaction')} → ${result.out}`);
+          if (!result.entries) say('Nothing was recorded: no request reached the app. Exercise it (or give --run a command that does) before stopping.');
+          // Exit 1 (a human should look) when nothing was recorded or the --run command failed.
+          setExit(!result.entries || (result.runExitCode !== undefined && result.runExitCode !== 0) ? 1 : 0);
         } finally {
           process.off('SIGINT', onSigint);
         }
@@ -105,3 +107,5 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
     },
   };
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

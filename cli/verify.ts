@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { markAccepted } from '../verifier/accepted.js';
 import { gateOf, type FailOn } from '../verifier/gate.js';
 import { writeFileAtomic } from '../verifier/files.js';
 import { renderVerifyJunit } from '../verifier/report-junit.js';
@@ -32,6 +33,7 @@ interface VerifyArgs {
   setup?: string;
   'baseline-setup'?: string;
   accept?: string;
+  'accept-only'?: string[];
   'start-timeout': number;
 }
 
@@ -51,7 +53,7 @@ export function verifyCommand(setExit: (code: number) => void): CommandModule<ob
         .option('format', { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'Report format' })
         .option('out', { type: 'string', describe: 'Write the report to this file instead of stdout' })
         .option('junit', { type: 'string', describe: 'Also write JUnit XML to this file' })
-        .option('fail-on', { type: 'array', choices: ['regressions', 'deltas', 'uncovered', 'unverified'] as const, describe: 'Also exit 1 on framework deltas, routes never exercised, or requests not verified' })
+        .option('fail-on', { type: 'array', choices: ['regressions', 'deltas', 'uncovered'] as const, describe: 'Also exit 1 on framework deltas or on routes the recording never exercised (regressions and requests not verified always do)' })
         .option('noise', { type: 'boolean', default: true, describe: 'Run a second baseline to tell noise from regressions (--no-noise to skip)' })
         .option('credentials', { type: 'string', describe: 'Module giving real values for redacted credentials, per lane [config: credentials]' })
         .option('env-file', { type: 'string', describe: 'Environment file for the candidate [config: candidate.envFile]' })
@@ -59,6 +61,7 @@ export function verifyCommand(setExit: (code: number) => void): CommandModule<ob
         .option('setup', { type: 'string', describe: 'Shell command run before the candidate starts, e.g. to reset its database [config: candidate.setup]' })
         .option('baseline-setup', { type: 'string', describe: 'Shell command run before each baseline lane starts [config: baseline.setup]' })
         .option('accept', { type: 'string', describe: 'Accept the current regressions and deltas with this reason (.migrate/verify/accepted.json)' })
+        .option('accept-only', { type: 'array', string: true, describe: 'With --accept: only these requests (ids such as e12, as the report prints them)' })
         .option('start-timeout', { type: 'number', default: 20_000, describe: 'Milliseconds a lane may take to start listening' })
         .example('$0 verify --baseline main --recording .migrate/recordings/app.har', 'Compare the working tree with the main branch')
         .example('$0 verify --format markdown --junit verify.xml >> $GITHUB_STEP_SUMMARY', 'CI job summary and JUnit') as never,
@@ -83,20 +86,25 @@ export function verifyCommand(setExit: (code: number) => void): CommandModule<ob
       try {
         const verdict = await verify(prepared.options);
         stop.done();
+        if (args.accept !== undefined) {
+          const only = args['accept-only']?.map(String);
+          const chosen = verdict.exchanges.filter((x) => (x.outcome === 'regression' || x.deltas.length) && (!only || only.includes(x.id)));
+          const unknown = (only ?? []).filter((id) => !verdict.exchanges.some((x) => x.id === id));
+          if (unknown.length) process.stderr.write(`Nothing to accept for ${unknown.join(', ')} (no regression or delta there).\n`);
+          const file = path.join(prepared.stateDir, 'verify', 'accepted.json');
+          const added = prepared.options.accepted!.acceptAll(file, chosen, args.accept);
+          markAccepted(verdict, chosen);
+          process.stderr.write(`Accepted ${added} difference${added === 1 ? '' : 's'} (${chosen.map((x) => x.id).join(', ') || 'none'}) in ${path.relative(process.cwd(), file)}: "${args.accept}".\n`);
+        }
         const gate = gateOf(verdict, args['fail-on'] ?? [], prepared.config.parity);
         writeFileAtomic(path.join(prepared.stateDir, 'verify', 'last.json'), JSON.stringify({ verdict, gate }, null, 2) + '\n');
-        if (args.accept !== undefined) {
-          const file = path.join(prepared.stateDir, 'verify', 'accepted.json');
-          const added = prepared.options.accepted!.acceptAll(file, verdict.exchanges, args.accept);
-          process.stderr.write(`Accepted ${added} difference${added === 1 ? '' : 's'} in ${path.relative(process.cwd(), file)}; the next run counts them as accepted.\n`);
-        }
         const report = args.format === 'json' ? JSON.stringify(verdict, null, 2) + '\n' : args.format === 'markdown' ? renderVerifyMarkdown(verdict, gate) : renderVerifyText(verdict, gate, !args.out && useColor());
         if (args.out) {
           writeFileAtomic(args.out, report);
           process.stderr.write(`${gate.failed ? `FAIL: ${gate.reasons.join('; ')}` : `PASS: ${gate.summary}`}\nWrote ${args.format} report to ${args.out}\n`);
         } else process.stdout.write(report);
         if (args.junit) writeFileAtomic(args.junit, renderVerifyJunit(verdict));
-        setExit(args.accept !== undefined ? 0 : gate.exitCode);
+        setExit(gate.exitCode);
       } finally {
         stop.done();
         await prepared.cleanup();

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Difference } from './model.js';
-import type { ExchangeResult } from './verdict.js';
+import { NO_ROUTE, outcomeOf, type ExchangeResult, type Verdict } from './verdict.js';
 import { writeFileAtomic } from './files.js';
 
 /** One accepted difference. `acceptedAt` is ISO 8601. */
@@ -82,3 +82,23 @@ function valued(d: Difference): Pick<AcceptedDifference, 'pointer' | 'kind' | 'b
 
 const key = (request: string, d: Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate'>) =>
   [request, d.pointer, d.kind, d.baseline ?? '', d.candidate ?? ''].join('\u0000');
+
+/**
+ * Marks the regressions and deltas of `exchanges` (members of `verdict.exchanges`) as accepted in
+ * the verdict itself, with the counts per route and in total, so the report and the gate of the
+ * run that accepted them agree with the next run.
+ */
+export function markAccepted(verdict: Verdict, exchanges: ExchangeResult[]): void {
+  for (const x of exchanges) {
+    const before = x.outcome;
+    x.accepted.push(...x.regressions, ...x.deltas.flatMap((d) => d.differences));
+    x.regressions = [];
+    x.deltas = [];
+    x.outcome = outcomeOf(x);
+    const route = verdict.routes.find((r) => r.route === (x.route ?? NO_ROUTE));
+    for (const c of [verdict.totals, ...(route ? [route] : [])]) {
+      c[before]--;
+      c[x.outcome]++;
+    }
+  }
+}

@@ -47,7 +47,12 @@ export class LaneBindings {
       .filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name))
       .map(([name, value]): [string, string] => {
         if (/^cookie$/i.test(name)) return [name, rewriteCookieHeader(value, (n, v) => jar?.get(n) ?? swap(v))];
-        if (/^authorization$/i.test(name)) return [name, value.replace(/^(\S+\s+)?(.*)$/, (_, scheme = '', token) => scheme + swap(token))];
+        // A credential may be given with its scheme (`Bearer eyJ…`) or without: never send the scheme twice.
+        if (/^authorization$/i.test(name))
+          return [name, value.replace(/^(\S+\s+)?(.*)$/, (_, scheme = '', token) => {
+            const next = swap(token);
+            return scheme && next.toLowerCase().startsWith(scheme.toLowerCase()) ? next : scheme + next;
+          })];
         return [name, swap(value)];
       });
     const [pathname, query] = splitOnce(request.path, '?');

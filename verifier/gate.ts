@@ -1,13 +1,14 @@
 /**
  * The CI gate of `migrate verify` (DESIGN.md "CLI conventions"; verifier-design.md §7.15):
- * regressions always fail; `--fail-on` adds framework deltas, routes the recording never
- * exercised, and exchanges that could not be verified; the `express` parity policy adds deltas.
+ * regressions and requests that could not be verified always fail (both need a human: a pass
+ * must never stand for a request that was not compared); `--fail-on` adds framework deltas and
+ * routes the recording never exercised; the `express` parity policy adds deltas.
  * A failed gate is exit code 1; the verifier failing is 2 and never decided here.
  */
 import type { Verdict } from './verdict.js';
 
 /** What else, besides regressions, fails the gate. */
-export type FailOn = 'regressions' | 'deltas' | 'uncovered' | 'unverified';
+export type FailOn = 'regressions' | 'deltas' | 'uncovered';
 
 /** The gate's decision. `summary` is one line for a passing run. */
 export interface Gate {
@@ -23,13 +24,14 @@ export function gateOf(verdict: Verdict, failOn: FailOn[] = [], parity: 'client'
   const reasons: string[] = [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (t.regression) reasons.push(plural(t.regression, 'request') + ' with regressions');
+  if (!t.requests) reasons.push('nothing was replayed');
   if (t.delta && (failOn.includes('deltas') || parity === 'express')) reasons.push(`${plural(t.delta, 'request')} with framework deltas (${parity === 'express' ? 'parity policy "express"' : '--fail-on deltas'})`);
   const uncovered = verdict.coverage ? verdict.coverage.notExercised.length : 0;
   if (!verdict.coverage && failOn.includes('uncovered')) reasons.push('coverage unknown: the baseline could not be analysed (--fail-on uncovered)');
   if (uncovered && failOn.includes('uncovered')) reasons.push(`${plural(uncovered, 'route')} not exercised by the recording (--fail-on uncovered)`);
-  if (t.unverified && failOn.includes('unverified')) reasons.push(`${plural(t.unverified, 'request')} not verified (--fail-on unverified)`);
+  if (t.unverified) reasons.push(`${plural(t.unverified, 'request')} not verified`);
   const cov = verdict.coverage ? `; ${verdict.coverage.exercised} of ${verdict.coverage.routes} routes exercised` : '';
-  const extra = [t.delta && plural(t.delta, 'framework delta'), t.noise && `${t.noise} noise`, t.unverified && `${t.unverified} not verified`, t.accepted && `${t.accepted} accepted`].filter(Boolean).join(', ');
+  const extra = [t.delta && plural(t.delta, 'framework delta'), t.noise && `${t.noise} noise`, t.accepted && `${t.accepted} accepted`].filter(Boolean).join(', ');
   const summary = `no regressions in ${plural(t.requests, 'request')}${extra ? ` (${extra})` : ''}${cov}`;
   return { failed: reasons.length > 0, reasons, summary, exitCode: reasons.length ? 1 : 0 };
 }

@@ -42,6 +42,8 @@ export interface Lane {
   pid: number;
   /** The last ~64 KB of the child's stdout and stderr, interleaved as received. */
   output(): string;
+  /** How the process ended (`code 3`, `signal SIGKILL`) when it exited on its own or was stopped; null while it runs. */
+  exited(): string | null;
   /** SIGTERM, then SIGKILL after 3 s; resolves once the process has exited. Idempotent. */
   stop(): Promise<void>;
 }
@@ -181,6 +183,7 @@ function laneOf(name: string, child: ChildProcess, port: number, out: OutputTail
     port,
     pid: child.pid!,
     output: () => out.text(),
+    exited: () => (child.exitCode !== null || child.signalCode !== null ? exitText(child.exitCode, child.signalCode) : null),
     stop() {
       stopping ??= stopChild(child, exited);
       return stopping;

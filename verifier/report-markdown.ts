@@ -31,6 +31,14 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
     ...verdict.routes.map((r) => `| ${code(r.route)} | ${r.requests} | ${OUTCOMES.map((o) => r[o]).join(' | ')} |`),
   ];
   const sections: string[][] = [];
+  if (verdict.candidateExit) {
+    const e = verdict.candidateExit;
+    sections.push([`**The candidate exited (${e.how}) at ${e.at}; later requests were not replayed.**`, '', '```', ...e.output.trimEnd().split('\n').slice(-15), '```']);
+  }
+  if (verdict.baselineDrift.count) {
+    const d = verdict.baselineDrift;
+    sections.push([`⚠️ The baseline answered ${d.count} request(s) with another status than the recording (expired credentials? missing data?): ${d.examples.map((x) => `${x.id} ${x.recorded}→${x.baseline}`).join(', ')}.`]);
+  }
   const regressions = verdict.exchanges.filter((x) => x.outcome === 'regression');
   if (regressions.length) {
     sections.push([
@@ -60,7 +68,7 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
     sections.push([
       `<details><summary>Express vs Fastify defaults (${verdict.deltas.length})</summary>`,
       '',
-      '| default | count | counted as | fix |',
+      '| default | requests | counted as | fix |',
       '|---|---:|---|---|',
       ...verdict.deltas.map((d) => `| ${d.id} | ${d.count} | ${d.visibility === 'regression' ? 'regression' : 'framework delta'} | ${cell(d.fix)} |`),
       '',
@@ -74,6 +82,7 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
     const cov = verdict.coverage;
     sections.push([`<details><summary>Not exercised: ${cov.notExercised.length} of ${cov.routes} routes</summary>`, '', ...cov.notExercised.map((r) => `- ${code(r.key)} ${r.file}:${r.line}`), '', '</details>']);
   }
+  if (verdict.notes.length) sections.push(['**Notes**', ...verdict.notes.map((n) => `- ${cell(n)}`)]);
   if (verdict.deadRules.length) sections.push(['**Rules that matched nothing:**', ...verdict.deadRules.map((r) => `- ${r.rule}: ${r.action} ${code(r.pattern)}`)]);
   let text = head.join('\n') + '\n';
   for (const s of sections) {

@@ -12,7 +12,7 @@ import { OUTCOMES, type ExchangeResult, type Verdict } from './verdict.js';
 const WORDS: Record<string, [string, string]> = {
   regression: ['regression', 'regressions'],
   unverified: ['not verified', 'not verified'],
-  delta: ['framework delta', 'framework deltas'],
+  delta: ['with framework deltas only', 'with framework deltas only'],
   noise: ['noise', 'noise'],
   accepted: ['accepted', 'accepted'],
   pass: ['pass', 'pass'],
@@ -35,6 +35,16 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
     const line = `  ${r.route.padEnd(width)}  ${cells}`;
     out.push(r.regression ? c.red(line) : r.unverified ? c.yellow(line) : line);
   }
+  if (verdict.candidateExit) {
+    const e = verdict.candidateExit;
+    out.push('', c.bold(c.red(`The candidate exited (${e.how}) at ${e.at}; later requests were not replayed. Its last output:`)));
+    out.push(...e.output.trimEnd().split('\n').slice(-15).map((l) => `  | ${l}`));
+  }
+  if (verdict.baselineDrift.count) {
+    const d = verdict.baselineDrift;
+    out.push('', c.yellow(`The baseline answered ${d.count} request${d.count === 1 ? '' : 's'} with another status than the recording (expired credentials? missing data?); passes there prove less:`));
+    for (const x of d.examples) out.push(`  ${x.id} ${clipPath(x.request)}: recorded ${x.recorded}, baseline ${x.baseline}`);
+  }
   const regressions = verdict.exchanges.filter((x) => x.outcome === 'regression');
   if (regressions.length) {
     out.push('', c.bold(c.red(`Regressions (${verdict.totals.regression})`)));
@@ -49,7 +59,7 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
     out.push('', c.bold('Framework differences (Express vs Fastify defaults)'));
     for (const d of verdict.deltas) {
       const kind = d.visibility === 'regression' ? c.red('counted as regression') : 'framework delta';
-      out.push(`  ${d.id} ×${d.count} (${kind}): ${d.title}. Express: ${d.express} Fastify: ${d.fastify}`, `    fix: ${d.fix}`, `    e.g. ${d.examples.slice(0, 5).join(', ')}`);
+      out.push(`  ${d.id} in ${d.count} request${d.count === 1 ? '' : 's'} (${kind}): ${d.title}. Express: ${d.express} Fastify: ${d.fastify}`, `    fix: ${d.fix}`, `    e.g. ${d.examples.slice(0, 5).join(', ')}`);
     }
   }
   if (verdict.causes.length) {

@@ -61,6 +61,7 @@ export class VerifySetupError extends Error {}
  */
 export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify> {
   const dir = path.resolve(req.dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new VerifySetupError(`${req.dir} is not a folder: give the candidate app's folder (default: the current one)`);
   const config = loadConfig(dir);
   /** A flag's path (relative to the working directory), else the config's (relative to `dir`). */
   const pick = (flag: string | undefined, configured: string | undefined) => (flag !== undefined ? path.resolve(flag) : configured !== undefined ? path.resolve(dir, configured) : undefined);
@@ -71,17 +72,23 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
   const entry = req.entry ?? config.candidate?.entry ?? config.entry ?? detectEntry(dir, readPackageJson(dir)).entry;
   if (!entry) throw new VerifySetupError(`no entry found in ${dir}: pass --entry <file> (the file that starts the server or exports the app)`);
   const har = readHar(pick(req.recording, config.recordings?.[0])!);
-  const rules = loadVerifyRules(pick(req.rules, config.rules ?? path.join(MIGRATE_DIR, 'verify.json'))!);
+  if (!har.log.entries.length) throw new VerifySetupError(`the recording ${recordingArg} has no requests: nothing to replay`);
+  const rulesFile = pick(req.rules, config.rules);
+  // The default rules file is optional; one the user named must exist.
+  if (rulesFile && !existsSync(rulesFile)) throw new VerifySetupError(`the rules file ${req.rules ?? config.rules} does not exist`);
+  const rules = loadVerifyRules(rulesFile ?? path.join(dir, MIGRATE_DIR, 'verify.json'));
   const accepted = AcceptedDifferences.load(path.join(dir, MIGRATE_DIR, 'verify', 'accepted.json'));
 
   const baselinePath = req.baseline !== undefined ? path.resolve(req.baseline) : path.resolve(dir, baselineArg);
   const asDir = config.baseline?.dir === baselineArg || (existsSync(baselinePath) && statSync(baselinePath).isDirectory());
   req.onProgress?.(asDir ? `baseline: folder ${baselineArg}` : `baseline: checking out ${baselineArg}`);
   const baseline = await prepareBaseline({
-    repoRoot: asDir ? dir : gitRoot(dir),
+    repoRoot: asDir ? dir : gitRoot(dir, baselineArg),
     appDir: dir,
     ...(asDir ? { dir: baselinePath } : { ref: baselineArg }),
     cacheDir: path.join(dir, MIGRATE_DIR, 'cache'),
+  }).catch((e: Error & { code?: string }) => {
+    throw e.code === 'BASELINE_NO_REF' ? new VerifySetupError(`${e.message}; and there is no folder ${baselinePath} either`) : e;
   });
   const baselineEntry = req.baselineEntry ?? config.baseline?.entry ?? entry;
   const lane = (name: string, appDir: string, laneEntry: string, envFile: string | undefined, setup: string | undefined): LaneSpec => ({
@@ -111,11 +118,11 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
   return { options, config, stateDir: path.join(dir, MIGRATE_DIR), cleanup: () => baseline.cleanup() };
 }
 
-function gitRoot(dir: string): string {
+function gitRoot(dir: string, ref: string): string {
   try {
     return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
-    throw new VerifySetupError(`${dir} is not inside a git repository, so a baseline ref cannot be checked out: pass --baseline <folder> instead`);
+    throw new VerifySetupError(`the baseline ${ref} is not a folder, and ${dir} is not inside a git repository where it could be a ref: pass --baseline <folder> or <git-ref>`);
   }
 }
 

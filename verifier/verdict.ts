@@ -90,6 +90,13 @@ export interface Verdict {
   deadRules: RuleUse[];
   coverage: Coverage | null;
   notes: string[];
+  /**
+   * Requests the baseline answered with another status than the recording shows: the replay did
+   * not reproduce the recorded state (expired credentials, missing data), so their passes prove less.
+   */
+  baselineDrift: { count: number; examples: Array<{ id: string; request: string; recorded: number; baseline: number }> };
+  /** The candidate process exited during the replay: where, how, and the end of its output. */
+  candidateExit: { at: string; how: string; output: string } | null;
 }
 
 /** Empty counters. */

@@ -3,9 +3,10 @@
  * second baseline lane, in recorded order, and judges every exchange (verifier-design.md §7).
  * Per exchange: rewrite the request per lane (cookies, bound values, credentials) → send to every
  * lane at once → canonicalise → map bound values back → diff baseline/candidate (A/B) and
- * baseline/noise (A/A), and recorded/baseline for drift → drop what rules ignore → noise →
- * accepted → framework deltas → outcome.
+ * baseline/noise (A/A) → drop what rules ignore → noise (A/A, Diffy thresholds, cache validators
+ * of equal bodies) → accepted → framework deltas → outcome.
  */
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Inventory } from '../analyzer/model.js';
 import { FRAMEWORK_DEFAULTS, fixFor, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
@@ -68,6 +69,7 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
   const coverage = options.inventory ? new RouteCoverage(options.inventory) : null;
   const expressMajor = options.inventory?.project.expressVersion.major ?? null;
   const noise = new NoiseModel();
+  const findings: RunFindings = { baselineDrift: { count: 0, examples: [] }, validators: 0, candidateExit: null };
   const sides = await startSides(options);
   const results: ExchangeResult[] = [];
   const routes = new Map<string, OutcomeCounts>();
@@ -81,7 +83,9 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
       const request = toReplayRequest(entry, i);
       options.onProgress?.(`replaying ${i + 1}/${entries.length}: ${request.method} ${request.path}`);
       const route = coverage?.routeFor(request.method, request.path) ?? request.routeTemplate ?? null;
-      const result = await replayOne(request, route, recordedResponse(entry), sides, { options, noise, expressMajor });
+      const result = findings.candidateExit
+        ? notReplayed(request, route, `not replayed: the candidate exited (${findings.candidateExit.how}) at ${findings.candidateExit.at}`)
+        : await replayOne(request, route, recordedResponse(entry), sides, { options, noise, expressMajor, findings });
       count(totals, result.outcome);
       const perRoute = routes.get(route ?? NO_ROUTE) ?? emptyCounts();
       count(perRoute, result.outcome);
@@ -123,19 +127,36 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
     noise: noise.suggestions(),
     deadRules: options.rules.deadRules(),
     coverage: coverage?.result() ?? null,
-    notes: options.notes ?? [],
+    notes: [...(options.notes ?? []), ...notesOf(findings)],
+    baselineDrift: findings.baselineDrift,
+    candidateExit: findings.candidateExit,
   };
 }
 
-interface ReplayContext {
-  options: VerifyOptions;
-  noise: NoiseModel;
-  expressMajor: number | null;
+/** What the run noticed beyond single verdicts; see the fields of {@link Verdict}. */
+interface RunFindings {
+  baselineDrift: Verdict['baselineDrift'];
+  /** Exchanges whose only header changes were cache validators of equal bodies. */
+  validators: number;
+  candidateExit: Verdict['candidateExit'];
 }
 
-/** Replays one request into every lane and judges the answers. */
-async function replayOne(request: ReplayRequest, route: string | null, recorded: RawResponse, sides: Side[], ctx: ReplayContext): Promise<ExchangeResult> {
-  const result: ExchangeResult = {
+function notesOf(f: RunFindings): string[] {
+  return f.validators
+    ? [`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal (file times of another checkout, or JSON written in another key order); counted as noise.`]
+    : [];
+}
+
+/** An exchange that was not sent (a redacted credential without a value, a candidate that has exited). */
+function notReplayed(request: ReplayRequest, route: string | null, note: string): ExchangeResult {
+  const result = emptyResult(request, route);
+  result.note = note;
+  result.outcome = outcomeOf(result);
+  return result;
+}
+
+function emptyResult(request: ReplayRequest, route: string | null): ExchangeResult {
+  return {
     id: request.id,
     method: request.method,
     path: request.path,
@@ -150,13 +171,22 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     accepted: [],
     ignored: 0,
   };
+}
+
+interface ReplayContext {
+  options: VerifyOptions;
+  noise: NoiseModel;
+  expressMajor: number | null;
+  /** What the run noticed beyond the verdicts of single exchanges. */
+  findings: RunFindings;
+}
+
+/** Replays one request into every lane and judges the answers. */
+async function replayOne(request: ReplayRequest, route: string | null, recorded: RawResponse, sides: Side[], ctx: ReplayContext): Promise<ExchangeResult> {
   const prepared = sides.map((s) => s.bindings.rewrite(request));
   const missing = [...new Set(prepared.flatMap((p) => p.missing))];
-  if (missing.length) {
-    result.note = `no credential for ${missing.join(', ')} (give them with --credentials); not replayed`;
-    result.outcome = outcomeOf(result);
-    return result;
-  }
+  if (missing.length) return notReplayed(request, route, `no credential for ${missing.join(', ')} (give them with --credentials); not replayed`);
+  const result = emptyResult(request, route);
   const send = (i: number) => sides[i].connection.send(prepared[i].request).then((r) => ({ ok: true as const, r }), (e: Error) => ({ ok: false as const, e }));
   // Baseline and candidate at once; the noise lane after both (Diffy's order: primary, candidate,
   // secondary), so a clock in an answer moves at least as much A/A as A/B.
@@ -166,6 +196,12 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
   const [base, cand, twin] = answers;
   if (!base.ok) throw new VerifyError(`the baseline did not answer ${request.id} ${request.method} ${request.path}: ${base.e.message}\n${sides[0].lane.output().slice(-2000)}`);
   result.status.baseline = base.r.status;
+  if (base.r.status !== recorded.status) {
+    // The replay did not reproduce the recorded state (expired credentials, missing data): passes here prove less.
+    const drift = ctx.findings.baselineDrift;
+    drift.count++;
+    if (drift.examples.length < 10) drift.examples.push({ id: request.id, request: `${request.method} ${request.path}`, recorded: recorded.status, baseline: base.r.status });
+  }
   const scope = ctx.options.rules.forRequest({ requestId: request.id, routeKey: route });
   const routeKey = route ?? NO_ROUTE;
   const canonical = (i: number, raw: RawResponse): CanonicalResponse => sides[i].bindings.restore(canonicalize(raw));
@@ -179,7 +215,9 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     ab = filtered.kept;
     result.ignored = filtered.suppressed.length;
   } else {
-    ab = [{ pointer: '/status', kind: 'status', baseline: base.r.status, candidate: `no response (${(cand.e as NodeJS.ErrnoException).code ?? cand.e.message})` }];
+    const how = await exitOf(sides[1].lane);
+    if (how) ctx.findings.candidateExit = { at: request.id, how, output: sides[1].lane.output().slice(-2000) };
+    ab = [{ pointer: '/status', kind: 'status', baseline: base.r.status, candidate: how ? `no response: the candidate exited (${how})` : `no response (${(cand.e as NodeJS.ErrnoException).code ?? cand.e.message})` }];
   }
   let aa: Difference[] = [];
   if (twin?.ok) {
@@ -188,12 +226,14 @@ async function replayOne(request: ReplayRequest, route: string | null, recorded:
     ctx.noise.observeAA(routeKey, aa);
   }
   ctx.noise.observeAB(routeKey, ab);
-  // The recording is a third sample (verifier-design §7.6): a value that changed between the
-  // recorded answer and the baseline's is volatile (a clock, a random id). Only value changes
-  // count, so a recording made against other data cannot hide missing or extra fields.
-  const drift = diffResponses(canonicalize(recorded), b, scope.diffOptions).filter((d) => d.kind === 'value' || (d.kind === 'header' && d.baseline !== undefined && d.candidate !== undefined));
-  const sameAA = new Set([...aa, ...drift].map((d) => `${d.pointer}\u0000${d.kind}`));
-  const isNoise = (d: Difference) => sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
+  // Cache validators that changed while the body did not (static files from another checkout
+  // carry other file times; JSON written in another key order hashes to another ETag).
+  // (Only for answers with a body: a HEAD or a 304 shows nothing the validator could be checked against.)
+  const sameBody = b.bodyKind !== 'empty' && !ab.some((d) => /^\/(body|bodyKind)(\/|$)/.test(d.pointer));
+  const validators = new Set(ab.filter((d) => sameBody && /^\/headers\/(etag|last-modified)$/.test(d.pointer) && d.baseline !== undefined && d.candidate !== undefined));
+  if (validators.size) ctx.findings.validators++;
+  const sameAA = new Set(aa.map((d) => `${d.pointer}\u0000${d.kind}`));
+  const isNoise = (d: Difference) => validators.has(d) || sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
   const signal = ab.filter((d) => !isNoise(d));
@@ -228,9 +268,14 @@ async function startSides(options: VerifyOptions): Promise<Side[]> {
   }
   const lanes = settled.map((s) => (s as PromiseFulfilledResult<Lane>).value);
   const sides: Side[] = [];
-  for (const [i, lane] of lanes.entries()) {
-    const credentials = options.credentials ? await loadCredentials(options.credentials, specs[i][0], lane.origin) : new Map<string, string>();
-    sides.push({ name: specs[i][0], lane, connection: new LaneConnection(lane.origin), bindings: new LaneBindings(credentials) });
+  try {
+    for (const [i, lane] of lanes.entries()) {
+      const credentials = options.credentials ? await loadCredentials(options.credentials, specs[i][0], lane.origin) : new Map<string, string>();
+      sides.push({ name: specs[i][0], lane, connection: new LaneConnection(lane.origin), bindings: new LaneBindings(credentials) });
+    }
+  } catch (e) {
+    await Promise.all(lanes.map((l) => l.stop()));
+    throw e;
   }
   return sides;
 }
@@ -242,12 +287,15 @@ async function startSides(options: VerifyOptions): Promise<Side[]> {
  * @throws Error naming the module when it has no default function or it fails
  */
 export async function loadCredentials(file: string, lane: string, origin: string): Promise<Map<string, string>> {
-  const mod = await import(pathToFileURL(file).href);
-  if (typeof mod.default !== 'function') throw new Error(`${file}: the credentials module must export a default function ({ lane, origin }) => ({ placeholder: value })`);
+  if (!existsSync(file)) throw new VerifyError(`the credentials module ${file} does not exist`);
+  const mod = await import(pathToFileURL(file).href).catch((e: Error) => {
+    throw new VerifyError(`the credentials module ${file} cannot be loaded: ${e.message}`);
+  });
+  if (typeof mod.default !== 'function') throw new VerifyError(`${file}: the credentials module must export a default function ({ lane, origin }) => ({ placeholder: value })`);
   try {
     return new Map(Object.entries((await mod.default({ lane, origin })) ?? {}).map(([k, v]) => [k, String(v)]));
   } catch (e) {
-    throw new Error(`${file}: credentials for the ${lane} lane failed: ${(e as Error).message}`);
+    throw new VerifyError(`${file}: credentials for the ${lane} lane failed: ${(e as Error).message}`);
   }
 }
 
@@ -291,4 +339,10 @@ function clipResult(r: ExchangeResult): ExchangeResult {
 function bodyText(c: CanonicalResponse): string {
   const text = c.bodyKind === 'text' ? String(c.body) : c.bodyKind === 'empty' ? '' : JSON.stringify(c.body);
   return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
+}
+
+/** How a lane's process ended, waiting up to `ms` for the exit to be seen (a reset connection arrives first); null if it runs on. */
+async function exitOf(lane: Lane, ms = 1000): Promise<string | null> {
+  for (let waited = 0; waited < ms && !lane.exited(); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  return lane.exited();
 }

@@ -42,7 +42,7 @@ describe('migrate verify', () => {
     copyApp('modern-e5', dir);
     const r = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('0 regressions · 0 not verified · 0 framework deltas · 0 noise · 0 accepted · 42 pass');
+    expect(r.stdout).toContain('0 regressions · 0 not verified · 0 with framework deltas only · 0 noise · 0 accepted · 42 pass');
     expect(r.stdout).toContain('Coverage: 18 of 18 routes exercised by the recording');
     expect(r.stdout.trim().split('\n').at(-1)).toBe('PASS: no regressions in 42 requests; 18 of 18 routes exercised');
     const last = JSON.parse(readFileSync(path.join(dir, '.migrate/verify/last.json'), 'utf8'));
@@ -71,9 +71,13 @@ describe('migrate verify', () => {
     expect(md.stdout.split('\n')[0]).toBe('## ❌ migrate verify: 1 request with regressions');
     expect(md.stdout).toContain('| `/status` | status | 201 → 200 |  |');
 
-    const accept = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--accept', 'clients ignore the status of note creation');
+    const none = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--accept', 'wrong request', '--accept-only', 'e11');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('Nothing to accept for e11');
+    const accept = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--accept', 'clients ignore the status of note creation', '--accept-only', 'e10');
     expect(accept.code).toBe(0);
-    expect(accept.stderr).toContain('Accepted 1 difference in .migrate/verify/accepted.json');
+    expect(accept.stderr).toContain('Accepted 1 difference (e10) in .migrate/verify/accepted.json: "clients ignore the status of note creation".');
+    expect(accept.stdout).toContain('0 regressions · 0 not verified · 0 with framework deltas only · 0 noise · 1 accepted · 41 pass');
     const accepted = JSON.parse(readFileSync(path.join(dir, '.migrate/verify/accepted.json'), 'utf8'));
     expect(accepted.accepted).toEqual([expect.objectContaining({ request: 'POST /api/notes', pointer: '/status', kind: 'status', reason: 'clients ignore the status of note creation' })]);
     const again = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js');
@@ -127,11 +131,58 @@ describe('migrate verify', () => {
     expect(boot.code).toBe(2);
     expect(boot.stderr).toContain('candidate lane');
     expect(boot.stderr).toContain('config missing: DATABASE_URL');
+    const empty = path.join(dir, 'empty.har');
+    writeFileSync(empty, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [] } }));
+    const nothing = migrate(dir, 'verify', '--baseline', APP, '--recording', empty, '--entry', 'src/app.js');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('has no requests: nothing to replay');
+    const noRules = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--rules', 'nope.json');
+    expect(noRules.code).toBe(2);
+    expect(noRules.stderr).toContain('the rules file nope.json does not exist');
     const noRecording = migrate(dir, 'verify', '--baseline', APP, '--entry', 'src/app.js');
     expect(noRecording.code).toBe(2);
     expect(noRecording.stderr).toContain('no recording: pass --recording <file.har>');
     const badRef = migrate(dir, 'verify', '--baseline', 'no-such-ref', '--recording', HAR, '--entry', 'src/app.js');
     expect(badRef.code).toBe(2);
     expect(badRef.stderr).toContain('not inside a git repository');
+  });
+});
+
+describe('migrate verify, when the replay itself goes wrong', () => {
+  it('a credentials module that cannot load stops the lanes and exits 2', () => {
+    const dir = path.join(tmpDir('creds'), 'app');
+    copyApp('modern-e5', dir);
+    const r = spawnSync(process.execPath, [BIN, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--credentials', 'missing-creds.mjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`the credentials module ${path.join(dir, 'missing-creds.mjs')} does not exist`);
+  });
+
+  it('a candidate that exits mid-replay is a regression, named with its exit code and output, and the rest is not replayed', () => {
+    const dir = path.join(tmpDir('crash'), 'app');
+    copyApp('modern-e5', dir);
+    const app = path.join(dir, 'src/app.js');
+    // GET /health (e2) kills the process.
+    writeFileSync(app, readFileSync(app, 'utf8').replace("res.json({ status: 'ok' });", "console.error('fatal: health probe crashed'); process.exit(3);"));
+    const r = migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--format', 'json');
+    expect(r.code).toBe(1);
+    const verdict = JSON.parse(r.stdout);
+    expect(verdict.candidateExit).toMatchObject({ at: 'e2', how: 'code 3' });
+    expect(verdict.candidateExit.output).toContain('fatal: health probe crashed');
+    expect(verdict.exchanges.find((x: { id: string }) => x.id === 'e2').regressions[0]).toMatchObject({ pointer: '/status', candidate: 'no response: the candidate exited (code 3)' });
+    expect(verdict.exchanges.find((x: { id: string }) => x.id === 'e3')).toMatchObject({ outcome: 'unverified', note: 'not replayed: the candidate exited (code 3) at e2' });
+    expect(verdict.totals.unverified).toBe(40);
+  });
+
+  it('says when the baseline answers otherwise than the recording (a stale recording or credential)', () => {
+    const dir = path.join(tmpDir('drift'), 'app');
+    copyApp('modern-e5', dir);
+    const har = JSON.parse(readFileSync(HAR, 'utf8'));
+    har.log.entries[1].response.status = 401; // as if the recorded health check had been refused
+    const file = path.join(dir, 'drift.har');
+    writeFileSync(file, JSON.stringify(har));
+    const r = migrate(dir, 'verify', '--baseline', APP, '--recording', file, '--entry', 'src/app.js');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('The baseline answered 1 request with another status than the recording');
+    expect(r.stdout).toContain('e2 GET /health: recorded 401, baseline 200');
   });
 });

@@ -6,7 +6,7 @@
  * - Express vs a naive hand-written Fastify port → the framework defaults named per request
  *   (fixtures/verify/naive-fastify-e5/expected-deltas.json, established by running both apps).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,22 @@ describe('deliberate changes are found with their pointer and kind', () => {
       expect(verdict.totals.regression).toBe(expected.size);
     });
   }
+});
+
+describe('a refactor that changes no answer', () => {
+  it('JSON written in another key order passes: the bodies are equal as trees, the ETags that differ are noise', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verify-keyorder-'));
+    tmp.push(dir);
+    copyApp('modern-e5', path.join(dir, 'app'));
+    const store = path.join(dir, 'app/src/lib/store.js');
+    const source = readFileSync(store, 'utf8');
+    writeFileSync(store, source.replace('const note = { id: nextId++, title, body, tags, revision: 1 };', 'const note = { revision: 1, tags, body, title, id: nextId++ };'));
+    const verdict = await run('modern-e5', appDir('modern-e5'), path.join(dir, 'app'));
+    expect(verdict.totals.regression).toBe(0);
+    const etags = verdict.exchanges.filter((x) => x.noise.some((d) => d.pointer === '/headers/etag'));
+    expect(etags.map((x) => x.id)).toContain('e10'); // the created note, written in the new order
+    expect(verdict.notes.some((n) => /ETag or Last-Modified differ while the bodies are equal/.test(n))).toBe(true);
+  });
 });
 
 describe('noise', () => {

@@ -50,6 +50,9 @@ describe('LaneBindings', () => {
     const lane = new LaneBindings(new Map([['<redacted:authorization:1>', 'tok-A']]));
     const ok = lane.rewrite(req('/me', { headers: [['Authorization', 'Bearer <redacted:authorization:1>']] }));
     expect(ok.request.headers).toEqual([['Authorization', 'Bearer tok-A']]);
+    // Given with its scheme, as people copy it from a header: the scheme is not doubled.
+    const withScheme = new LaneBindings(new Map([['<redacted:authorization:1>', 'Bearer tok-B']])).rewrite(req('/me', { headers: [['Authorization', 'Bearer <redacted:authorization:1>']] }));
+    expect(withScheme.request.headers).toEqual([['Authorization', 'Bearer tok-B']]);
     const body = Buffer.from(JSON.stringify({ user: 'ann', password: '<redacted:password:1>' }));
     const missing = lane.rewrite(req('/login', { method: 'POST', headers: [['Content-Type', 'application/json']], body }));
     expect(missing.missing).toEqual(['<redacted:password:1>']);
