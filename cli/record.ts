@@ -6,6 +6,8 @@
  */
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { detectEntry, readPackageJson } from '../analyzer/project.js';
+import { loadConfig } from '../verifier/config.js';
 import { toolVersion } from '../analyzer/version.js';
 import { HarError, writeHar } from '../verifier/har.js';
 import { importHarFile } from '../verifier/import-har.js';
@@ -35,7 +37,7 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
     builder: (y) =>
       y
         .positional('dir', { type: 'string', default: '.', describe: 'Folder of the app' })
-        .option('entry', { type: 'string', describe: 'Module to run, relative to the app folder (required unless --from-har)' })
+        .option('entry', { type: 'string', describe: 'Module to run, relative to the app folder [config: entry; detected from the start script]' })
         .option('out', { type: 'string', describe: 'HAR file to write (default: <dir>/.migrate/recordings/<timestamp>.har)' })
         .option('port', { type: 'number', describe: 'Port for the app on 127.0.0.1 (default: a free one)' })
         .option('run', { type: 'string', describe: 'Command that sends the traffic (MIGRATE_RECORD_URL is the app’s URL); recording stops when it exits' })
@@ -46,7 +48,6 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
         .option('from-har', { type: 'string', describe: 'Import this browser HAR export instead of running the app' })
         .option('origin', { type: 'string', describe: 'With --from-har: the origin to keep (default: the most frequent)' })
         .check((a) => {
-          if (!a['from-har'] && !a.entry) throw new Error('Give --entry <file> (the module to run), or --from-har <file>.');
           if (a['from-har'] && (a.entry || a.run)) throw new Error('--from-har imports a file; it cannot be combined with --entry or --run.');
           if (a.origin && !a['from-har']) throw new Error('--origin only applies with --from-har.');
           return true;
@@ -79,10 +80,17 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
           controller.abort();
         };
         process.on('SIGINT', onSigint);
+        const root = path.resolve(args.dir);
+        const entry = args.entry ?? loadConfig(root).entry ?? detectEntry(root, readPackageJson(root)).entry;
+        if (!entry) {
+          say(`migrate record: no entry found in ${args.dir}: pass --entry <file> (the module that starts the server or exports the app)`);
+          setExit(2);
+          return;
+        }
         try {
           const result = await record({
             dir: args.dir,
-            entry: args.entry!,
+            entry,
             out: args.out,
             port: args.port,
             run: args.run,

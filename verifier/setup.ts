@@ -71,7 +71,9 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
   if (!recordingArg) throw new VerifySetupError('no recording: pass --recording <file.har> (make one with `migrate record`) or run `migrate init`');
   const entry = req.entry ?? config.candidate?.entry ?? config.entry ?? detectEntry(dir, readPackageJson(dir)).entry;
   if (!entry) throw new VerifySetupError(`no entry found in ${dir}: pass --entry <file> (the file that starts the server or exports the app)`);
-  const har = readHar(pick(req.recording, config.recordings?.[0])!);
+  const recordingFile = pick(req.recording, config.recordings?.[0])!;
+  if (!existsSync(recordingFile)) throw new VerifySetupError(`the recording ${recordingArg} does not exist: make it with \`migrate record --out ${recordingArg}\``);
+  const har = readHar(recordingFile);
   if (!har.log.entries.length) throw new VerifySetupError(`the recording ${recordingArg} has no requests: nothing to replay`);
   const rulesFile = pick(req.rules, config.rules);
   // The default rules file is optional; one the user named must exist.

@@ -281,7 +281,8 @@ describe('migrate record (CLI)', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`migrate record: record lane: entry ${path.join(dir, 'nope.js')} does not exist\n`);
     const usage = await cli('record', dir);
-    expect(usage).toEqual({ code: 2, stderr: 'usage: Give --entry <file> (the module to run), or --from-har <file>.' });
+    // No --entry and nothing to detect it from (no package.json start script, no conventional file).
+    expect(usage).toEqual({ code: 2, stderr: `migrate record: no entry found in ${dir}: pass --entry <file> (the module that starts the server or exports the app)\n` });
   });
 });
 
