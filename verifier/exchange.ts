@@ -1,0 +1,146 @@
+/**
+ * Replays one recorded request into every side and judges the answers (verifier-design.md §7):
+ * rewrite the request per lane (cookies, bound values, credentials) → baseline and candidate at
+ * once, then the noise lane → canonicalise → map bound values back → diff baseline/candidate
+ * (A/B) and baseline/noise (A/A) → drop what rules ignore → noise (A/A, Diffy thresholds, cache
+ * validators of equal bodies) → accepted → framework deltas → outcome.
+ */
+import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
+import { explainDifferences } from './deltas.js';
+import { diffResponses } from './diff.js';
+import type { CanonicalResponse, Difference, RawResponse, ReplayRequest } from './model.js';
+import type { NoiseModel } from './noise.js';
+import { canonicalize } from './normalize.js';
+import { exitOf, VerifyError, type Side } from './sides.js';
+import { NO_ROUTE, outcomeOf, type ExchangeResult, type Regression, type Verdict } from './verdict.js';
+import type { VerifyOptions } from './verify.js';
+
+/** What the run noticed beyond single verdicts; see the fields of {@link Verdict}. */
+export interface RunFindings {
+  baselineDrift: Verdict['baselineDrift'];
+  /** Exchanges whose only header changes were cache validators of equal bodies. */
+  validators: number;
+  candidateExit: Verdict['candidateExit'];
+}
+
+/** What judging one exchange needs from the run: options (rules, accepted), the noise model, the Express major, and where to note run-level facts. */
+export interface ReplayContext {
+  options: VerifyOptions;
+  noise: NoiseModel;
+  expressMajor: number | null;
+  /** What the run noticed beyond the verdicts of single exchanges. */
+  findings: RunFindings;
+}
+
+/** Replays one request into every lane and judges the answers. */
+export async function replayOne(request: ReplayRequest, route: string | null, recorded: RawResponse, sides: Side[], ctx: ReplayContext): Promise<ExchangeResult> {
+  const prepared = sides.map((s) => s.bindings.rewrite(request));
+  const missing = [...new Set(prepared.flatMap((p) => p.missing))];
+  if (missing.length) return notReplayed(request, route, `no credential for ${missing.join(', ')} (give them with --credentials); not replayed`);
+  const result = emptyResult(request, route);
+  const send = (i: number) => sides[i].connection.send(prepared[i].request).then((r) => ({ ok: true as const, r }), (e: Error) => ({ ok: false as const, e }));
+  // Baseline and candidate at once; the noise lane after both (Diffy's order: primary, candidate,
+  // secondary), so a clock in an answer moves at least as much A/A as A/B.
+  type Answer = Awaited<ReturnType<typeof send>>;
+  const answers: Answer[] = await Promise.all([send(0), send(1)]);
+  if (sides[2]) answers.push(await send(2));
+  const [base, cand, twin] = answers;
+  if (!base.ok) throw new VerifyError(`the baseline did not answer ${request.id} ${request.method} ${request.path}: ${base.e.message}\n${sides[0].lane.output().slice(-2000)}`);
+  result.status.baseline = base.r.status;
+  if (base.r.status !== recorded.status) {
+    // The replay did not reproduce the recorded state (expired credentials, missing data): passes here prove less.
+    const drift = ctx.findings.baselineDrift;
+    drift.count++;
+    if (drift.examples.length < 10) drift.examples.push({ id: request.id, request: `${request.method} ${request.path}`, recorded: recorded.status, baseline: base.r.status });
+  }
+  const scope = ctx.options.rules.forRequest({ requestId: request.id, routeKey: route });
+  const routeKey = route ?? NO_ROUTE;
+  const canonical = (i: number, raw: RawResponse): CanonicalResponse => sides[i].bindings.restore(canonicalize(raw));
+  const b = canonical(0, base.r);
+  let ab: Difference[];
+  let candidateCanonical: CanonicalResponse | null = null;
+  if (cand.ok) {
+    result.status.candidate = cand.r.status;
+    candidateCanonical = canonical(1, cand.r);
+    const filtered = scope.filter(diffResponses(b, candidateCanonical, scope.diffOptions), b, candidateCanonical);
+    ab = filtered.kept;
+    result.ignored = filtered.suppressed.length;
+  } else {
+    const how = await exitOf(sides[1].lane);
+    if (how) ctx.findings.candidateExit = { at: request.id, how, output: sides[1].lane.output().slice(-2000) };
+    ab = [{ pointer: '/status', kind: 'status', baseline: base.r.status, candidate: how ? `no response: the candidate exited (${how})` : `no response (${(cand.e as NodeJS.ErrnoException).code ?? cand.e.message})` }];
+  }
+  let aa: Difference[] = [];
+  if (twin?.ok) {
+    const n = canonical(2, twin.r);
+    aa = scope.filter(diffResponses(b, n, scope.diffOptions), b, n).kept;
+    ctx.noise.observeAA(routeKey, aa);
+  }
+  ctx.noise.observeAB(routeKey, ab);
+  // Cache validators that changed while the body did not (static files from another checkout
+  // carry other file times; JSON written in another key order hashes to another ETag).
+  // (Only for answers with a body: a HEAD or a 304 shows nothing the validator could be checked against.)
+  const sameBody = b.bodyKind !== 'empty' && !ab.some((d) => /^\/(body|bodyKind)(\/|$)/.test(d.pointer));
+  const validators = new Set(ab.filter((d) => sameBody && /^\/headers\/(etag|last-modified)$/.test(d.pointer) && d.baseline !== undefined && d.candidate !== undefined));
+  if (validators.size) ctx.findings.validators++;
+  const sameAA = new Set(aa.map((d) => `${d.pointer}\u0000${d.kind}`));
+  const isNoise = (d: Difference) => validators.has(d) || sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
+  result.noise = ab.filter(isNoise);
+  const requestLabel = `${request.method} ${request.path}`;
+  const signal = ab.filter((d) => !isNoise(d));
+  result.accepted = signal.filter((d) => ctx.options.accepted?.has(requestLabel, d));
+  const open = signal.filter((d) => !result.accepted.includes(d));
+  if (candidateCanonical && open.length) {
+    const { explained, unexplained } = explainDifferences({ request, baseline: b, candidate: candidateCanonical, differences: open, expressMajor: ctx.expressMajor });
+    result.deltas = explained.filter((e) => FRAMEWORK_DEFAULTS[e.id].visibility === 'delta');
+    const caused: Regression[] = explained.filter((e) => FRAMEWORK_DEFAULTS[e.id].visibility === 'regression').flatMap((e) => e.differences.map((d) => ({ ...d, cause: e.id })));
+    result.regressions = [...caused, ...unexplained];
+  } else result.regressions = open;
+  if (candidateCanonical && result.regressions.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
+  result.outcome = outcomeOf(result);
+  answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r));
+  return result.outcome === 'pass' ? result : clipResult(result);
+}
+
+/** An exchange that was not sent (a redacted credential without a value, a candidate that has exited). */
+export function notReplayed(request: ReplayRequest, route: string | null, note: string): ExchangeResult {
+  const result = emptyResult(request, route);
+  result.note = note;
+  result.outcome = outcomeOf(result);
+  return result;
+}
+
+function emptyResult(request: ReplayRequest, route: string | null): ExchangeResult {
+  return {
+    id: request.id,
+    method: request.method,
+    path: request.path,
+    comment: request.comment,
+    session: request.session,
+    route,
+    outcome: 'pass',
+    status: { baseline: null, candidate: null },
+    regressions: [],
+    deltas: [],
+    noise: [],
+    accepted: [],
+    ignored: 0,
+  };
+}
+
+/** Keeps stored results small: long values clipped, at most 50 differences per category. */
+function clipResult(r: ExchangeResult): ExchangeResult {
+  const clipValue = (v: unknown) => {
+    if (v === undefined) return v;
+    const s = typeof v === 'string' ? v : JSON.stringify(v);
+    return s.length > 300 ? (typeof v === 'string' ? s.slice(0, 300) + '…' : `${s.slice(0, 300)}… (${s.length} chars)`) : v;
+  };
+  const clip = <T extends Difference>(ds: T[]) => ds.slice(0, 50).map((d) => ({ ...d, baseline: clipValue(d.baseline), candidate: clipValue(d.candidate) }));
+  return { ...r, regressions: clip(r.regressions), noise: clip(r.noise), accepted: clip(r.accepted), deltas: r.deltas.map((d) => ({ ...d, differences: clip(d.differences) })) };
+}
+
+/** A canonical body as short text for a report (bodies of different kinds are not diffed field by field). */
+function bodyText(c: CanonicalResponse): string {
+  const text = c.bodyKind === 'text' ? String(c.body) : c.bodyKind === 'empty' ? '' : JSON.stringify(c.body);
+  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
+}
