@@ -7,8 +7,11 @@
  * mapped back to the recorded ones, so "baseline id #4 ↔ candidate id #7" compares as equal
  * when both were bound to the same recorded id.
  *
- * Cookie jars are kept per session: a cookie a lane set in one session is sent only in that
- * session. Redaction placeholders (`<redacted:…>`) are replaced by credentials given for the lane.
+ * Redaction placeholders (`<redacted:…>`) are replaced by the value bound to them (a cookie the
+ * lane set where the recording saw that placeholder) or by credentials given for the lane. Cookie
+ * jars are kept per session (a cookie cleared by a logout leaves it) and stand in only for a
+ * redacted cookie nothing else resolves; a recording may log in several users in one session, so
+ * the recorded value, not the last cookie set, says whose cookie a request carries.
  */
 import { REDACTED } from './redact.js';
 import type { CanonicalResponse, RawResponse, ReplayRequest } from './model.js';
@@ -34,7 +37,7 @@ export class LaneBindings {
   /** @param credentials placeholder (`<redacted:authorization:1>`) → real value for this lane */
   constructor(private readonly credentials: ReadonlyMap<string, string> = new Map()) {}
 
-  /** Rewrites `request` for this lane: cookies from the session jar, bound values, credentials. */
+  /** Rewrites `request` for this lane: bound values, credentials, and cookies from the session jar where nothing else resolves them. */
   rewrite(request: ReplayRequest): LaneRequest {
     const missing = new Set<string>();
     const swap = (value: string): string => {
@@ -46,7 +49,9 @@ export class LaneBindings {
     const headers = request.headers
       .filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name))
       .map(([name, value]): [string, string] => {
-        if (/^cookie$/i.test(name)) return [name, rewriteCookieHeader(value, (n, v) => jar?.get(n) ?? swap(v))];
+        // A recorded cookie value names an identity (a recording may hold several logins in one
+        // session): its binding wins; the session jar only stands in for a redacted value nothing resolves.
+        if (/^cookie$/i.test(name)) return [name, rewriteCookieHeader(value, (n, v) => (this.resolves(v) ? swap(v) : (jar?.get(n) ?? swap(v))))];
         // A credential may be given with its scheme (`Bearer eyJ…`) or without: never send the scheme twice.
         if (/^authorization$/i.test(name))
           return [name, value.replace(/^(\S+\s+)?(.*)$/, (_, scheme = '', token) => {
@@ -72,7 +77,8 @@ export class LaneBindings {
     const recordedCookies = setCookies(recorded);
     const jar = this.jars.get(session) ?? new Map<string, string>();
     for (const [name, value] of setCookies(lane)) {
-      jar.set(name, value);
+      if (value === '') jar.delete(name); // cleared (logout)
+      else jar.set(name, value);
       const was = recordedCookies.get(name);
       if (was !== undefined) this.bind(was, value);
     }
@@ -98,6 +104,11 @@ export class LaneBindings {
     if (headers.location) headers.location = headers.location.replace(/[^/?&=#]+/g, (s) => back(s));
     const body = response.bodyKind === 'json' ? mapJson(response.body, '', (key, v) => (ID_KEY.test(key) || v.length >= MIN_FREE_LENGTH ? back(v) : v)) : response.body;
     return { ...response, cookies, headers, body };
+  }
+
+  /** Whether `value` needs nothing from the jar: it is not redacted, or bound, or a credential. */
+  private resolves(value: string): boolean {
+    return !value.includes('<redacted:') || this.forward.has(value) || [...value.matchAll(REDACTED)].every(([p]) => this.credentials.has(p) || this.forward.has(p));
   }
 
   private bind(recorded: string, lane: string): void {

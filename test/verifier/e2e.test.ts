@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
 import { FRAMEWORK_DEFAULTS } from '../../rules/catalogue/framework-defaults.js';
 import { readHar } from '../../verifier/har.js';
+import { redactHar } from '../../verifier/redact.js';
 import { parseVerifyRules } from '../../verifier/verify-rules.js';
 import { verify, type VerifyOptions } from '../../verifier/verify.js';
 import type { Verdict } from '../../verifier/verdict.js';
@@ -89,6 +90,30 @@ describe('deliberate changes are found with their pointer and kind', () => {
       expect(verdict.totals.regression).toBe(expected.size);
     });
   }
+});
+
+describe('redacted recordings', () => {
+  // shop-api's recording with the redaction `migrate record` applies: logins carry
+  // <redacted:password:N>, later requests the session and JWT cookies the logins set.
+  const redacted = () => redactHar(readHar(path.join(appDir('shop-api'), 'recording.har'))).har;
+
+  it('without credentials the logins and everything that depends on them are not verified (never a false pass)', async () => {
+    const verdict = await run('shop-api', appDir('shop-api'), appDir('shop-api'), { har: redacted() });
+    const unverified = verdict.exchanges.filter((x) => x.outcome === 'unverified');
+    expect(unverified.map((x) => x.id)).toEqual(expect.arrayContaining(['e19', 'e20', 'e21', 'e23', 'e24']));
+    expect(unverified.find((x) => x.id === 'e19')!.note).toBe('no credential for <redacted:password:1> (give them with --credentials); not replayed');
+    expect(verdict.totals.regression).toBe(0);
+  });
+
+  it('with a credentials module every request replays: cookies the logins set are carried per lane', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verify-creds-'));
+    tmp.push(dir);
+    const creds = path.join(dir, 'creds.mjs');
+    writeFileSync(creds, "export default ({ lane }) => ({ '<redacted:password:1>': 'hopper', '<redacted:password:2>': 'lovelace', '<redacted:password:3>': 'wrong', '<redacted:authorization:1>': 'Bearer not.a.token' });\n");
+    const verdict = await run('shop-api', appDir('shop-api'), appDir('shop-api'), { har: redacted(), credentials: creds });
+    expect(verdict.exchanges.filter((x) => x.outcome !== 'noise').map((x) => `${x.id} ${x.outcome} ${x.note ?? ''}`)).toEqual([]);
+    expect(verdict.baselineDrift).toEqual({ count: 0, examples: [] }); // the baseline answered every request as recorded: the logins worked
+  });
 });
 
 describe('a refactor that changes no answer', () => {
