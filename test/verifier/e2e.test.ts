@@ -67,6 +67,8 @@ describe('the same app on both sides', () => {
       expect(verdict.exchanges.filter((x) => x.outcome !== 'noise').map((x) => `${x.id} ${x.outcome}`)).toEqual([]);
       expect(verdict.totals.pass + verdict.totals.noise).toBe(entries);
       expect(verdict.coverage!.notExercised).toEqual([]);
+      // The replay reproduced the recording: the baseline answered every request with the recorded status.
+      expect(verdict.baselineDrift).toEqual({ count: 0, examples: [] });
     });
   }
 });
