@@ -2,10 +2,11 @@
  * Accepted differences (`.migrate/verify/accepted.json`): differences a human has looked at and
  * accepted, each with a reason, so the CI gate fails only on new ones (verifier-design.md §7.15).
  * An entry is keyed by the request as recorded (`METHOD /path?query`), the pointer, the kind and
- * both values — not by the exchange id, which changes when a recording is regenerated. The values
+ * the fingerprint of both values — not by the exchange id, which changes when a recording is regenerated. The values
  * are part of the key so that accepting `201 → 400` on one request does not also accept a later
  * `201 → 500` on it.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Difference } from './model.js';
 import { NO_ROUTE, outcomeOf, type ExchangeResult, type Verdict } from './verdict.js';
@@ -16,9 +17,11 @@ export interface AcceptedDifference {
   request: string;
   pointer: string;
   kind: Difference['kind'];
-  /** Both values as JSON text (absent side: omitted). */
+  /** Both values as JSON text (absent side: omitted; shortened when long), for a human. */
   baseline?: string;
   candidate?: string;
+  /** sha1 of both full values ({@link fingerprintOf}): what a later difference must match. */
+  fingerprint: string;
   reason: string;
   acceptedAt: string;
 }
@@ -74,14 +77,21 @@ export class AcceptedDifferences {
   }
 }
 
-/** A difference with its values as JSON text, as stored in the file. */
-function valued(d: Difference): Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate'> {
-  const text = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
-  return { pointer: d.pointer, kind: d.kind, baseline: text(d.baseline), candidate: text(d.candidate) };
+/**
+ * sha1 of a difference's two full values: what an accepted difference matches on, since stored
+ * values are shortened for reports.
+ */
+export function fingerprintOf(d: Difference): string {
+  return d.fingerprint ?? createHash('sha1').update(JSON.stringify([d.baseline ?? null, d.candidate ?? null])).digest('hex');
 }
 
-const key = (request: string, d: Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate'>) =>
-  [request, d.pointer, d.kind, d.baseline ?? '', d.candidate ?? ''].join('\u0000');
+/** A difference as stored in the file: the fingerprint, and the values as JSON text for a human. */
+function valued(d: Difference): Pick<AcceptedDifference, 'pointer' | 'kind' | 'baseline' | 'candidate' | 'fingerprint'> {
+  const text = (v: unknown) => (v === undefined ? undefined : JSON.stringify(v));
+  return { pointer: d.pointer, kind: d.kind, baseline: text(d.baseline), candidate: text(d.candidate), fingerprint: fingerprintOf(d) };
+}
+
+const key = (request: string, d: Pick<AcceptedDifference, 'pointer' | 'kind' | 'fingerprint'>) => [request, d.pointer, d.kind, d.fingerprint].join('\u0000');
 
 /**
  * Marks the regressions and deltas of `exchanges` (members of `verdict.exchanges`) as accepted in

@@ -29,9 +29,20 @@ type Detector = (ctx: DeltaContext) => Difference[];
 const everything: (test: (ctx: DeltaContext) => boolean) => Detector = (test) => (ctx) => (test(ctx) ? ctx.differences : []);
 const atPointer = (test: (d: Difference) => boolean): Detector => (ctx) => ctx.differences.filter(test);
 
-/** finalhandler's page replaced by Fastify's JSON: the body, its type and the page's own headers, nothing else (CORS headers lost on a 404 are still reported). */
-const PAGE_POINTERS = /^\/(body|bodyKind|mediaType|charset|headers\/(content-security-policy|x-content-type-options))(\/|$)/;
-const onlyPage = (test: (ctx: DeltaContext) => boolean): Detector => (ctx) => (test(ctx) ? ctx.differences.filter((d) => PAGE_POINTERS.test(d.pointer)) : []);
+/** The differences under `pointers` when `test` holds: a default explains those and nothing else. */
+const only = (pointers: RegExp, test: (ctx: DeltaContext) => boolean): Detector => (ctx) => (test(ctx) ? ctx.differences.filter((d) => pointers.test(d.pointer)) : []);
+/** finalhandler's page replaced by Fastify's JSON: the body, its type and the page's own headers (CORS headers lost on a 404 are still reported). */
+const PAGE = /^\/(body|bodyKind|mediaType|charset|headers\/(content-security-policy|x-content-type-options))(\/|$)/;
+const onlyPage = (test: (ctx: DeltaContext) => boolean): Detector => only(PAGE, test);
+/** Express's automatic OPTIONS answer: status, the `Allow` list as body and header. */
+const OPTIONS_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(allow|x-content-type-options|etag))(\/|$)/;
+/** A 304 against a full answer: status, body and its type, the validators — not the caching headers a 304 must repeat. */
+const CONDITIONAL_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(etag|last-modified))(\/|$)/;
+/**
+ * Express's automatic ETags (`etag` package, weak): `W/"<length hex>-<27 chars of base64 sha1>"` for
+ * bodies, `W/"<size hex>-<mtime hex>"` for static files; an app's own tag is not a framework default.
+ */
+const EXPRESS_ETAG = /^W\/"[0-9a-f]+-([A-Za-z0-9+/]{27}|[0-9a-f]+)"$/;
 const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
 const ok = (c: CanonicalResponse) => c.status < 400;
 const header = (r: ReplayRequest, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
@@ -51,11 +62,13 @@ const FASTIFY_PARSE_ERROR = /FST_ERR_CTP_|Body cannot be empty when content-type
 
 /** Detectors in precedence order (most specific first); a detector takes the differences it explains. */
 const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
-  ['auto-options', everything(({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && ok(b) && 'allow' in b.headers && c.status === 404)],
-  ['etag', everything(({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
+  // Deltas take only what the default explains: an app's own CORS or cache headers lost on the
+  // way still count as regressions.
+  ['auto-options', only(OPTIONS_ANSWER, ({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && ok(b) && 'allow' in b.headers && c.status === 404)],
+  ['etag', only(CONDITIONAL_ANSWER, ({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
   // Pure framework headers next, so a whole-answer cause below does not absorb them.
   ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
-  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined)],
+  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined && EXPRESS_ETAG.test(String(d.baseline)))],
   // With both upper case and a trailing slash, case is named: Fastify answers a prefixed plugin's
   // root with and without the slash, so case is the usual cause.
   ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],

@@ -7,6 +7,7 @@
  */
 import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import { explainDifferences } from './deltas.js';
+import { fingerprintOf } from './accepted.js';
 import { diffResponses } from './diff.js';
 import type { CanonicalResponse, Difference, RawResponse, ReplayRequest } from './model.js';
 import type { NoiseModel } from './noise.js';
@@ -128,15 +129,20 @@ function emptyResult(request: ReplayRequest, route: string | null): ExchangeResu
   };
 }
 
-/** Keeps stored results small: long values clipped, at most 50 differences per category. */
+/** Keeps stored results small: long values clipped (the fingerprint keeps the full values' identity), at most 50 differences per category. */
 function clipResult(r: ExchangeResult): ExchangeResult {
   const clipValue = (v: unknown) => {
     if (v === undefined) return v;
     const s = typeof v === 'string' ? v : JSON.stringify(v);
     return s.length > 300 ? (typeof v === 'string' ? s.slice(0, 300) + '…' : `${s.slice(0, 300)}… (${s.length} chars)`) : v;
   };
-  const clip = <T extends Difference>(ds: T[]) => ds.slice(0, 50).map((d) => ({ ...d, baseline: clipValue(d.baseline), candidate: clipValue(d.candidate) }));
-  return { ...r, regressions: clip(r.regressions), noise: clip(r.noise), accepted: clip(r.accepted), deltas: r.deltas.map((d) => ({ ...d, differences: clip(d.differences) })) };
+  let clipped = 0;
+  const clip = <T extends Difference>(ds: T[]) => {
+    clipped += Math.max(0, ds.length - 50);
+    return ds.slice(0, 50).map((d) => ({ ...d, fingerprint: fingerprintOf(d), baseline: clipValue(d.baseline), candidate: clipValue(d.candidate) }));
+  };
+  const out = { ...r, regressions: clip(r.regressions), noise: clip(r.noise), accepted: clip(r.accepted), deltas: r.deltas.map((d) => ({ ...d, differences: clip(d.differences) })) };
+  return clipped ? { ...out, clipped } : out;
 }
 
 /** A canonical body as short text for a report (bodies of different kinds are not diffed field by field). */

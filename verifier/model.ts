@@ -144,4 +144,6 @@ export interface Difference {
   baseline?: unknown;
   /** The value on the candidate side (absent for `missing`). */
   candidate?: unknown;
+  /** sha1 of both full values, set when stored values are shortened (accepted differences match on it). */
+  fingerprint?: string;
 }

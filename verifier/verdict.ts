@@ -40,6 +40,8 @@ export interface ExchangeResult {
   deltas: Array<{ id: FrameworkDefaultId; differences: Difference[] }>;
   noise: Difference[];
   accepted: Difference[];
+  /** Differences left out of the lists above to keep the result small (more than 50 in one category). */
+  clipped?: number;
   /** Differences silenced by `.migrate/verify.json` rules, with the rule. */
   ignored: number;
   /** Both bodies as short text, when they are of different kinds (JSON vs HTML) and so not diffed by field. */

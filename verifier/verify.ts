@@ -59,7 +59,10 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
   const routes = new Map<string, OutcomeCounts>();
   const totals = emptyCounts();
   const deltaSeen = new Map<string, DeltaSummary>();
+  const causes = new Map<FrameworkDefaultId, number>();
   const keep = options.keep ?? 500;
+  // Regressions and requests not verified are stored apart from the rest, so noise cannot crowd them out.
+  const stored = { failing: 0, other: 0 };
   let truncated = false;
   try {
     // One request at a time: memory follows the recording, not the recording twice over.
@@ -74,25 +77,18 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
       const perRoute = routes.get(route ?? NO_ROUTE) ?? emptyCounts();
       count(perRoute, result.outcome);
       routes.set(route ?? NO_ROUTE, perRoute);
+      summarise(result, deltaSeen, causes, options.fastifyVersion ?? null);
       if (result.outcome === 'pass') continue;
-      if (results.length < keep) results.push(result);
-      else truncated = true;
+      const kind = result.outcome === 'regression' || result.outcome === 'unverified' ? 'failing' : 'other';
+      if (stored[kind] < keep) {
+        stored[kind]++;
+        results.push(result);
+      } else truncated = true;
     }
   } finally {
     await Promise.all(sides.map(async (s) => (await s.connection.close().catch(() => undefined), await s.lane.stop())));
   }
   reclassifyNoise(results, noise, totals, routes);
-  const causes = new Map<FrameworkDefaultId, number>();
-  for (const r of results) for (const id of new Set(r.regressions.map((d) => d.cause))) if (id) causes.set(id, (causes.get(id) ?? 0) + 1);
-  for (const r of results) {
-    for (const d of r.deltas) {
-      const known = FRAMEWORK_DEFAULTS[d.id];
-      const entry = deltaSeen.get(d.id) ?? { id: known.id, title: known.title, visibility: known.visibility, fix: fixFor(known, options.fastifyVersion ?? null), express: known.express, fastify: known.fastify, count: 0, examples: [] };
-      entry.count++;
-      if (entry.examples.length < 20) entry.examples.push(r.id);
-      deltaSeen.set(d.id, entry);
-    }
-  }
   return {
     tool: { name: 'express-to-fastify-migrate', version: toolVersion() },
     startedAt: new Date(started).toISOString(),
@@ -117,6 +113,18 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
   };
 }
 
+/** Counts the framework deltas and the defaults that caused regressions of one exchange (all exchanges, stored or not). */
+function summarise(r: ExchangeResult, deltas: Map<string, DeltaSummary>, causes: Map<FrameworkDefaultId, number>, fastifyVersion: string | null): void {
+  for (const id of new Set(r.regressions.map((d) => d.cause))) if (id) causes.set(id, (causes.get(id) ?? 0) + 1);
+  for (const d of r.deltas) {
+    const known = FRAMEWORK_DEFAULTS[d.id];
+    const entry = deltas.get(d.id) ?? { id: known.id, title: known.title, visibility: known.visibility, fix: fixFor(known, fastifyVersion), express: known.express, fastify: known.fastify, count: 0, examples: [] };
+    entry.count++;
+    if (entry.examples.length < 20) entry.examples.push(r.id);
+    deltas.set(d.id, entry);
+  }
+}
+
 function notesOf(f: RunFindings): string[] {
   return f.validators
     ? [`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal (file times of another checkout, or JSON written in another key order); counted as noise.`]
@@ -125,10 +133,12 @@ function notesOf(f: RunFindings): string[] {
 
 /**
  * Diffy's thresholds judged on the whole run: differences stored as regressions on fields that
- * turned out noisy later in the run become noise, and the counts follow.
+ * turned out noisy later in the run become noise, and the counts follow. An exchange whose stored
+ * differences were clipped keeps its verdict: what was not stored cannot be judged again.
  */
 function reclassifyNoise(results: ExchangeResult[], noise: NoiseModel, totals: OutcomeCounts, routes: Map<string, OutcomeCounts>): void {
   for (const r of results) {
+    if (r.clipped) continue;
     const routeKey = r.route ?? NO_ROUTE;
     const late = r.regressions.filter((d) => !d.cause && noise.isNoise(routeKey, d));
     if (!late.length) continue;

@@ -163,9 +163,20 @@ describe('AcceptedDifferences', () => {
     const accepted = new AcceptedDifferences();
     expect(accepted.acceptAll(file, [x], 'known', new Date('2026-11-30T00:00:00Z'))).toBe(1);
     const loaded = AcceptedDifferences.load(file);
-    expect(loaded.entries).toEqual([{ request: 'POST /user', pointer: '/status', kind: 'status', baseline: '201', candidate: '400', reason: 'known', acceptedAt: '2026-11-30T00:00:00.000Z' }]);
+    expect(loaded.entries).toEqual([{ request: 'POST /user', pointer: '/status', kind: 'status', baseline: '201', candidate: '400', fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), reason: 'known', acceptedAt: '2026-11-30T00:00:00.000Z' }]);
     expect(loaded.has('POST /user', { pointer: '/status', kind: 'status', baseline: 201, candidate: 400 })).toBe(true);
     expect(loaded.has('POST /user', { pointer: '/status', kind: 'status', baseline: 201, candidate: 500 })).toBe(false);
+  });
+
+  it('matches a long value accepted from a shortened stored copy (by fingerprint)', async () => {
+    const { AcceptedDifferences, fingerprintOf } = await import('../../verifier/accepted.js');
+    const { mkdtempSync } = await import('node:fs');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'accepted-')), 'accepted.json');
+    const full = { pointer: '/body', kind: 'value' as const, baseline: 'a'.repeat(1000), candidate: 'b'.repeat(1000) };
+    const stored = { ...full, fingerprint: fingerprintOf(full), baseline: 'a'.repeat(300) + '…', candidate: 'b'.repeat(300) + '…' };
+    new AcceptedDifferences().acceptAll(file, [{ id: 'e1', method: 'GET', path: '/page', regressions: [stored], deltas: [] } as never], 'new copy');
+    expect(AcceptedDifferences.load(file).has('GET /page', full)).toBe(true);
+    expect(AcceptedDifferences.load(file).has('GET /page', { ...full, candidate: 'c'.repeat(1000) })).toBe(false);
   });
 });
 
@@ -180,5 +191,33 @@ describe('fixFor', () => {
     expect(fixFor(FRAMEWORK_DEFAULTS.etag, '3.14.0')).toContain('`fastify-etag`');
     expect(fixFor(FRAMEWORK_DEFAULTS.etag, '4.28.0')).toContain('`@fastify/etag`');
     expect(fixFor(FRAMEWORK_DEFAULTS['head-routes'], '3.14.0')).toBe('Create Fastify with `exposeHeadRoutes: true`.');
+  });
+});
+
+describe('explainDifferences takes only what a default explains', () => {
+  const explain = (request: ReplayRequest, a: RawResponse, b: RawResponse) => {
+    const [x, y] = [canonicalize(a), canonicalize(b)];
+    const out = explainDifferences({ request, baseline: x, candidate: y, differences: diffResponses(x, y), expressMajor: 5 });
+    return { explained: out.explained.map((e) => e.id), unexplained: out.unexplained.map((d) => d.pointer) };
+  };
+  const notFound = json(404, { message: 'Route OPTIONS:/items not found', error: 'Not Found', statusCode: 404 });
+
+  it('a lost CORS header on an OPTIONS answer is not part of the auto-options delta', () => {
+    const express = res(200, [['Allow', 'GET,HEAD'], ['Access-Control-Allow-Origin', '*'], ['Content-Type', 'text/html; charset=utf-8']], 'GET,HEAD');
+    expect(explain(req('/items', { method: 'OPTIONS' }), express, notFound)).toEqual({ explained: ['auto-options'], unexplained: ['/headers/access-control-allow-origin'] });
+  });
+
+  it('a 304 against a 200 explains the validators and the body, not a lost Cache-Control', () => {
+    const express304 = res(304, [['ETag', 'W/"5-abcdefghijklmnopqrstuvwxyz0"'], ['Cache-Control', 'max-age=60']]);
+    const fastify200 = res(200, [['content-type', 'text/plain; charset=utf-8']], 'hello');
+    expect(explain(req('/hi', { headers: [['If-None-Match', 'W/"5-abcdefghijklmnopqrstuvwxyz0"']] }), express304, fastify200)).toEqual({ explained: ['etag'], unexplained: ['/headers/cache-control'] });
+  });
+
+  it("an app's own ETag is not Express's automatic one", () => {
+    const own = res(200, [['ETag', '"v42"'], ['Content-Type', 'text/plain; charset=utf-8']], 'x');
+    const staticFile = res(200, [['ETag', 'W/"1a-18c3f2b7e40"'], ['Content-Type', 'text/plain; charset=utf-8']], 'x');
+    const none = res(200, [['content-type', 'text/plain; charset=utf-8']], 'x');
+    expect(explain(req('/doc'), own, none)).toEqual({ explained: [], unexplained: ['/headers/etag'] });
+    expect(explain(req('/doc'), staticFile, none)).toEqual({ explained: ['etag'], unexplained: [] });
   });
 });
