@@ -10,7 +10,7 @@ import { explainDifferences } from './deltas.js';
 import { fingerprintOf } from './accepted.js';
 import { diffResponses } from './diff.js';
 import type { CanonicalResponse, Difference, RawResponse, ReplayRequest } from './model.js';
-import type { NoiseModel } from './noise.js';
+import { confirmNoise, type NoiseModel } from './noise.js';
 import { canonicalize } from './normalize.js';
 import { exitOf, VerifyError, type Side } from './sides.js';
 import { NO_ROUTE, outcomeOf, type ExchangeResult, type Regression, type Verdict } from './verdict.js';
@@ -72,8 +72,9 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
     ab = [{ pointer: '/status', kind: 'status', baseline: base.r.status, candidate: how ? `no response: the candidate exited (${how})` : `no response (${(cand.e as NodeJS.ErrnoException).code ?? cand.e.message})` }];
   }
   let aa: Difference[] = [];
+  let n: CanonicalResponse | null = null;
   if (twin?.ok) {
-    const n = canonical(2, twin.r);
+    n = canonical(2, twin.r);
     aa = scope.filter(diffResponses(b, n, scope.diffOptions), b, n).kept;
     ctx.noise.observeAA(routeKey, aa);
   }
@@ -85,7 +86,8 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
   const validators = new Set(ab.filter((d) => sameBody && /^\/headers\/(etag|last-modified)$/.test(d.pointer) && d.baseline !== undefined && d.candidate !== undefined));
   if (validators.size) ctx.findings.validators++;
   const sameAA = new Set(aa.map((d) => `${d.pointer}\u0000${d.kind}`));
-  const isNoise = (d: Difference) => validators.has(d) || sameAA.has(`${d.pointer}\u0000${d.kind}`) || ctx.noise.isNoise(routeKey, d);
+  const sameRequestNoise = (d: Difference) => n !== null && candidateCanonical !== null && sameAA.has(`${d.pointer}\u0000${d.kind}`) && confirmNoise(d, b, n, candidateCanonical);
+  const isNoise = (d: Difference) => validators.has(d) || sameRequestNoise(d) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
   const signal = ab.filter((d) => !isNoise(d));

@@ -7,7 +7,7 @@
  * (Diffy's relative and absolute thresholds). Noise is never counted as a regression; it is
  * suggested as a rule for a human to accept.
  */
-import type { Difference } from './model.js';
+import type { CanonicalResponse, Difference } from './model.js';
 
 /** Diffy's thresholds, as shares of requests (0..1). */
 export interface NoiseThresholds {
@@ -55,8 +55,13 @@ export class NoiseModel {
     for (const key of new Set(differences.map((d) => keyOf(route, d)))) this.ab.set(key, (this.ab.get(key) ?? 0) + 1);
   }
 
-  /** Whether an A/B difference on `route` is noise, judged on the counters so far. */
+  /**
+   * Whether an A/B difference on `route` is noise, judged on the counters so far. Never for a
+   * status, an array size or a whole text body: that a field varies says nothing about how much
+   * (a flaky 503 does not make a 404 noise; see {@link confirmNoise} for the same request).
+   */
   isNoise(route: string, d: Difference): boolean {
+    if (!aggregable(d)) return false;
     const aaRate = this.rate(this.aa, this.aaSamples, route, d);
     if (aaRate === 0) return false;
     const abRate = this.rate(this.ab, this.abSamples, route, d);
@@ -80,4 +85,51 @@ export class NoiseModel {
     const n = samples.get(route) ?? 0;
     return n ? (counts.get(keyOf(route, d)) ?? 0) / n : 0;
   }
+}
+
+/** Differences the run-wide rates may call noise (not statuses, array sizes or whole text bodies). */
+function aggregable(d: Difference): boolean {
+  return d.kind !== 'status' && d.kind !== 'size' && d.pointer !== '/body';
+}
+
+/**
+ * Whether a difference that also showed between the two baseline answers (A/A) of the same
+ * request is noise in detail, not just in the same field:
+ * - a status: only when the candidate answered what the second baseline answered;
+ * - an array size: only when the candidate's length lies between the two baselines' lengths;
+ * - a whole text body (`/body`): only when every token the candidate changed also differed between
+ *   the two baselines (a timestamp or a nonce in a page, not the total beside it); bodies whose
+ *   token counts differ are judged as one field.
+ * Everything else: yes.
+ */
+export function confirmNoise(d: Difference, baseline: CanonicalResponse, twin: CanonicalResponse, candidate: CanonicalResponse): boolean {
+  if (d.kind === 'status') return twin.status === candidate.status;
+  if (d.kind === 'size') {
+    const lengths = [d.baseline, d.candidate].map((v) => (v as { length?: number } | undefined)?.length);
+    const twinLength = valueAt(twin.body, d.pointer);
+    if (typeof lengths[0] !== 'number' || typeof lengths[1] !== 'number' || !Array.isArray(twinLength)) return false;
+    const [lo, hi] = [Math.min(lengths[0], twinLength.length), Math.max(lengths[0], twinLength.length)];
+    return lengths[1] >= lo && lengths[1] <= hi;
+  }
+  if (d.pointer === '/body' && typeof baseline.body === 'string' && typeof twin.body === 'string' && typeof candidate.body === 'string') {
+    const [b, n, c] = [baseline.body, twin.body, candidate.body].map(tokens);
+    if (b.length !== n.length || b.length !== c.length) return true;
+    return b.every((t, i) => t === c[i] || t !== n[i]);
+  }
+  return true;
+}
+
+/** Words and the punctuation between them, so `Generated 12:01:07` and `Total: 100` are separate tokens. */
+function tokens(text: string): string[] {
+  return text.split(/(\s+|[<>"'=&;,:()[\]{}/])/);
+}
+
+/** The value at a body pointer (`/body/items`), or undefined. */
+function valueAt(body: unknown, pointer: string): unknown {
+  let value = body;
+  for (const segment of pointer.split('/').slice(2).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
 }

@@ -221,3 +221,26 @@ describe('explainDifferences takes only what a default explains', () => {
     expect(explain(req('/doc'), staticFile, none)).toEqual({ explained: ['etag'], unexplained: [] });
   });
 });
+
+describe('confirmNoise', () => {
+  const page = (at: string, total: number) => canonicalize(res(200, [['Content-Type', 'text/html; charset=utf-8']], `<p>Generated ${at}</p><p>Total: ${total}</p>`));
+  const body = { pointer: '/body', kind: 'value' as const };
+
+  it('a page whose timestamp varies is noise; the same page with another total is not', async () => {
+    const { confirmNoise } = await import('../../verifier/noise.js');
+    const [b, n] = [page('12:00:01', 100), page('12:00:02', 100)];
+    expect(confirmNoise(body, b, n, page('12:00:03', 100))).toBe(true);
+    expect(confirmNoise(body, b, n, page('12:00:03', 0))).toBe(false);
+  });
+
+  it('a flaky baseline status makes only the same status noise; a list varying in length, only lengths in between', async () => {
+    const { confirmNoise } = await import('../../verifier/noise.js');
+    const status = { pointer: '/status', kind: 'status' as const, baseline: 200, candidate: 503 };
+    expect(confirmNoise(status, canonicalize(json(200, {})), canonicalize(json(503, {})), canonicalize(json(503, {})))).toBe(true);
+    expect(confirmNoise({ ...status, candidate: 404 }, canonicalize(json(200, {})), canonicalize(json(503, {})), canonicalize(json(404, {})))).toBe(false);
+    const list = (n: number) => canonicalize(json(200, { items: Array.from({ length: n }, (_, i) => i) }));
+    const size = (from: number, to: number) => ({ pointer: '/body/items', kind: 'size' as const, baseline: { length: from, missing: [] }, candidate: { length: to, extra: [] } });
+    expect(confirmNoise(size(3, 4), list(3), list(5), list(4))).toBe(true);
+    expect(confirmNoise(size(3, 0), list(3), list(5), list(0))).toBe(false);
+  });
+});
