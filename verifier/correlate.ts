@@ -45,6 +45,10 @@ export class LaneBindings {
       if (bound !== undefined) return bound;
       return value.replace(REDACTED, (p) => this.credentials.get(p) ?? this.forward.get(p) ?? (missing.add(p), p));
     };
+    // Bound values are swapped where identifiers live — path segments, identifier-named query and
+    // body keys, cookies, credentials — or where the value is long enough to be one: `?page=2`
+    // stays `?page=2` when id 2 was bound to 3.
+    const swapAt = (key: string, value: string): string => (ID_KEY.test(key) || value.length >= MIN_FREE_LENGTH || value.includes('<redacted:') ? swap(value) : value);
     const jar = this.jars.get(request.session);
     const headers = request.headers
       .filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name))
@@ -58,11 +62,11 @@ export class LaneBindings {
             const next = swap(token);
             return scheme && next.toLowerCase().startsWith(scheme.toLowerCase()) ? next : scheme + next;
           })];
-        return [name, swap(value)];
+        return [name, swapAt(name, value)];
       });
     const [pathname, query] = splitOnce(request.path, '?');
-    const path = pathname.split('/').map((s) => encodeSegment(swap(safeDecode(s)), s)).join('/') + (query === undefined ? '' : '?' + rewriteQuery(query, swap));
-    const body = request.body && rewriteBody(request.body, contentType(request.headers), swap);
+    const path = pathname.split('/').map((s) => encodeSegment(swap(safeDecode(s)), s)).join('/') + (query === undefined ? '' : '?' + rewriteQuery(query, swapAt));
+    const body = request.body && rewriteBody(request.body, contentType(request.headers), swapAt);
     return { request: { ...request, path, headers, body }, missing: [...missing] };
   }
 
@@ -71,28 +75,30 @@ export class LaneBindings {
    * request. Call after comparing, so the answer that creates a value is compared as it is.
    * Cookies and `Location` bind on every request; JSON identifiers only on requests that can
    * create something (not GET/HEAD/OPTIONS), so a list that merely comes back in another order
-   * does not bind its ids to each other.
+   * does not bind its ids to each other. `trusted(pointer)` says whether this lane's answer may
+   * teach at a place (`/headers/location`, `/body/id`, `/cookies/sid/value`): not where it was a
+   * regression, or a renamed redirect would be followed as if it were right.
    */
-  learn(session: string, method: string, recorded: RawResponse, lane: RawResponse): void {
+  learn(session: string, method: string, recorded: RawResponse, lane: RawResponse, trusted: (pointer: string) => boolean = () => true): void {
     const recordedCookies = setCookies(recorded);
     const jar = this.jars.get(session) ?? new Map<string, string>();
     for (const [name, value] of setCookies(lane)) {
       if (value === '') jar.delete(name); // cleared (logout)
       else jar.set(name, value);
       const was = recordedCookies.get(name);
-      if (was !== undefined) this.bind(was, value);
+      if (was !== undefined && trusted(`/cookies/${name}/value`)) this.bind(was, value);
     }
     this.jars.set(session, jar);
     const location = (r: RawResponse) => r.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
     const [from, to] = [location(recorded), location(lane)];
-    if (from && to) {
+    if (from && to && trusted('/headers/location')) {
       const a = from.split(/[/?&=#]/);
       const b = to.split(/[/?&=#]/);
       if (a.length === b.length) a.forEach((s, i) => this.bind(safeDecode(s), safeDecode(b[i])));
     }
     if (SAFE_METHODS.has(method)) return;
     const [x, y] = [parseJson(recorded), parseJson(lane)];
-    if (x !== undefined && y !== undefined) walkPair(x, y, '', (key, r, l) => ID_KEY.test(key) && this.bind(r, l));
+    if (x !== undefined && y !== undefined) walkPair(x, y, '/body', '', (pointer, key, r, l) => ID_KEY.test(key) && trusted(pointer) && this.bind(r, l));
   }
 
   /** Maps this lane's bound values in a canonical answer back to the recorded ones (a copy). */
@@ -136,14 +142,14 @@ function encodeSegment(value: string, original: string): string {
   return value === safeDecode(original) ? original : encodeURIComponent(value);
 }
 
-function rewriteQuery(query: string, swap: (v: string) => string): string {
+function rewriteQuery(query: string, swap: (key: string, v: string) => string): string {
   return query
     .split('&')
     .map((pair) => {
       const [k, v] = splitOnce(pair, '=');
       if (v === undefined) return pair;
       const decoded = safeDecode(v.replace(/\+/g, ' '));
-      const next = swap(decoded);
+      const next = swap(safeDecode(k), decoded);
       return next === decoded ? pair : `${k}=${encodeURIComponent(next)}`;
     })
     .join('&');
@@ -163,11 +169,11 @@ function contentType(headers: Array<[string, string]>): string {
   return headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
 }
 
-function rewriteBody(body: Buffer, type: string, swap: (v: string) => string): Buffer {
+function rewriteBody(body: Buffer, type: string, swap: (key: string, v: string) => string): Buffer {
   if (/json/i.test(type)) {
     const value = parseJsonText(body.toString('utf8'));
     if (value === undefined) return body;
-    const next = mapJson(value, '', (_key, v) => swap(v));
+    const next = mapJson(value, '', swap);
     return next === value ? body : Buffer.from(JSON.stringify(next));
   }
   if (/^application\/x-www-form-urlencoded/i.test(type)) {
@@ -202,14 +208,15 @@ function parseJson(r: RawResponse): unknown {
   return /json/i.test(type) ? parseJsonText(r.body.toString('utf8')) : undefined;
 }
 
-/** Calls `visit(key, recorded, lane)` for primitives at the same place in both trees that differ. */
-function walkPair(a: unknown, b: unknown, key: string, visit: (key: string, recorded: string, lane: string) => void): void {
+/** Calls `visit(pointer, key, recorded, lane)` for primitives at the same place in both trees that differ. */
+function walkPair(a: unknown, b: unknown, pointer: string, key: string, visit: (pointer: string, key: string, recorded: string, lane: string) => void): void {
+  const at = (k: string | number) => `${pointer}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`;
   if (Array.isArray(a) && Array.isArray(b)) {
-    a.forEach((x, i) => i < b.length && walkPair(x, b[i], key, visit));
+    a.forEach((x, i) => i < b.length && walkPair(x, b[i], at(i), key, visit));
   } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    for (const k of Object.keys(a)) if (k in b) walkPair((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], k, visit);
+    for (const k of Object.keys(a)) if (k in b) walkPair((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at(k), k, visit);
   } else if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number') && String(a) !== String(b)) {
-    visit(key, String(a), String(b));
+    visit(pointer, key, String(a), String(b));
   }
 }
 

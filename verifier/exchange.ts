@@ -101,7 +101,11 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
   } else result.regressions = open;
   if (candidateCanonical && result.regressions.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
   result.outcome = outcomeOf(result);
-  answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r));
+  // The candidate learns nothing where its answer was a regression (a wrong id or redirect would be followed).
+  const regressed = result.regressions.map((d) => d.pointer);
+  const trusted = (i: number) => (pointer: string) =>
+    i !== 1 || (!regressed.includes('/status') && !regressed.some((r) => r === pointer || pointer.startsWith(`${r}/`) || r.startsWith(`${pointer}/`)));
+  answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r, trusted(i)));
   return result.outcome === 'pass' ? result : clipResult(result);
 }
 

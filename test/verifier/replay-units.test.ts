@@ -24,9 +24,10 @@ describe('LaneBindings', () => {
   it('carries a created id, the Location and a session cookie into later requests, per lane', () => {
     const lane = new LaneBindings();
     lane.learn('s1', 'POST', json(201, { id: 7 }, [['Location', '/notes/7'], ['Set-Cookie', 'sid=rec123; Path=/']]), json(201, { id: 9 }, [['Location', '/notes/9'], ['Set-Cookie', 'sid=lane456; Path=/']]));
-    const next = lane.rewrite(req('/notes/7?ref=7', { session: 's1', headers: [['Cookie', 'sid=rec123; theme=dark'], ['Content-Length', '0']] }));
-    expect(next.request.path).toBe('/notes/9?ref=9');
-    expect(next.request.headers).toEqual([['Cookie', 'sid=lane456; theme=dark']]);
+    const next = lane.rewrite(req('/notes/7?noteId=7&page=7', { session: 's1', headers: [['Cookie', 'sid=rec123; theme=dark'], ['Content-Length', '0'], ['X-Page', '7']] }));
+    // Where identifiers live (path segments, id-named keys), not wherever the same digits appear.
+    expect(next.request.path).toBe('/notes/9?noteId=9&page=7');
+    expect(next.request.headers).toEqual([['Cookie', 'sid=lane456; theme=dark'], ['X-Page', '7']]);
     expect(next.missing).toEqual([]);
     // Another session has its own jar: the cookie is only mapped by its bound value there.
     const other = lane.rewrite(req('/', { session: 's2', headers: [['Cookie', 'sid=other']] }));
@@ -38,6 +39,13 @@ describe('LaneBindings', () => {
     lane.learn('s', 'POST', json(201, { id: 7 }), json(201, { id: 9 }));
     const restored = lane.restore(canonicalize(json(200, { id: 9, count: 9, ownerId: '9' })));
     expect(restored.body).toEqual({ id: 7, count: 9, ownerId: '7' });
+  });
+
+  it('does not learn where the lane answered wrongly (a renamed redirect is not followed)', () => {
+    const lane = new LaneBindings();
+    const untrusted = (pointer: string) => pointer !== '/headers/location';
+    lane.learn('s', 'POST', res(302, [['Location', '/login']]), res(302, [['Location', '/signin']]), untrusted);
+    expect(lane.rewrite(req('/login')).request.path).toBe('/login');
   });
 
   it('does not bind ids from answers to safe requests (a list in another order binds nothing)', () => {
