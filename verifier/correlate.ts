@@ -21,6 +21,8 @@ const ID_KEY = /(^|[_-])(id|uuid|guid|key|token|slug|code|ref|sid)$|[a-z0-9](Id|
 /** Shorter strings are restored only at identifier keys (longer ones anywhere they equal a bound value). */
 const MIN_FREE_LENGTH = 6;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Headers about one connection, not the request: the client sets its own (curl's `Expect: 100-continue` included). */
+const HOP_BY_HOP = /^(content-length|connection|keep-alive|transfer-encoding|expect|upgrade|te|trailer|proxy-connection|http2-settings)$/i;
 
 /** A request as this lane will receive it; `missing` lists placeholders no credential resolved. */
 export interface LaneRequest {
@@ -51,7 +53,7 @@ export class LaneBindings {
     const swapAt = (key: string, value: string): string => (ID_KEY.test(key) || value.length >= MIN_FREE_LENGTH || value.includes('<redacted:') ? swap(value) : value);
     const jar = this.jars.get(request.session);
     const headers = request.headers
-      .filter(([name]) => !/^(content-length|connection|keep-alive|transfer-encoding)$/i.test(name))
+      .filter(([name]) => !HOP_BY_HOP.test(name))
       .map(([name, value]): [string, string] => {
         // A recorded cookie value names an identity (a recording may hold several logins in one
         // session): its binding wins; the session jar only stands in for a redacted value nothing resolves.

@@ -199,15 +199,20 @@ function indexBy(items: unknown[], key: string): Map<string, number> | null {
 
 /** Indices of baseline elements with no equal candidate element and vice versa (multiset difference). */
 function multisetDifference(bKeys: string[], cKeys: string[]): { missing: number[]; extra: number[] } {
-  const pool = new Map<string, number[]>();
-  cKeys.forEach((k, i) => pool.set(k, [...(pool.get(k) ?? []), i]));
+  // Per key: the candidate indices, and how many of them baseline elements have taken (linear time).
+  const pool = new Map<string, { indices: number[]; taken: number }>();
+  cKeys.forEach((k, i) => {
+    const entry = pool.get(k);
+    if (entry) entry.indices.push(i);
+    else pool.set(k, { indices: [i], taken: 0 });
+  });
   const missing: number[] = [];
   for (const [i, k] of bKeys.entries()) {
     const left = pool.get(k);
-    if (left?.length) left.shift();
+    if (left && left.taken < left.indices.length) left.taken++;
     else missing.push(i);
   }
-  const extra = [...pool.values()].flat().sort((x, y) => x - y);
+  const extra = [...pool.values()].flatMap((e) => e.indices.slice(e.taken)).sort((x, y) => x - y);
   return { missing, extra };
 }
 

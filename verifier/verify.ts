@@ -126,9 +126,10 @@ function summarise(r: ExchangeResult, deltas: Map<string, DeltaSummary>, causes:
 }
 
 function notesOf(f: RunFindings): string[] {
-  return f.validators
-    ? [`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal (file times of another checkout, or JSON written in another key order); counted as noise.`]
-    : [];
+  const notes: string[] = [];
+  if (f.validators) notes.push(`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal (file times of another checkout, or JSON written in another key order); counted as noise.`);
+  if (f.noiseLaneLost) notes.push(`The noise lane stopped answering at ${f.noiseLaneLost.at} (${f.noiseLaneLost.why}); from there on, differences were not checked against a second baseline.`);
+  return notes;
 }
 
 /**
