@@ -45,6 +45,13 @@ export interface BinaryBody {
   size: number;
 }
 
+/**
+ * Headers whose value is a set of tokens: order and spacing carry no meaning (`GET,HEAD` from
+ * Express 4 and `GET, HEAD` from Express 5; middleware add to `Vary` in any order), so they are
+ * compared sorted (verifier-design §7.7).
+ */
+const UNORDERED_LISTS = new Set(['vary', 'allow', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers']);
+
 /** Canonicalises one response. Never throws: whatever cannot be parsed is kept as text or bytes. */
 export function canonicalize(raw: RawResponse): CanonicalResponse {
   const grouped = new Map<string, string[]>();
@@ -61,7 +68,9 @@ export function canonicalize(raw: RawResponse): CanonicalResponse {
   }
   const headers: Record<string, string> = {};
   for (const name of [...grouped.keys()].sort()) {
-    if (name !== 'content-type' && name !== 'set-cookie') headers[name] = grouped.get(name)!.join(', ');
+    if (name === 'content-type' || name === 'set-cookie') continue;
+    const value = grouped.get(name)!.join(', ');
+    headers[name] = UNORDERED_LISTS.has(name) ? [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))].sort().join(', ') : value;
   }
   const sortedCookies: Record<string, CanonicalCookie> = {};
   for (const name of Object.keys(cookies).sort()) sortedCookies[name] = cookies[name];

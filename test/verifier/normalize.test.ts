@@ -53,8 +53,15 @@ describe('canonicalize: headers', () => {
   });
 
   it('joins a repeated header with ", " in received order, whatever the name casing', () => {
-    const c = canonicalize(raw(200, [['Vary', 'Origin'], ['vary', 'Accept-Encoding'], ['Link', '</a>; rel=next']]));
-    expect(c.headers).toEqual({ vary: 'Origin, Accept-Encoding', link: '</a>; rel=next' });
+    const c = canonicalize(raw(200, [['Link', '</a>; rel=next'], ['link', '</b>; rel=prev'], ['X-Tag', 'b']]));
+    expect(c.headers).toEqual({ link: '</a>; rel=next, </b>; rel=prev', 'x-tag': 'b' });
+  });
+
+  it('sorts the token lists whose order means nothing (Vary, Allow, CORS lists)', () => {
+    const express4 = canonicalize(raw(200, [['Vary', 'Origin'], ['vary', 'Accept-Encoding'], ['Allow', 'GET,HEAD']]));
+    const fastify = canonicalize(raw(200, [['vary', 'Accept-Encoding, Origin'], ['allow', 'HEAD, GET']]));
+    expect(express4.headers).toEqual({ allow: 'GET, HEAD', vary: 'Accept-Encoding, Origin' });
+    expect(fastify.headers).toEqual(express4.headers);
   });
 
   it('treats header names case-insensitively (Express casing vs Fastify lower case)', () => {
