@@ -125,27 +125,39 @@ export function isTextualMediaType(mediaType: string | null): boolean {
   return mediaType !== null && (mediaType.startsWith('text/') || mediaType.endsWith('+xml') || TEXTUAL.has(mediaType));
 }
 
-function decode(body: Buffer, charset: string | null): string {
+/** The body as text in its charset (UTF-8 when absent or unknown), or null when the bytes are not valid in it. */
+function decode(body: Buffer, charset: string | null): string | null {
   let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(charset ?? 'utf-8');
+    decoder = new TextDecoder(charset ?? 'utf-8', { fatal: true });
   } catch {
-    decoder = new TextDecoder('utf-8');
+    decoder = new TextDecoder('utf-8', { fatal: true });
   }
-  return decoder.decode(body);
+  try {
+    return decoder.decode(body);
+  } catch {
+    return null;
+  }
 }
 
+/** An integer literal JSON.parse would round (beyond 2^53): such a body is compared as text. */
+const UNSAFE_INTEGER = /(?:^|[[,:\s])-?\d{16,}(?=[\s,\]}]|$)/;
+
+/**
+ * The body by media type: JSON as a tree, text as text, anything else (and text whose bytes are
+ * not valid in its charset, which decoding would blur into U+FFFD) by sha256 and size.
+ */
 function canonicalBody(body: Buffer, mediaType: string | null, charset: string | null): Pick<CanonicalResponse, 'body' | 'bodyKind'> {
   if (body.length === 0) return { body: null, bodyKind: 'empty' };
-  if (isJsonMediaType(mediaType)) {
-    const text = decode(body, charset);
+  const text = isJsonMediaType(mediaType) || isTextualMediaType(mediaType) ? decode(body, charset) : null;
+  if (text !== null && isJsonMediaType(mediaType) && !UNSAFE_INTEGER.test(text)) {
     try {
       return { body: JSON.parse(text), bodyKind: 'json' };
     } catch {
-      return { body: text, bodyKind: 'text' };
+      // not JSON after all: compared as text
     }
   }
-  if (isTextualMediaType(mediaType)) return { body: decode(body, charset), bodyKind: 'text' };
+  if (text !== null) return { body: text, bodyKind: 'text' };
   const binary: BinaryBody = { sha256: createHash('sha256').update(body).digest('hex'), size: body.length };
   return { body: binary, bodyKind: 'binary' };
 }

@@ -167,3 +167,19 @@ describe('canonicalize: body by media type', () => {
     expect(canonicalize(raw(200, [], bytes))).toMatchObject({ mediaType: null, body: expected, bodyKind: 'binary' });
   });
 });
+
+describe('canonicalize: nothing blurred', () => {
+  it('bytes that are not valid in the charset are compared as bytes, not as U+FFFD', () => {
+    const e = canonicalize(raw(200, [['Content-Type', 'text/plain']], Buffer.from([0x63, 0x61, 0x66, 0xe9])));
+    const è = canonicalize(raw(200, [['Content-Type', 'text/plain']], Buffer.from([0x63, 0x61, 0x66, 0xe8])));
+    expect(e.bodyKind).toBe('binary');
+    expect(e.body).not.toEqual(è.body);
+  });
+
+  it('JSON with integers beyond 2^53 is compared as text, so 9007199254740993 ≠ 9007199254740992', () => {
+    const a = canonicalize(raw(200, [['Content-Type', 'application/json']], '{"id":9007199254740993}'));
+    const b = canonicalize(raw(200, [['Content-Type', 'application/json']], '{"id":9007199254740992}'));
+    expect(a).toMatchObject({ bodyKind: 'text', body: '{"id":9007199254740993}' });
+    expect(a.body).not.toEqual(b.body);
+  });
+});
