@@ -8,6 +8,7 @@
  * suggested as a rule for a human to accept.
  */
 import type { CanonicalResponse, Difference } from './model.js';
+import { NO_ROUTE } from './verdict.js';
 
 /** Diffy's thresholds, as shares of requests (0..1). */
 export interface NoiseThresholds {
@@ -24,7 +25,7 @@ export interface NoiseSuggestion {
   aaRate: number;
   /** Share of A/B comparisons in which the field differed. */
   abRate: number;
-  rule: { scope: { route: string }; ignore?: string[]; ignoreValue?: string[] };
+  rule: { scope: { route: string }; ignore?: string[]; ignoreValue?: string[]; unordered?: string[] };
 }
 
 /** A field: the pointer with array indexes written `*`, so `/body/items/3/at` counts with `/body/items/0/at`. */
@@ -68,14 +69,20 @@ export class NoiseModel {
     return abRate - aaRate <= this.thresholds.absolute || abRate <= aaRate * (1 + this.thresholds.relative);
   }
 
-  /** Every noisy field seen, with the rule that would silence it (sorted by route, pointer). */
+  /**
+   * Noisy fields with the narrowest rule that would silence them (sorted by route, pointer): only
+   * fields the thresholds call noise on a known route (a rule cannot be scoped to "no route"), and
+   * never statuses, sizes or whole text bodies. `unordered` for order, `ignoreValue` where presence
+   * still matters, `ignore` only for fields that come and go.
+   */
   suggestions(): NoiseSuggestion[] {
     const out: NoiseSuggestion[] = [];
     for (const [key, count] of this.aa) {
       const [route, pointer, kind] = key.split('\u0000') as [string, string, Difference['kind']];
+      if (route === NO_ROUTE || !this.isNoise(route, { pointer, kind })) continue;
       const aaRate = count / (this.aaSamples.get(route) ?? 1);
       const abRate = (this.ab.get(key) ?? 0) / (this.abSamples.get(route) ?? 1);
-      const action = kind === 'value' || kind === 'type' ? 'ignoreValue' : 'ignore';
+      const action = kind === 'order' ? 'unordered' : kind === 'missing' || kind === 'extra' ? 'ignore' : 'ignoreValue';
       out.push({ route, pointer, kind, aaRate, abRate, rule: { scope: { route }, [action]: [pointer] } });
     }
     return out.sort((a, b) => a.route.localeCompare(b.route) || a.pointer.localeCompare(b.pointer) || a.kind.localeCompare(b.kind));
