@@ -4,7 +4,7 @@
  * Every other command reads its defaults from that file. Refuses to overwrite it without --force.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { confirm, input, select } from '@inquirer/prompts';
 import type { CommandModule } from 'yargs';
@@ -30,8 +30,8 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
       y
         .positional('dir', { type: 'string', default: '.', describe: 'Project root' })
         .option('entry', { type: 'string', describe: 'File that starts the server or exports the app (detected when omitted)' })
-        .option('baseline', { type: 'string', describe: 'Git ref (or folder) the migration is compared with, e.g. main' })
-        .option('recording', { type: 'array', string: true, describe: 'HAR recordings to replay (repeatable)' })
+        .option('baseline', { type: 'string', describe: 'Git ref (or folder) the migration is compared with, e.g. main; a folder that exists is written as baseline.dir' })
+        .option('recording', { type: 'array', string: true, describe: 'HAR recording to replay (verify replays the first)' })
         .option('parity', { choices: ['client', 'express'] as const, describe: 'client: fail on what clients notice; express: also on framework deltas' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Do not ask; use flags and detected values' })
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing config' })
@@ -47,7 +47,7 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
       const detected = detectEntry(root, readPackageJson(root), args.entry);
       const defaults: MigrateConfig = {
         entry: args.entry ?? detected.entry ?? undefined,
-        baseline: args.baseline ? { ref: args.baseline } : undefined,
+        baseline: args.baseline ? (isFolder(path.resolve(args.baseline)) ? { dir: path.relative(root, path.resolve(args.baseline)) || '.' } : { ref: args.baseline }) : undefined,
         recordings: args.recording,
         parity: args.parity ?? 'client',
       };
@@ -103,4 +103,8 @@ function checkConfig(root: string, config: MigrateConfig): string[] {
   if (ref && spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root }).status !== 0) warnings.push(`git does not know the baseline ref "${ref}" here (yet)`);
   for (const r of config.recordings ?? []) if (!existsSync(path.resolve(root, r))) warnings.push(`the recording ${r} does not exist yet: make it with \`migrate record --out ${r}\``);
   return warnings;
+}
+
+function isFolder(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
 }

@@ -53,7 +53,7 @@ export function verifyCommand(setExit: (code: number) => void): CommandModule<ob
         .option('format', { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'Report format' })
         .option('out', { type: 'string', describe: 'Write the report to this file instead of stdout' })
         .option('junit', { type: 'string', describe: 'Also write JUnit XML to this file' })
-        .option('fail-on', { type: 'array', choices: ['regressions', 'deltas', 'uncovered'] as const, describe: 'Also exit 1 on framework deltas or on routes the recording never exercised (regressions and requests not verified always do)' })
+        .option('fail-on', { type: 'array', choices: ['deltas', 'uncovered', 'drift'] as const, describe: 'Also exit 1 on framework deltas, routes the recording never exercised, or requests the baseline answered otherwise than recorded (regressions and requests not verified always do)' })
         .option('noise', { type: 'boolean', default: true, describe: 'Run a second baseline to tell noise from regressions (--no-noise to skip)' })
         .option('credentials', { type: 'string', describe: 'Module giving real values for redacted credentials, per lane [config: credentials]' })
         .option('env-file', { type: 'string', describe: 'Environment file for the candidate [config: candidate.envFile]' })

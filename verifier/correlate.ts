@@ -13,6 +13,7 @@
  * redacted cookie nothing else resolves; a recording may log in several users in one session, so
  * the recorded value, not the last cookie set, says whose cookie a request carries.
  */
+import { parseSetCookie } from './normalize.js';
 import { REDACTED } from './redact.js';
 import type { CanonicalResponse, RawResponse, ReplayRequest } from './model.js';
 
@@ -189,10 +190,8 @@ function rewriteBody(body: Buffer, type: string, swap: (key: string, v: string) 
 function setCookies(r: RawResponse): Map<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of r.headers) {
-    if (k.toLowerCase() !== 'set-cookie') continue;
-    const [pair] = v.split(';');
-    const [name, value] = splitOnce(pair.trim(), '=');
-    if (value !== undefined) out.set(name, value);
+    const parsed = k.toLowerCase() === 'set-cookie' ? parseSetCookie(v) : null;
+    if (parsed) out.set(parsed.name, parsed.cookie.value);
   }
   return out;
 }

@@ -104,7 +104,7 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
     const caused: Regression[] = explained.filter((e) => FRAMEWORK_DEFAULTS[e.id].visibility === 'regression').flatMap((e) => e.differences.map((d) => ({ ...d, cause: e.id })));
     result.regressions = [...caused, ...unexplained];
   } else result.regressions = open;
-  if (candidateCanonical && result.regressions.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: bodyText(b), candidate: bodyText(candidateCanonical) };
+  if (candidateCanonical && result.regressions.some((d) => d.pointer === '/bodyKind')) result.bodies = { baseline: shortBody(b), candidate: shortBody(candidateCanonical) };
   result.outcome = outcomeOf(result);
   // The candidate learns nothing where its answer was a regression (a wrong id or redirect would be followed).
   const regressed = result.regressions.map((d) => d.pointer);
@@ -157,7 +157,7 @@ function clipResult(r: ExchangeResult): ExchangeResult {
 }
 
 /** A canonical body as short text for a report (bodies of different kinds are not diffed field by field). */
-function bodyText(c: CanonicalResponse): string {
+function shortBody(c: CanonicalResponse): string {
   const text = c.bodyKind === 'text' ? String(c.body) : c.bodyKind === 'empty' ? '' : JSON.stringify(c.body);
   return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
 }

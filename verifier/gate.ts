@@ -2,13 +2,15 @@
  * The CI gate of `migrate verify` (DESIGN.md "CLI conventions"; verifier-design.md §7.15):
  * regressions and requests that could not be verified always fail (both need a human: a pass
  * must never stand for a request that was not compared); `--fail-on` adds framework deltas and
- * routes the recording never exercised; the `express` parity policy adds deltas.
+ * routes the recording never exercised, and requests the baseline answered otherwise than the
+ * recording (drift: the replay did not reproduce the recorded state); the `express` parity policy
+ * adds deltas.
  * A failed gate is exit code 1; the verifier failing is 2 and never decided here.
  */
 import type { Verdict } from './verdict.js';
 
 /** What else, besides regressions, fails the gate. */
-export type FailOn = 'regressions' | 'deltas' | 'uncovered';
+export type FailOn = 'deltas' | 'uncovered' | 'drift';
 
 /** The gate's decision. `summary` is one line for a passing run. */
 export interface Gate {
@@ -29,6 +31,7 @@ export function gateOf(verdict: Verdict, failOn: FailOn[] = [], parity: 'client'
   const uncovered = verdict.coverage ? verdict.coverage.notExercised.length : 0;
   if (!verdict.coverage && failOn.includes('uncovered')) reasons.push('coverage unknown: the baseline could not be analysed (--fail-on uncovered)');
   if (uncovered && failOn.includes('uncovered')) reasons.push(`${plural(uncovered, 'route')} not exercised by the recording (--fail-on uncovered)`);
+  if (verdict.baselineDrift.count && failOn.includes('drift')) reasons.push(`${plural(verdict.baselineDrift.count, 'request')} answered by the baseline otherwise than recorded (--fail-on drift)`);
   if (t.unverified) reasons.push(`${plural(t.unverified, 'request')} not verified`);
   const cov = verdict.coverage ? `; ${verdict.coverage.exercised} of ${verdict.coverage.routes} routes exercised` : '';
   const extra = [t.delta && plural(t.delta, 'framework delta'), t.noise && `${t.noise} noise`, t.accepted && `${t.accepted} accepted`].filter(Boolean).join(', ');

@@ -50,8 +50,8 @@ export interface HarResponse {
 
 /**
  * One recorded exchange. Our extensions (HAR allows `_`-prefixed fields):
- * `_session` groups requests replayed in order with one cookie jar per lane (default: derived,
- * see verifier/sessions.ts); `_seq` is the order within the recording; `_routeTemplate` is the
+ * `_session` groups requests replayed in order with one cookie jar per lane (default: one
+ * session, `default`); `_seq` is the order within the recording; `_routeTemplate` is the
  * route that matched when recorded (`req.baseUrl + req.route.path` for Express);
  * `_redactions` lists what redaction replaced (e.g. `header:authorization`, `body:/password`).
  */

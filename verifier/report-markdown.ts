@@ -66,11 +66,11 @@ export function renderVerifyMarkdown(verdict: Verdict, gate: Gate): string {
   }
   if (verdict.deltas.length) {
     sections.push([
-      `<details><summary>Express vs Fastify defaults (${verdict.deltas.length})</summary>`,
+      `<details><summary>Framework deltas: Express vs Fastify defaults, not counted as regressions (${verdict.deltas.length})</summary>`,
       '',
-      '| default | requests | counted as | fix |',
-      '|---|---:|---|---|',
-      ...verdict.deltas.map((d) => `| ${d.id} | ${d.count} | ${d.visibility === 'regression' ? 'regression' : 'framework delta'} | ${cell(d.fix)} |`),
+      '| default | requests | fix |',
+      '|---|---:|---|',
+      ...verdict.deltas.map((d) => `| ${d.id} | ${d.count} | ${cell(d.fix)} |`),
       '',
       '</details>',
     ]);

@@ -56,10 +56,9 @@ export function renderVerifyText(verdict: Verdict, gate: Gate, color = false): s
     for (const x of unverified) out.push(`  ${x.id} ${x.method} ${clipPath(x.path)}: ${x.note}`);
   }
   if (verdict.deltas.length) {
-    out.push('', c.bold('Framework differences (Express vs Fastify defaults)'));
+    out.push('', c.bold('Framework deltas (Express vs Fastify defaults clients rarely depend on; not counted as regressions)'));
     for (const d of verdict.deltas) {
-      const kind = d.visibility === 'regression' ? c.red('counted as regression') : 'framework delta';
-      out.push(`  ${d.id} in ${d.count} request${d.count === 1 ? '' : 's'} (${kind}): ${d.title}. Express: ${d.express} Fastify: ${d.fastify}`, `    fix: ${d.fix}`, `    e.g. ${d.examples.slice(0, 5).join(', ')}`);
+      out.push(`  ${d.id} in ${d.count} request${d.count === 1 ? '' : 's'}: ${d.title}. Express: ${d.express} Fastify: ${d.fastify}`, `    fix: ${d.fix}`, `    e.g. ${d.examples.slice(0, 5).join(', ')}`);
     }
   }
   if (verdict.causes.length) {

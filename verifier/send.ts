@@ -54,21 +54,30 @@ export class LaneConnection {
   }
 }
 
-/** Undoes a Content-Encoding; an unknown or broken encoding leaves the bytes as they came. */
+/**
+ * Undoes a Content-Encoding, including a list (`gzip, br`: applied in order, undone in reverse) and
+ * raw deflate (a server may omit the zlib header); an unknown or broken encoding leaves the bytes
+ * as they came.
+ */
 export function decode(body: Buffer, encoding: string): Buffer {
-  try {
-    switch (encoding.trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return zlib.gunzipSync(body);
-      case 'deflate':
-        return zlib.inflateSync(body);
-      case 'br':
-        return zlib.brotliDecompressSync(body);
-      default:
-        return body;
+  let out = body;
+  for (const coding of encoding.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean).reverse()) {
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out);
+      else if (coding === 'br') out = zlib.brotliDecompressSync(out);
+      else if (coding === 'deflate') out = inflateEither(out);
+      else if (coding !== 'identity') return body;
+    } catch {
+      return body;
     }
+  }
+  return out;
+}
+
+function inflateEither(body: Buffer): Buffer {
+  try {
+    return zlib.inflateSync(body);
   } catch {
-    return body;
+    return zlib.inflateRawSync(body);
   }
 }

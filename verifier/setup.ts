@@ -72,6 +72,7 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
   const entry = req.entry ?? config.candidate?.entry ?? config.entry ?? detectEntry(dir, readPackageJson(dir)).entry;
   if (!entry) throw new VerifySetupError(`no entry found in ${dir}: pass --entry <file> (the file that starts the server or exports the app)`);
   const recordingFile = pick(req.recording, config.recordings?.[0])!;
+  const ignoredRecordings = req.recording ? [] : (config.recordings ?? []).slice(1);
   if (!existsSync(recordingFile)) throw new VerifySetupError(`the recording ${recordingArg} does not exist: make it with \`migrate record --out ${recordingArg}\``);
   const har = readHar(recordingFile);
   if (!har.log.entries.length) throw new VerifySetupError(`the recording ${recordingArg} has no requests: nothing to replay`);
@@ -102,6 +103,7 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
     startTimeoutMs: req.startTimeoutMs,
   });
   const notes = [...baseline.notes];
+  if (ignoredRecordings.length) notes.push(`only the first recording of .migrate/config.json is replayed; not ${ignoredRecordings.join(', ')} (pass one with --recording)`);
   const inventory = await analyzeForCoverage(baseline.appDir, baselineEntry, notes);
   const options: VerifyOptions = {
     baseline: lane('baseline', baseline.appDir, baselineEntry, pick(req.baselineEnvFile, config.baseline?.envFile), req.baselineSetup ?? config.baseline?.setup),

@@ -54,7 +54,7 @@ export interface ExchangeResult {
 export type OutcomeCounts = Record<Outcome, number> & { requests: number };
 
 /** A framework delta seen in the run, with the catalogue entry and where it appeared. */
-export interface DeltaSummary extends Pick<FrameworkDefault, 'id' | 'title' | 'visibility' | 'fix' | 'express' | 'fastify'> {
+export interface DeltaSummary extends Pick<FrameworkDefault, 'id' | 'title' | 'fix' | 'express' | 'fastify'> {
   count: number;
   /** Exchange ids, first 20. */
   examples: string[];

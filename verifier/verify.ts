@@ -69,7 +69,8 @@ export async function verify(options: VerifyOptions): Promise<Verdict> {
     for (const [i, entry] of entries.entries()) {
       const request = toReplayRequest(entry, i);
       options.onProgress?.(`replaying ${i + 1}/${entries.length}: ${request.method} ${request.path}`);
-      const route = coverage?.routeFor(request.method, request.path) ?? request.routeTemplate ?? null;
+      // Without an inventory, the route the recorder saw (`_routeTemplate` has no method: add it).
+      const route = coverage?.routeFor(request.method, request.path) ?? (request.routeTemplate ? `${request.method} ${request.routeTemplate}` : null);
       const result = findings.candidateExit
         ? notReplayed(request, route, `not replayed: the candidate exited (${findings.candidateExit.how}) at ${findings.candidateExit.at}`)
         : await replayOne(request, route, recordedResponse(entry), sides, { options, noise, expressMajor, findings });
@@ -118,7 +119,7 @@ function summarise(r: ExchangeResult, deltas: Map<string, DeltaSummary>, causes:
   for (const id of new Set(r.regressions.map((d) => d.cause))) if (id) causes.set(id, (causes.get(id) ?? 0) + 1);
   for (const d of r.deltas) {
     const known = FRAMEWORK_DEFAULTS[d.id];
-    const entry = deltas.get(d.id) ?? { id: known.id, title: known.title, visibility: known.visibility, fix: fixFor(known, fastifyVersion), express: known.express, fastify: known.fastify, count: 0, examples: [] };
+    const entry = deltas.get(d.id) ?? { id: known.id, title: known.title, fix: fixFor(known, fastifyVersion), express: known.express, fastify: known.fastify, count: 0, examples: [] };
     entry.count++;
     if (entry.examples.length < 20) entry.examples.push(r.id);
     deltas.set(d.id, entry);

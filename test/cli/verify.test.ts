@@ -60,7 +60,7 @@ describe('migrate verify', () => {
     expect(text.stdout.trim().split('\n').at(-1)).toBe('FAIL: 1 request with regressions');
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testsuite name="POST /api/notes"');
-    expect(xml).toMatch(/<failure message="201 → 200\n\/status status: 201 → 200" type="regression"\/>|<failure[^>]*type="regression"/);
+    expect(xml).toMatch(/<testcase classname="POST \/api\/notes" name="e10 POST \/api\/notes — create a note \(201 with Location\)">\s*<failure message="201 → 200&#xA;\/status status: 201 → 200" type="regression"\/>/);
 
     const json = JSON.parse(migrate(dir, 'verify', '--baseline', APP, '--recording', HAR, '--entry', 'src/app.js', '--format', 'json').stdout);
     expect(json.totals.regression).toBe(1);

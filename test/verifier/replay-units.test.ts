@@ -151,7 +151,7 @@ describe('RouteCoverage', () => {
 
 describe('gateOf', () => {
   const verdict = (counts: Partial<ReturnType<typeof emptyCounts>>, notExercised = 0) =>
-    ({ totals: { ...emptyCounts(), ...counts }, coverage: { routes: 10, exercised: 10 - notExercised, notExercised: Array.from({ length: notExercised }, () => ({ key: 'GET /x', file: 'a', line: 1 })), unmatchable: [] } }) as unknown as Verdict;
+    ({ totals: { ...emptyCounts(), ...counts }, baselineDrift: { count: 0, examples: [] }, coverage: { routes: 10, exercised: 10 - notExercised, notExercised: Array.from({ length: notExercised }, () => ({ key: 'GET /x', file: 'a', line: 1 })), unmatchable: [] } }) as unknown as Verdict;
 
   it('fails on regressions always, on deltas and uncovered routes only when asked', () => {
     expect(gateOf(verdict({ requests: 5, pass: 4, delta: 1 }))).toEqual({ failed: false, reasons: [], summary: 'no regressions in 5 requests (1 framework delta); 10 of 10 routes exercised', exitCode: 0 });
@@ -159,6 +159,11 @@ describe('gateOf', () => {
     expect(gateOf(verdict({ requests: 5, delta: 1 }), ['deltas']).exitCode).toBe(1);
     expect(gateOf(verdict({ requests: 5, delta: 1 }), [], 'express').reasons).toEqual(['1 request with framework deltas (parity policy "express")']);
     expect(gateOf(verdict({ requests: 5, pass: 5 }, 3), ['uncovered']).reasons).toEqual(['3 routes not exercised by the recording (--fail-on uncovered)']);
+    expect(gateOf(verdict({ requests: 5, pass: 4, unverified: 1 })).reasons).toEqual(['1 request not verified']);
+    expect(gateOf(verdict({})).reasons).toEqual(['nothing was replayed']);
+    const drifted = { ...verdict({ requests: 5, pass: 5 }), baselineDrift: { count: 2, examples: [] } };
+    expect(gateOf(drifted).failed).toBe(false);
+    expect(gateOf(drifted, ['drift']).reasons).toEqual(['2 requests answered by the baseline otherwise than recorded (--fail-on drift)']);
   });
 });
 
@@ -250,5 +255,17 @@ describe('confirmNoise', () => {
     const size = (from: number, to: number) => ({ pointer: '/body/items', kind: 'size' as const, baseline: { length: from, missing: [] }, candidate: { length: to, extra: [] } });
     expect(confirmNoise(size(3, 4), list(3), list(5), list(4))).toBe(true);
     expect(confirmNoise(size(3, 0), list(3), list(5), list(0))).toBe(false);
+  });
+});
+
+describe('decode (Content-Encoding)', () => {
+  it('undoes lists in reverse order and raw deflate; leaves unknown encodings alone', async () => {
+    const zlib = await import('node:zlib');
+    const { decode } = await import('../../verifier/send.js');
+    const text = Buffer.from('the same bytes');
+    expect(decode(zlib.brotliCompressSync(zlib.gzipSync(text)), 'gzip, br').toString()).toBe('the same bytes');
+    expect(decode(zlib.deflateRawSync(text), 'deflate').toString()).toBe('the same bytes');
+    expect(decode(zlib.deflateSync(text), 'deflate').toString()).toBe('the same bytes');
+    expect(decode(text, 'compress')).toBe(text);
   });
 });
