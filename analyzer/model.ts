@@ -301,5 +301,49 @@ export interface Inventory {
   viewEngines: ViewEngine[];
   settings: Setting[];
   diagnostics: Diagnostic[];
-  findings?: unknown[];
+  /** Set once rules run (`rules/`): what each part needs to become Fastify. */
+  findings?: Finding[];
+  /** Set once rules run: per route, whether the codemods can move it, and the plan per stage. */
+  readiness?: Readiness;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** The stage that acts on a finding (DESIGN.md "Stages"); `manual` when no stage can. */
+export type Stage = 'shim' | 'errors' | 'routes' | 'plugins' | 'schemas' | 'unshim' | 'manual';
+
+/**
+ * One thing a rule found. `id` is stable across edits: a hash of the rule id, the id of what it is
+ * about (`subject`) and the occurrence index (DESIGN.md "The Inventory").
+ */
+export interface Finding {
+  id: string;
+  rule: string;
+  severity: Severity;
+  stage: Stage;
+  /** Whether the codemods of `stage` do it unaided. */
+  autoFixable: boolean;
+  message: string;
+  /** What it becomes in Fastify (the form, option or plugin). */
+  fastify: string;
+  location: Location;
+  /** Other places that explain it: the mount chain, the other route of a pair, … */
+  related: Array<{ location: Location; message: string }>;
+  /** Id of the record it is about (route, middleware, router, app), or the project. */
+  subject: string;
+}
+
+/**
+ * How ready each route is for the `routes` stage: `auto` (moves unaided), `assisted` (moves, with
+ * `TODO(migrate)` notes to review), `manual` (stays on Express until a human acts).
+ */
+export type RouteReadiness = 'auto' | 'assisted' | 'manual';
+
+export interface Readiness {
+  routes: Array<{ id: string; key: string; readiness: RouteReadiness; findings: string[] }>;
+  /** Totals per router (owner id) and for the whole project. */
+  totals: Array<{ ownerId: string; name: string } & Record<RouteReadiness, number>>;
+  overall: Record<RouteReadiness, number>;
+  /** What each stage will change, in stage order: finding counts and one line per kind of change. */
+  plan: Array<{ stage: Stage; findings: number; changes: string[] }>;
 }
