@@ -115,7 +115,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       const later = routeItems.some((r) => r.i > index && prefixCovers(item.full, r.item.full));
       out.errorHandlers.push({
         id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
-        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers,
+        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
       });
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
       return;
@@ -206,7 +206,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
       mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
       registration: { ...locate(verbSite), kind: layer.kind },
-      handler, chain, usage: usageOf(handlerEntry, locate), conditions: layer.conditions, order: index, resolution, reasons,
+      handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
   }
@@ -232,35 +232,96 @@ function handlerOf(e: EntryRef, locate: Locate): Handler {
   return { name: e.name, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), async: e.async, arity: e.arity, wrappers: e.wrappers };
 }
 
-/** `req.*` and `res.*` reads in the handler's own body (helpers in other files: a later issue). */
+/**
+ * `req.*`, `res.*` and `next(…)` uses in the handler's own body (helpers in other files: a later
+ * issue): the first use of each API, writes recorded apart, and whether a use sits in a nested
+ * function (a callback), which an async handler on Fastify must not answer from.
+ */
 function usageOf(e: EntryRef, locate: Locate): Route['usage'] {
-  const usage: Route['usage'] = { req: [], res: [] };
+  const usage: Route['usage'] = { req: [], res: [], next: [] };
   const fn = e.fn;
   if (!fn || !('getParameters' in fn)) return usage;
   const params = (fn as Node & { getParameters(): Node[] }).getParameters();
-  const seen = new Set<string>();
-  const add = (list: ApiUse[], api: string, node: Node) => {
-    if (seen.has(api)) return;
-    seen.add(api);
-    list.push({ api, location: locate(node) });
-  };
-  params.slice(0, 2).forEach((p, i) => {
-    if (!Node.isParameterDeclaration(p)) return;
-    const list = i === 0 ? usage.req : usage.res;
-    const prefix = i === 0 ? 'req' : 'res';
-    const nameNode = p.getNameNode();
-    if (Node.isObjectBindingPattern(nameNode)) {
-      for (const el of nameNode.getElements()) add(list, `${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el);
-      return;
+  params.slice(0, 2).forEach((p, i) => collectUses(fn, p, i === 0 ? 'req' : 'res', i === 0 ? usage.req : usage.res, locate));
+  const next = params[2];
+  if (next && Node.isParameterDeclaration(next) && Node.isIdentifier(next.getNameNode())) {
+    const name = next.getName();
+    const seen = new Set<string>();
+    for (const call of fn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      if (call.getExpression().getText() !== name) continue;
+      const [arg] = call.getArguments();
+      const api = !arg ? 'next()' : Node.isStringLiteral(arg) ? `next('${arg.getLiteralValue()}')` : 'next(err)';
+      if (seen.has(api)) continue;
+      seen.add(api);
+      usage.next.push({ api, location: locate(call), ...(nestedIn(call, fn) ? { inCallback: true } : {}) });
     }
+  }
+  return usage;
+}
+
+/**
+ * The handler's uses, plus the `next(…)` calls of the route's own middleware (`next('route')` is
+ * usually there: a guard that skips to the next route).
+ */
+function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], locate: Locate): Route['usage'] {
+  const usage = usageOf(handler, locate);
+  for (const m of routeMiddleware) {
+    for (const use of usageOf(m, locate).next) if (!usage.next.some((u) => u.api === use.api)) usage.next.push(use);
+  }
+  return usage;
+}
+
+/** `err.*` reads of an error handler (its first parameter). */
+function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
+  const fn = e.fn;
+  if (!fn || !('getParameters' in fn)) return [];
+  const [err] = (fn as Node & { getParameters(): Node[] }).getParameters();
+  const reads: ApiUse[] = [];
+  if (err) collectUses(fn, err, 'err', reads, locate);
+  return reads;
+}
+
+/** Property uses of parameter `p` of `fn` as `<prefix>.<name>` (destructured names too), sorted by API. */
+function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: Locate): void {
+  if (!Node.isParameterDeclaration(p)) return;
+  const seen = new Set<string>();
+  const add = (api: string, node: Node, write: boolean) => {
+    const key = `${api}${write ? '=' : ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(nestedIn(node, fn) ? { inCallback: true } : {}) });
+  };
+  const nameNode = p.getNameNode();
+  if (Node.isObjectBindingPattern(nameNode)) {
+    for (const el of nameNode.getElements()) add(`${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el, false);
+  } else {
     const name = p.getName();
     for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (pa.getExpression().getText() === name) add(list, `${prefix}.${pa.getName()}`, pa);
+      if (pa.getExpression().getText() === name) add(`${prefix}.${pa.getName()}`, pa, isWritten(pa));
     }
-  });
-  usage.req.sort((a, b) => a.api.localeCompare(b.api));
-  usage.res.sort((a, b) => a.api.localeCompare(b.api));
-  return usage;
+  }
+  list.sort((a, b) => a.api.localeCompare(b.api) || Number(a.write ?? false) - Number(b.write ?? false));
+}
+
+/** `x.p = …`, `x.p += …`, `x.p.q = …` (a write into the object `x.p`), `delete x.p`. */
+function isWritten(pa: Node): boolean {
+  let node: Node = pa;
+  while (Node.isPropertyAccessExpression(node.getParent()) || Node.isElementAccessExpression(node.getParent())) {
+    const parent = node.getParent()!;
+    if ((parent as Node & { getExpression(): Node }).getExpression() !== node) break;
+    node = parent;
+  }
+  const parent = node.getParent();
+  if (Node.isBinaryExpression(parent) && parent.getLeft() === node) return /^(=|\+=|-=|\|\|=|&&=|\?\?=)$/.test(parent.getOperatorToken().getText());
+  return Node.isDeleteExpression(parent);
+}
+
+/** Whether `node` sits in a function nested inside `fn`. */
+function nestedIn(node: Node, fn: Node): boolean {
+  for (let n = node.getParent(); n && n !== fn; n = n.getParent()) {
+    if (Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) return true;
+  }
+  return false;
 }
 
 /** Express hides a parent's route parameters from a router created without `mergeParams`. */

@@ -107,9 +107,16 @@ export interface Handler {
 }
 
 export interface ApiUse {
-  /** e.g. `req.params`, `res.render`. */
+  /**
+   * e.g. `req.params`, `res.render`; for the third parameter `next()`, `next(err)`,
+   * `next('route')`, `next('router')`; for an error handler's first parameter `err.status`.
+   */
   api: string;
   location: Location;
+  /** The property is assigned (`req.query = …`, `res.locals.user = …` writes `res.locals`). */
+  write?: boolean;
+  /** The use sits in a function nested in the handler (a callback), not in its own body. */
+  inCallback?: boolean;
 }
 
 export interface Route {
@@ -130,7 +137,8 @@ export interface Route {
   handler: Handler;
   /** Ordered middleware that really runs before the handler. */
   chain: ChainEntry[];
-  usage: { req: ApiUse[]; res: ApiUse[] };
+  /** `req.*`, `res.*` and `next(…)` uses in the handler's own body (first use of each; writes apart). */
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
   /** Conditions the registration sits under, as source text (`if (dev)`). */
   conditions: string[];
   /** Position in the flattened routing tree of its app (0-based); first match wins. */
@@ -208,6 +216,8 @@ export interface ErrorHandler {
   order: number;
   /** Ids of routes registered before it under its path: the errors it can see. */
   covers: string[];
+  /** `err.*` properties the handler reads (`err.status`, `err.type`), first use of each. */
+  reads: ApiUse[];
 }
 
 export interface NotFoundHandler {
