@@ -316,12 +316,21 @@ function isWritten(pa: Node): boolean {
   return Node.isDeleteExpression(parent);
 }
 
-/** Whether `node` sits in a function nested inside `fn`. */
+/**
+ * Whether `node` sits in a function nested inside `fn`. The branches of `res.format({ … })` do not
+ * count: Express calls them before `format` returns.
+ */
 function nestedIn(node: Node, fn: Node): boolean {
   for (let n = node.getParent(); n && n !== fn; n = n.getParent()) {
-    if (Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) return true;
+    if ((Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) && !isFormatBranch(n)) return true;
   }
   return false;
+}
+
+function isFormatBranch(fn: Node): boolean {
+  const holder = Node.isPropertyAssignment(fn.getParent()) ? fn.getParent()!.getParent() : Node.isMethodDeclaration(fn) ? fn.getParent() : undefined;
+  const call = holder && Node.isObjectLiteralExpression(holder) ? holder.getParent() : undefined;
+  return !!call && Node.isCallExpression(call) && /\.format$/.test(call.getExpression().getText());
 }
 
 /** Express hides a parent's route parameters from a router created without `mergeParams`. */

@@ -1,0 +1,44 @@
+/** What the analysis itself says needs a human: routes it could not pin down, router middleware that leaks. */
+import type { Rule } from '../rule.js';
+
+export const unresolvedRoute: Rule = {
+  id: 'unresolved-route',
+  title: 'Route not fully resolved',
+  severity: 'warning',
+  stage: 'manual',
+  autoFixable: false,
+  docs: {
+    summary: 'The analyzer could not pin the route down exactly (a path built at run time, a condition, middleware it could not follow). The codemods move only what they understand, so such a route stays on Express until a human checks it.',
+    fix: 'Read the reasons; make the path or middleware static where you can, or move the route by hand.',
+    source: 'analyzer-patterns.md §4.6 (reason codes)',
+    example: { express: 'app.get(process.env.PREFIX + "/x", h)', fastify: "fastify.get('/x', { prefixTrailingSlash: 'both' }, h) // with the prefix on register()" },
+  },
+  check: (inventory) =>
+    inventory.routes
+      .filter((r) => r.resolution !== 'exact')
+      .map((r) => ({
+        subject: r.id,
+        message: `${r.key} is ${r.resolution}: ${r.reasons.map((x) => x.message).join('; ') || 'no reason recorded'}.`,
+        fastify: 'Moved by hand once the path and chain are known.',
+        location: r.registration,
+        related: r.reasons.flatMap((x) => (x.location ? [{ location: x.location, message: x.message }] : [])),
+      })),
+};
+
+export const routerMiddlewareLeak: Rule = {
+  id: 'router-middleware-leak',
+  title: 'Router middleware that runs for sibling routers',
+  severity: 'warning',
+  stage: 'routes',
+  autoFixable: false,
+  docs: {
+    summary: 'Middleware added with `router.use(fn)` to a router mounted without a path (`app.use(router)`) runs for every request that reaches that router, including routes of routers mounted after it. Fastify encapsulation keeps a plugin\'s hooks to its own routes, so after the move those routes lose it.',
+    fix: 'Decide which routes need it: mount the router under a path, or register the hook where all of them see it.',
+    source: 'express-fastify-mapping.md §1.1, §1.2; Fastify docs, Encapsulation.md',
+    example: { express: 'const r = Router(); r.use(auth); app.use(r); app.use("/public", publicRouter) // auth runs here too', fastify: "fastify.register(async (f) => { f.addHook('preHandler', auth); … }) // not for /public" },
+  },
+  check: (inventory) =>
+    inventory.diagnostics
+      .filter((d) => d.code === 'router-middleware-leak' && d.location)
+      .map((d) => ({ subject: `diagnostic:${d.location!.file}:${d.location!.line}`, message: d.message, fastify: 'A hook in the plugin of the routes that need it.', location: d.location! })),
+};

@@ -1,0 +1,113 @@
+/**
+ * The rules and their runner: every rule checks the inventory; the runner gives each finding a
+ * stable id (rule id + subject + occurrence, DESIGN.md "The Inventory") and the rule's metadata,
+ * sorts them, and derives the readiness of every route and the plan per stage.
+ */
+import type { Finding, Inventory, Readiness, RouteReadiness, Stage } from '../analyzer/model.js';
+import { stableId } from '../analyzer/inventory.js';
+import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
+import { arrayPath } from './checks/array-path.js';
+import { errStatus } from './checks/error-handling.js';
+import { express4PathSyntax } from './checks/express4-path-syntax.js';
+import { nextRoute } from './checks/next-route.js';
+import { nodeEngine } from './checks/node-engine.js';
+import { paramCallback } from './checks/param-callback.js';
+import { regexpPath } from './checks/regexp-path.js';
+import { asyncCallbackAnswer, reqPathInRouter, reqQueryWrite, resLocals } from './checks/request-state.js';
+import { resFormat, resJsonp } from './checks/response-api.js';
+import { duplicateRoute, overlappingRoutes } from './checks/route-conflicts.js';
+import type { Rule } from './rule.js';
+
+/** Every rule, in report order. */
+export const RULES: Rule[] = [
+  nodeEngine,
+  regexpPath,
+  express4PathSyntax,
+  arrayPath,
+  duplicateRoute,
+  overlappingRoutes,
+  nextRoute,
+  paramCallback,
+  reqPathInRouter,
+  reqQueryWrite,
+  resLocals,
+  resFormat,
+  resJsonp,
+  asyncCallbackAnswer,
+  errStatus,
+  routerMiddlewareLeak,
+  unresolvedRoute,
+];
+
+/** Stages in the order `migrate run` takes them; `manual` last. */
+export const STAGES: Stage[] = ['shim', 'errors', 'routes', 'plugins', 'schemas', 'unshim', 'manual'];
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/**
+ * Runs `rules` over `inventory` and returns a copy with `findings` and `readiness`.
+ * Findings sort by severity, then file, line, column and rule, so two runs give the same order.
+ */
+export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory {
+  const occurrences = new Map<string, number>();
+  const findings: Finding[] = rules.flatMap((rule) =>
+    rule.check(inventory).map((draft): Finding => {
+      const base = `${rule.id}\u0000${draft.subject}`;
+      const n = occurrences.get(base) ?? 0;
+      occurrences.set(base, n + 1);
+      return {
+        id: stableId('finding', rule.id, draft.subject, String(n)),
+        rule: rule.id,
+        severity: draft.severity ?? rule.severity,
+        stage: rule.stage,
+        autoFixable: rule.autoFixable,
+        message: draft.message,
+        fastify: draft.fastify,
+        location: draft.location,
+        related: draft.related ?? [],
+        subject: draft.subject,
+      };
+    }),
+  );
+  findings.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.location.file.localeCompare(b.location.file) ||
+      a.location.line - b.location.line ||
+      a.location.column - b.location.column ||
+      a.rule.localeCompare(b.rule) ||
+      a.id.localeCompare(b.id),
+  );
+  return { ...inventory, findings, readiness: readinessOf(inventory, findings) };
+}
+
+/**
+ * A route is `manual` when a finding about it is an error or needs a human (stage `manual`),
+ * `assisted` when a finding about it is not fixed by a codemod unaided, else `auto`.
+ */
+export function readinessOf(inventory: Inventory, findings: Finding[]): Readiness {
+  const about = new Map<string, Finding[]>();
+  for (const f of findings) about.set(f.subject, [...(about.get(f.subject) ?? []), f]);
+  const routes = inventory.routes.map((r) => {
+    const fs = about.get(r.id) ?? [];
+    const readiness: RouteReadiness = fs.some((f) => f.severity === 'error' || f.stage === 'manual') ? 'manual' : fs.some((f) => !f.autoFixable && f.severity !== 'info') ? 'assisted' : 'auto';
+    return { id: r.id, key: r.key, readiness, findings: fs.map((f) => f.id) };
+  });
+  const empty = (): Record<RouteReadiness, number> => ({ auto: 0, assisted: 0, manual: 0 });
+  const owners = new Map<string, { ownerId: string; name: string } & Record<RouteReadiness, number>>();
+  const names = new Map([...inventory.apps.map((a) => [a.id, a.name] as const), ...inventory.routers.map((r) => [r.id, r.name] as const)]);
+  const overall = empty();
+  for (const [i, r] of inventory.routes.entries()) {
+    const owner = owners.get(r.ownerId) ?? { ownerId: r.ownerId, name: names.get(r.ownerId) ?? r.ownerId, ...empty() };
+    owner[routes[i].readiness]++;
+    overall[routes[i].readiness]++;
+    owners.set(r.ownerId, owner);
+  }
+  const plan = STAGES.map((stage) => {
+    const here = findings.filter((f) => f.stage === stage);
+    const byRule = new Map<string, number>();
+    for (const f of here) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
+    return { stage, findings: here.length, changes: [...byRule].map(([rule, n]) => `${RULES.find((r) => r.id === rule)?.title ?? rule}: ${n}`) };
+  });
+  return { routes, totals: [...owners.values()], overall, plan };
+}
