@@ -26,6 +26,7 @@ export function renderMarkdown(inv: Inventory): string {
     `${expressLabel(inv)} · entry \`${inv.project.entry ?? 'none'}\` (${inv.project.entrySource})`,
     '',
   ];
+  if (inv.findings && inv.readiness) head.push(...findingsSection(inv));
   const { problems, notes } = problemsAndNotes(inv);
   const bullet = (p: ReportItem) => `- **${p.code}** ${cell(p.message)}${p.location ? ` (\`${loc(p.location)}\`)` : ''}`;
   const tail: string[] = [];
@@ -73,4 +74,37 @@ export function renderMarkdown(inv: Inventory): string {
     text = [...head].join('\n') + body.join('\n').slice(0, Math.max(0, budget)) + note + tail.join('\n');
   }
   return text;
+}
+
+/** Readiness and finding counts first, then the findings and the stage plan collapsed. */
+function findingsSection(inv: Inventory): string[] {
+  const findings = inv.findings!;
+  const r = inv.readiness!;
+  const count = (sev: string) => findings.filter((f) => f.severity === sev).length;
+  return [
+    '## Fastify readiness',
+    '',
+    '| Routes auto | Assisted | Manual | Errors | Warnings | Info |',
+    '|---:|---:|---:|---:|---:|---:|',
+    `| ${r.overall.auto} | ${r.overall.assisted} | ${r.overall.manual} | ${count('error')} | ${count('warning')} | ${count('info')} |`,
+    '',
+    '| Router | Auto | Assisted | Manual |',
+    '|---|---:|---:|---:|',
+    ...r.totals.map((t) => `| \`${cell(t.name)}\` | ${t.auto} | ${t.assisted} | ${t.manual} |`),
+    '',
+    `<details><summary>Findings (${findings.length})</summary>`,
+    '',
+    '| Severity | Rule | Finding | Fastify | Stage | Location |',
+    '|---|---|---|---|---|---|',
+    ...findings.map((f) => `| ${f.severity} | [\`${f.rule}\`](docs/rules/${f.rule}.md) | ${cell(f.message)} | ${cell(f.fastify)} | ${f.stage}${f.autoFixable ? ' (auto)' : ''} | \`${loc(f.location)}\` |`),
+    '',
+    '</details>',
+    '',
+    '<details><summary>Stage plan</summary>',
+    '',
+    ...r.plan.filter((p) => p.findings).map((p) => `- **${p.stage}**: ${cell(p.changes.join('; '))}`),
+    '',
+    '</details>',
+    '',
+  ];
 }

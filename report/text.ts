@@ -51,6 +51,8 @@ export function renderText(inv: Inventory, color = false): string {
     }
   }
 
+  if (inv.findings && inv.readiness) renderFindings(inv, line, c);
+
   const { problems, notes } = problemsAndNotes(inv);
   const item = (p: ReportItem) => line(`  ${p.severity === 'error' ? c.red(p.code) : p.severity === 'warning' ? c.yellow(p.code) : c.dim(p.code)}  ${p.message}${p.location ? c.dim(`  ${loc(p.location)}`) : ''}`);
   if (notes.length) {
@@ -62,6 +64,26 @@ export function renderText(inv: Inventory, color = false): string {
   line(c.bold('Not resolved') + (problems.length ? '' : c.dim(': nothing, every registration was resolved')));
   problems.forEach(item);
   return out.join('\n') + '\n';
+}
+
+/** Readiness totals, the findings (worst first, with the Fastify form) and the plan per stage. */
+function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnType<typeof createColors>): void {
+  const findings = inv.findings!;
+  const r = inv.readiness!;
+  line();
+  line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.manual} manual` + c.dim('  (auto: the codemods move it; assisted: moves with TODOs to review; manual: stays on Express until you act)'));
+  for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.manual} manual`));
+  line();
+  const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');
+  line(c.bold('Findings') + `  ${counts}` + c.dim('  (rule docs: docs/rules/<rule>.md)'));
+  for (const f of findings) {
+    const sev = f.severity === 'error' ? c.red('error  ') : f.severity === 'warning' ? c.yellow('warning') : c.dim('info   ');
+    line(`  ${sev} ${f.rule}  ${f.message}${c.dim(`  ${loc(f.location)}`)}`);
+    line(c.dim(`          Fastify: ${f.fastify}  [${f.stage}${f.autoFixable ? ', automatic' : ''}]`));
+  }
+  line();
+  line(c.bold('Stage plan'));
+  for (const p of r.plan) if (p.findings) line(`  ${p.stage.padEnd(8)} ${p.changes.join('; ')}`);
 }
 
 function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
