@@ -1,0 +1,41 @@
+/** The handler facts rules read: API uses, writes, uses in callbacks, next(…) calls, err.* reads. */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../analyzer/analyze.js';
+import { project } from '../helpers/tmp.js';
+
+async function inventoryOf(source: string) {
+  const dir = project({ 'package.json': JSON.stringify({ name: 'u', main: 'app.js', dependencies: { express: '^4.21.2' } }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
+  return analyze({ dir });
+}
+
+describe('handler usage', () => {
+  it('records reads, writes (also through a property), callbacks and next calls, first use of each', async () => {
+    const inv = await inventoryOf(
+      [
+        "function guard(req, res, next) { if (!req.user) return next('route'); next(); }",
+        'app.get(\'/x\', guard, async function show(req, res, next) {',
+        '  req.query.page = Number(req.query.page) || 1;',
+        '  res.locals.title = req.path;',
+        '  setTimeout(() => res.json({ ok: true }), 1);',
+        '  if (req.query.fail) return next(new Error("x"));',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const [route] = inv.routes;
+    const show = (uses: typeof route.usage.req) => uses.map((u) => `${u.api}${u.write ? ' write' : ''}${u.inCallback ? ' callback' : ''} @${u.location.line}`);
+    expect(show(route.usage.req)).toEqual(['req.path @6', 'req.query @5', 'req.query write @5']);
+    expect(show(route.usage.res)).toEqual(['res.json callback @7', 'res.locals write @6']);
+    expect(show(route.usage.next)).toEqual(['next(err) @8', "next('route') @3", 'next() @3']);
+  });
+
+  it("does not count res.format branches as callbacks (Express calls them before format returns)", async () => {
+    const inv = await inventoryOf("app.get('/f', async (req, res) => { res.format({ json: () => res.json({}), html() { res.send('<p>') } }); });\n");
+    expect(inv.routes[0].usage.res.map((u) => `${u.api}${u.inCallback ? ' callback' : ''}`)).toEqual(['res.format', 'res.json', 'res.send']);
+  });
+
+  it("records the err.* properties an error handler reads", async () => {
+    const inv = await inventoryOf("app.get('/', (req, res) => res.end());\napp.use(function onError(err, req, res, next) { res.status(err.status || 500).send(err.message); });\n");
+    expect(inv.errorHandlers[0].reads.map((u) => `${u.api} @${u.location.line}`)).toEqual(['err.message @4', 'err.status @4']);
+  });
+});
