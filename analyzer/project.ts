@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 import { glob } from 'tinyglobby';
 import type { Diagnostic, ProjectFacts } from './model.js';
 
@@ -177,13 +178,10 @@ export async function readProjectFacts(root: string, entry: { entry: string | nu
   };
 }
 
-/** True when a semver range admits a Node major below 20 (e.g. `>=14`, `^18`, `16.x`). */
+/** Whether an `engines.node` range admits a Node older than 20 (semver's lowest match: `*` and `<=22` do; an unreadable range does not). */
 function nodeAllowsOlderThan20(range: string): boolean {
-  const lowest = range.split('||').map((part) => {
-    const m = /(\d+)/.exec(part);
-    return m ? Number(m[1]) : Infinity;
-  });
-  return Math.min(...lowest) < 20;
+  const lowest = semver.validRange(range) ? semver.minVersion(range) : null;
+  return lowest !== null && lowest.major < 20;
 }
 
 /** 1-based line and column of the first occurrence of `needle` in a file (1:1 when absent). */

@@ -1,4 +1,5 @@
 /** The Node versions the project declares must include what Fastify 5 needs (Node 20). */
+import semver from 'semver';
 import type { Rule } from '../rule.js';
 
 export const nodeEngine: Rule = {
@@ -13,21 +14,19 @@ export const nodeEngine: Rule = {
     source: 'Fastify v5 migration guide ("Node.js 20+"); express-fastify-mapping.md §4.1',
     example: { express: '"engines": { "node": ">=16" }', fastify: '"engines": { "node": ">=20" }' },
   },
-  check: (inventory) => {
-    const engine = inventory.project.nodeEngine;
-    const lowest = engine ? lowestMajor(engine) : null;
-    if (lowest === null || lowest >= 20) return [];
-    return [{
-      subject: 'project',
-      message: `package.json allows Node ${lowest} (engines.node "${engine}"); Fastify 5 needs Node 20 or later.`,
-      fastify: '"engines": { "node": ">=20" }',
-      location: { file: 'package.json', line: 1, column: 1 },
-    }];
-  },
+  // The analyzer judges the range (semver's lowest match) and knows where it is written.
+  check: (inventory) =>
+    inventory.diagnostics
+      .filter((d) => d.code === 'node-engine-too-old')
+      .map((d) => ({
+        subject: 'project',
+        message: `package.json allows Node ${lowestMajor(inventory.project.nodeEngine)} (engines.node "${inventory.project.nodeEngine}"); Fastify 5 needs Node 20 or later.`,
+        fastify: '"engines": { "node": ">=20" }',
+        location: d.location ?? { file: 'package.json', line: 1, column: 1 },
+      })),
 };
 
-/** The lowest major a range like `>=16`, `^18.0.0 || >=20`, `16.x` admits, or null when unreadable. */
-function lowestMajor(range: string): number | null {
-  const majors = [...range.matchAll(/(\d+)(?:\.\d+|\.x)*/g)].map((m) => Number(m[1]));
-  return majors.length ? Math.min(...majors) : null;
+/** The lowest Node major a range admits (semver's lowest match). */
+function lowestMajor(range: string | null): number | string {
+  return (range && semver.validRange(range) && semver.minVersion(range)?.major) ?? '?';
 }

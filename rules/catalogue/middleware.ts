@@ -1,0 +1,908 @@
+/**
+ * Express middleware packages → their Fastify replacement, as data. One catalogue for the whole
+ * tool (DESIGN.md "Layout", `rules/`): the rules name the replacement in their findings, the
+ * `shim`/`plugins`/`schemas`/`unshim` codemods read the option translations, and the packages
+ * they add come from `versions.ts` (every `fastify` and `requires` package of an entry is there).
+ *
+ * Source: shared/reference/express-fastify-mapping.md §3 (one row per package), with the
+ * observable differences of §0.1, §1, §2 and the bridge notes of §4; entries the mapping has no
+ * row for say so in `source` and cite what they were checked against (plugin source/README of
+ * the version in `versions.ts`).
+ *
+ * Keys are npm package names, except Express's own middleware, keyed `express.json`,
+ * `express.urlencoded`, `express.text`, `express.raw`, `express.static`; body-parser's parsers
+ * (`bodyParser.json` …) resolve to those entries — see `middlewareFor`.
+ */
+import type { Stage } from '../../analyzer/model.js';
+
+/**
+ * How close a mechanical replacement gets (mapping §0 legend): `safe` (Y) keeps the HTTP
+ * response identical modulo the global differences of §2; `needs-care` (P) needs a guard,
+ * extra options or code a human checks; `no-equivalent` (N) needs restructuring by a human.
+ */
+export type Safety = 'safe' | 'needs-care' | 'no-equivalent';
+
+/**
+ * What replaces the middleware:
+ * - `plugin`: an official Fastify plugin (`fastify` names the package);
+ * - `core`: Fastify's own features — server options, built-in parsers, the logger, route
+ *   `schema`, `setErrorHandler` (`fastify` is `core`);
+ * - `hook`: a short hook (or handler code) the codemod writes with Fastify's hook API
+ *   (`fastify` is `core`: no package needed);
+ * - `remove`: the call goes away because Fastify already behaves that way (`fastify` is `core`);
+ * - `none`: nothing mechanical (`fastify` is `none`, `stage` is `manual`, safety `no-equivalent`).
+ */
+export type MiddlewareKind = 'plugin' | 'core' | 'hook' | 'remove' | 'none';
+
+/** One option of the Express middleware and where it goes on Fastify. */
+export interface OptionTranslation {
+  /** Option (or call form) on the Express side, e.g. `origin`, `limit`, `upload.single('f')`. */
+  express: string;
+  /** Its Fastify counterpart (option name or code); `null` when Fastify has none. */
+  fastify: string | null;
+  note?: string;
+}
+
+/** A package the replacement needs besides `fastify`; `when` names the option that makes it needed. */
+export interface RequiredPackage {
+  package: string;
+  when?: string;
+}
+
+/** One catalogued middleware package (or Express built-in). */
+export interface MiddlewareEntry {
+  /** The key: npm package, or `express.<member>` for Express's built-in middleware. */
+  package: string;
+  /** The Fastify plugin package, `core` when Fastify does it itself (no package), `none` when nothing replaces it. */
+  fastify: string;
+  kind: MiddlewareKind;
+  /** The replacement in one line, as a finding's "Fastify equivalent" prints it. */
+  replacement: string;
+  /** Other packages the replacement needs (companion plugins, helpers); all are in `versions.ts`. */
+  requires?: RequiredPackage[];
+  /** How the options (and call forms) translate. */
+  options: OptionTranslation[];
+  /** Behaviour differences a user must know (observable unless said otherwise). */
+  caveats: string[];
+  /** The stage whose codemod replaces it (`manual` when none can). */
+  stage: Stage;
+  safety: Safety;
+  /** Section(s) of express-fastify-mapping.md (or the other source) the entry comes from. */
+  source: string;
+}
+
+const BODY_CAVEATS = [
+  'Never leave body-parser/express body parsers in the @fastify/express bridge next to Fastify routes: they drain the stream at onRequest and Fastify’s parser then waits forever (POSTs hang, §4.4).',
+  'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).',
+  'A body of an unparsed content type: Express ignores it, Fastify answers 415 `FST_ERR_CTP_INVALID_MEDIA_TYPE` (framework-defaults `unsupported-media-type`).',
+  'No body: Express 4 `req.body` is `{}`, Express 5 and Fastify `undefined` — `if (!req.body)` checks flip.',
+  'Parse errors reach the error handler as `FST_ERR_CTP_*` with only `statusCode`, not body-parser’s `type: \'entity.parse.failed\'`/`\'entity.too.large\'` (framework-defaults `body-parser-errors`).',
+] as const;
+
+/** Every catalogued middleware package, keyed by package (or `express.<member>`). */
+export const MIDDLEWARE = {
+  'body-parser': {
+    package: 'body-parser',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s built-in JSON parser and `@fastify/formbody` (bare `bodyParser()` is json + urlencoded).',
+    requires: [{ package: '@fastify/formbody' }],
+    options: [
+      { express: 'bodyParser()', fastify: 'built-in JSON parser + @fastify/formbody', note: 'The deprecated combined form of body-parser 1.x (removed in 2.x).' },
+      { express: 'bodyParser.json/urlencoded/text/raw(…)', fastify: null, note: 'See the `express.json`, `express.urlencoded`, `express.text`, `express.raw` entries (same code: Express re-exports body-parser).' },
+    ],
+    caveats: [...BODY_CAVEATS],
+    stage: 'shim',
+    safety: 'needs-care',
+    source: '§3 (body-parser rows), §2.10, §4.4',
+  },
+  'express.json': {
+    package: 'express.json',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s built-in JSON parser, with `bodyLimit` set to the app’s limit.',
+    options: [
+      { express: 'limit', fastify: 'bodyLimit', note: 'Bytes, server-wide or per route; Express default 100 kb (102400), Fastify 1 MiB.' },
+      { express: 'type', fastify: "addContentTypeParser(type, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'))", note: 'Also for `application/vnd.api+json` and other +json types the app accepted.' },
+      { express: 'strict', fastify: null, note: '`strict: false` is Fastify’s behaviour; Express’s default `strict: true` (400 for `"str"`, `5`) needs a custom parser.' },
+      { express: 'reviver', fastify: 'custom parser (`parseAs: \'string\'`, JSON.parse with the reviver)' },
+      { express: 'verify', fastify: "custom parser with `parseAs: 'buffer'`", note: 'Keeps the raw bytes for webhook signatures.' },
+      { express: 'inflate', fastify: '@fastify/compress request decompression or a preParsing hook', note: 'body-parser inflates gzip/deflate (and br in 2.x) by default; Fastify does not.' },
+    ],
+    caveats: [
+      ...BODY_CAVEATS,
+      'Non-object JSON (`"str"`, `5`) is accepted by Fastify; Express (strict) answers 400.',
+      'Bodies between 100 kb and 1 MiB: Express 413, Fastify 200 unless `bodyLimit` is set (framework-defaults `body-limit`).',
+      'JSON with `__proto__`/`constructor` keys: Fastify 400 (`onProtoPoisoning: \'error\'`).',
+    ],
+    stage: 'shim',
+    safety: 'needs-care',
+    source: '§3, §2.10, §0.1, §4.4',
+  },
+  'express.urlencoded': {
+    package: 'express.urlencoded',
+    fastify: '@fastify/formbody',
+    kind: 'plugin',
+    replacement: '`@fastify/formbody`, with a `qs` parser when the app used `extended: true`.',
+    requires: [{ package: 'qs', when: 'extended: true (Express 4 default)' }],
+    options: [
+      { express: 'extended: true', fastify: 'parser: (s) => qs.parse(s, { allowPrototypes: true, depth: 32, strictDepth: true, arrayLimit: 100, parameterLimit: 1000 })', note: 'body-parser’s own qs call; Express 4 defaults to extended, Express 5 to `extended: false`.' },
+      { express: 'extended: false', fastify: 'default parser (fast-querystring)', note: 'Flat keys, string values.' },
+      { express: 'limit', fastify: 'bodyLimit', note: 'Plugin option or server/route `bodyLimit`; Express default 100 kb.' },
+      { express: 'parameterLimit', fastify: 'qs `parameterLimit` in the custom parser', note: 'fast-querystring has no cap: body-parser’s 413 "too many parameters" disappears.' },
+      { express: 'type', fastify: "addContentTypeParser(type, { parseAs: 'string' }, parser)", note: '@fastify/formbody only handles application/x-www-form-urlencoded.' },
+    ],
+    caveats: [
+      ...BODY_CAVEATS,
+      'Without `qs`: `a[b]=1` → `{ "a[b]": "1" }` where Express 4 gave `{ a: { b: "1" } }`.',
+    ],
+    stage: 'shim',
+    safety: 'needs-care',
+    source: '§3, §2.10',
+  },
+  'express.text': {
+    package: 'express.text',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s built-in text/plain parser; other types with `addContentTypeParser(type, { parseAs: \'string\' }, fastify.defaultTextParser)`.',
+    options: [
+      { express: 'type', fastify: "addContentTypeParser(type, { parseAs: 'string' }, fastify.defaultTextParser)", note: 'Only for types other than text/plain.' },
+      { express: 'limit', fastify: 'bodyLimit' },
+      { express: 'defaultCharset', fastify: null, note: 'Fastify decodes as UTF-8.' },
+    ],
+    caveats: [
+      ...BODY_CAVEATS,
+      'Fastify parses text/plain to a string even in apps that never used express.text (their `req.body` was `{}`/`undefined`); the shim replaces the text parser with one returning `undefined` in those apps — removing it would turn text/plain bodies into 415.',
+    ],
+    stage: 'shim',
+    safety: 'needs-care',
+    source: '§3, §0.1, §2.10',
+  },
+  'express.raw': {
+    package: 'express.raw',
+    fastify: 'core',
+    kind: 'core',
+    replacement: "`fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (req, body, done) => done(null, body))`.",
+    options: [
+      { express: 'type', fastify: 'the content type passed to addContentTypeParser', note: "`'*/*'` → `addContentTypeParser('*', …)`." },
+      { express: 'limit', fastify: 'bodyLimit' },
+      { express: 'inflate', fastify: '@fastify/compress request decompression or a preParsing hook' },
+    ],
+    caveats: [...BODY_CAVEATS, 'Without the parser, application/octet-stream bodies get 415.'],
+    stage: 'shim',
+    safety: 'needs-care',
+    source: '§3, §2.10',
+  },
+  'express.static': {
+    package: 'express.static',
+    fastify: '@fastify/static',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyStatic, { root, prefix: '/p/', dotfiles: 'ignore', redirect: true })`.",
+    options: [
+      { express: 'root (first argument)', fastify: 'root', note: 'Absolute path.' },
+      { express: 'mount path (app.use(\'/p\', …))', fastify: "prefix: '/p/'" },
+      { express: 'maxAge, immutable, etag, lastModified, index, extensions', fastify: 'same names', note: 'Passed to @fastify/send.' },
+      { express: 'dotfiles', fastify: 'dotfiles', note: 'Always emit it: @fastify/static defaults to `allow`, serve-static to `ignore` (404).' },
+      { express: 'redirect', fastify: 'redirect', note: 'serve-static defaults to true (301 `/dir` → `/dir/`), @fastify/static to false.' },
+      { express: 'setHeaders(res, path, stat)', fastify: 'setHeaders(reply, path, stat)', note: 'Receives the Fastify reply; synchronous.' },
+      { express: 'fallthrough', fastify: null, note: 'A missing file goes to the app’s 404 handler (JSON by default).' },
+      { express: 'several dirs on one prefix', fastify: 'root: [a, b]' },
+      { express: 'a second mount', fastify: 'decorateReply: false' },
+    ],
+    caveats: [
+      'dotfiles: `/.env` in the root is served (200) unless `dotfiles: \'ignore\'` is set; Express 404 (§2.13).',
+      '`/dir` with an index: serve-static 301 to `/dir/`, @fastify/static answers 200 with the index unless `redirect: true` (§2.13).',
+      'Registers a wildcard route `/prefix/*` that collides with an app-level `GET /*` SPA catch-all (use `setNotFoundHandler` + `reply.sendFile(\'index.html\')`, or `wildcard: false`).',
+      'Register @fastify/compress before it, or static files are sent uncompressed.',
+      'Charset casing: Express 4 `charset=UTF-8`, Express 5 and @fastify/static `charset=utf-8`; Express 4 serves .js as application/javascript, Express 5 and @fastify/static as text/javascript.',
+      'Inside the bridge, express.static writes to the raw response: cookies set by Fastify hooks are lost on those responses (§4.3).',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §2.4, §2.13, §4.3',
+  },
+  'serve-static': {
+    package: 'serve-static',
+    fastify: '@fastify/static',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyStatic, { root, prefix: '/p/', dotfiles: 'ignore', redirect: true })` (same as `express.static`).",
+    options: [
+      { express: 'root (first argument)', fastify: 'root' },
+      { express: 'mount path', fastify: "prefix: '/p/'" },
+      { express: 'maxAge, immutable, etag, lastModified, index, extensions', fastify: 'same names' },
+      { express: 'dotfiles', fastify: 'dotfiles', note: 'Always emit it (`ignore` is serve-static’s default, `allow` is @fastify/static’s).' },
+      { express: 'redirect', fastify: 'redirect', note: 'Defaults differ: true vs false.' },
+      { express: 'setHeaders(res, path, stat)', fastify: 'setHeaders(reply, path, stat)' },
+      { express: 'fallthrough', fastify: null, note: 'Missing files reach the app’s 404 handler.' },
+    ],
+    caveats: [
+      'Same differences as `express.static` (serve-static is its implementation): dotfiles served by default, no directory redirect by default, wildcard route collides with SPA catch-alls.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3 (express.static / serve-static row), §2.13',
+  },
+  cors: {
+    package: 'cors',
+    fastify: '@fastify/cors',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyCors, { …same options, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false })`.",
+    options: [
+      { express: 'origin, allowedHeaders, exposedHeaders, credentials, maxAge, preflightContinue, optionsSuccessStatus', fastify: 'same names' },
+      { express: 'methods', fastify: 'methods', note: 'Emit it: @fastify/cors defaults to `GET,HEAD,POST` (since v11), cors to `GET,HEAD,PUT,PATCH,POST,DELETE`.' },
+      { express: 'per-route cors()', fastify: 'route `config.cors`' },
+      { express: '(none)', fastify: 'strictPreflight: false', note: 'Keeps cors’ 204 for preflights without Origin/Access-Control-Request-Method (Fastify default: 400).' },
+    ],
+    caveats: [
+      'Preflight `Access-Control-Allow-Methods` differs unless `methods` is emitted; arrays are joined with ", " (cors: ",").',
+      '`strictPreflight` (default true) answers 400 "Invalid Preflight Request" to incomplete preflights; cors answers 204.',
+      'Adds `Vary: Origin` for non-string origins; runs at onRequest, so 404s get CORS headers too.',
+      'Registers an `OPTIONS *` route: every OPTIONS gets 204 (Express answered 200 + Allow on routed paths).',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §2.6',
+  },
+  helmet: {
+    package: 'helmet',
+    fastify: '@fastify/helmet',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyHelmet, sameOptions)`.',
+    options: [
+      { express: 'the helmet options object', fastify: 'same object', note: '@fastify/helmet wraps helmet 8.' },
+      { express: 'per-route helmet', fastify: 'route option `helmet`' },
+      { express: 'CSP nonces (res.locals.cspNonce)', fastify: 'enableCSPNonces: true → reply.cspNonce' },
+    ],
+    caveats: [
+      'Header values are helmet 8’s defaults: an app pinned to an older helmet major sees different CSP, COOP and X-XSS-Protection values.',
+      'Runs at onRequest, so 404s and errors carry the headers too.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  compression: {
+    package: 'compression',
+    fastify: '@fastify/compress',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyCompress, { threshold, encodings: [\'gzip\', \'deflate\'] })`, registered before static/view plugins.',
+    options: [
+      { express: 'threshold', fastify: 'threshold', note: '1024 bytes by default in both.' },
+      { express: 'filter', fastify: 'customTypes / route `compress: false`' },
+      { express: 'level, memLevel, strategy, windowBits', fastify: 'zlibOptions' },
+      { express: 'brotli', fastify: 'brotliOptions' },
+    ],
+    caveats: [
+      'Prefers br over gzip: `Content-Encoding` differs unless `encodings` is restricted (the verifier compares decoded bodies).',
+      'Also decompresses request bodies by default (Express apps never did without body-parser’s inflate).',
+      'Adds `Vary: accept-encoding`.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §2.13',
+  },
+  'cookie-parser': {
+    package: 'cookie-parser',
+    fastify: '@fastify/cookie',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyCookie, { secret })`; `req.cookies` → `request.cookies`.',
+    options: [
+      { express: 'secret (string or array)', fastify: 'secret', note: 'String, array (rotation) or custom signer.' },
+      { express: 'decode', fastify: 'parseOptions.decode' },
+    ],
+    caveats: [
+      'No `req.signedCookies`: read with `request.unsignCookie(request.cookies[name])`; Express-signed values carry an `s:` prefix to strip first (§1.3).',
+      '`j:{…}` JSON cookies are not decoded into objects.',
+      '`reply.setCookie` defaults differ from `res.cookie` (SameSite=Lax, no Path, maxAge in seconds — see the `res.cookie` API entry).',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §1.3, §1.4',
+  },
+  'express-session': {
+    package: 'express-session',
+    fastify: '@fastify/session',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifySession, { secret, cookieName: 'connect.sid', cookiePrefix: 's:', rolling: false, cookie: { secure: 'auto' } })` after @fastify/cookie.",
+    requires: [{ package: '@fastify/cookie' }],
+    options: [
+      { express: 'secret', fastify: 'secret', note: 'At least 32 characters, or an array.' },
+      { express: 'name', fastify: 'cookieName', note: 'Default `sessionId` vs `connect.sid`: emit `connect.sid` (+ `cookiePrefix: \'s:\'`) to keep existing sessions valid.' },
+      { express: 'cookie.maxAge', fastify: 'cookie.maxAge', note: 'Milliseconds in both.' },
+      { express: 'cookie.secure', fastify: 'cookie.secure', note: 'Default true on Fastify — emit the app’s value (or `\'auto\'`).' },
+      { express: 'rolling', fastify: 'rolling', note: 'Default true on Fastify, false in express-session: emit it.' },
+      { express: 'saveUninitialized', fastify: 'saveUninitialized', note: 'True in both.' },
+      { express: 'resave', fastify: null, note: 'Not supported.' },
+      { express: 'store', fastify: 'store', note: 'express-session stores (connect-redis, connect-mongo) work unchanged.' },
+      { express: 'genid', fastify: 'idGenerator' },
+    ],
+    caveats: [
+      '`cookie.secure` defaults to true and the plugin then sets no cookie at all over plain HTTP: logins silently fail in http test rigs.',
+      '`request.session.destroy()`/`regenerate()` return promises (callbacks optional).',
+      'A store built on express-session’s `Store` needs express-session to stay installed.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §5 #10; @fastify/session 11.1.3 index.js (defaults)',
+  },
+  'connect-redis': {
+    package: 'connect-redis',
+    fastify: '@fastify/session',
+    kind: 'plugin',
+    replacement: 'The same store instance as `store:` of @fastify/session.',
+    requires: [{ package: '@fastify/cookie' }],
+    options: [{ express: 'constructor options', fastify: 'unchanged' }],
+    caveats: ['Subclasses express-session’s `Store`: express-session must stay a dependency after `unshim`.'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3 (connect-mongo / connect-redis row)',
+  },
+  'connect-mongo': {
+    package: 'connect-mongo',
+    fastify: '@fastify/session',
+    kind: 'plugin',
+    replacement: 'The same store instance as `store:` of @fastify/session.',
+    requires: [{ package: '@fastify/cookie' }],
+    options: [{ express: 'constructor options', fastify: 'unchanged' }],
+    caveats: ['Subclasses express-session’s `Store`: express-session must stay a dependency after `unshim`.'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3 (connect-mongo / connect-redis row)',
+  },
+  'cookie-session': {
+    package: 'cookie-session',
+    fastify: '@fastify/secure-session',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifySecureSession, { cookieName: 'session', secret, salt, expiry, cookie: { path: '/', httpOnly: true } })`.",
+    options: [
+      { express: 'name', fastify: 'cookieName', note: 'Both default to `session`.' },
+      { express: 'keys / secret', fastify: 'key (32-byte sodium key, array for rotation) or secret (≥ 32 bytes) + salt', note: 'Different crypto: existing cookies are not readable.' },
+      { express: 'maxAge (ms)', fastify: 'expiry (seconds) and cookie.maxAge (seconds)', note: 'secure-session defaults to 86401 s.' },
+      { express: 'path, domain, secure, httpOnly, sameSite, signed', fastify: 'cookie.{path, domain, secure, httpOnly, sameSite}', note: 'No separate `.sig` cookie: the value is encrypted and authenticated.' },
+    ],
+    caveats: [
+      'Sessions are encrypted (libsodium secretbox), not signed base64 JSON: every existing session is dropped at the switch and the cookie value/length differ.',
+      'cookie-session writes two cookies (`session` and `session.sig`), secure-session one.',
+      '`req.session = null` (logout) → `request.session.delete()`; property access works, but `changed`/`deleted` are reserved names (use `get`/`set`).',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'Not in mapping §3; @fastify/secure-session 8.4.0 README and index.js (defaults)',
+  },
+  'connect-flash': {
+    package: 'connect-flash',
+    fastify: '@fastify/flash',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyFlash)` after the session plugin; `req.flash(type, msg)` → `request.flash(type, msg)`, reads → `reply.flash(type)`.',
+    requires: [{ package: '@fastify/session', when: 'the app used express-session' }, { package: '@fastify/secure-session', when: 'the app used cookie-session' }],
+    options: [
+      { express: 'req.flash(type, msg)', fastify: 'request.flash(type, msg)' },
+      { express: 'req.flash(type) (read)', fastify: 'reply.flash(type)' },
+    ],
+    caveats: ['The API is split between request (write) and reply (read): every read site changes.'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  morgan: {
+    package: 'morgan',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s pino logger (`logger: true`), or an `onResponse` hook logging `reply.elapsedTime` in the old format.',
+    options: [
+      { express: "format ('dev', 'combined', custom)", fastify: 'a custom `onResponse` log line', note: 'pino logs JSON request/response lines by default.' },
+      { express: 'skip', fastify: 'logController / disableRequestLogging' },
+      { express: 'stream', fastify: 'logger.stream (or loggerInstance)', note: 'v5: a custom logger instance goes in `loggerInstance`.' },
+    ],
+    caveats: ['Not HTTP-observable; the log lines change shape (tools parsing them must follow).'],
+    stage: 'plugins',
+    safety: 'safe',
+    source: '§3, §5 #20',
+  },
+  multer: {
+    package: 'multer',
+    fastify: '@fastify/multipart',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyMultipart, { limits })`; `upload.single('f')` → `await request.file()`.",
+    options: [
+      { express: 'limits', fastify: 'limits', note: 'busboy names in both; always emit `fileSize`.' },
+      { express: "upload.single('f')", fastify: 'await request.file()' },
+      { express: 'upload.array / upload.fields / upload.any', fastify: 'request.parts() or request.saveRequestFiles()' },
+      { express: 'dest / diskStorage', fastify: 'request.saveRequestFiles()' },
+      { express: 'text fields into req.body', fastify: "attachFieldsToBody: 'keyValues'" },
+      { express: 'fileFilter', fastify: null, note: 'Check `part.mimetype`/`part.filename` while iterating `request.parts()`.' },
+    ],
+    caveats: [
+      'Default `fileSize` is Fastify’s `bodyLimit` (1 MiB, or the 100 kb the shim sets for Express parity!) and `parts` 1000; multer is unlimited — emit `limits.fileSize`.',
+      'Over the limit: 413 `RequestFileTooLargeError` JSON; multer’s `LIMIT_FILE_SIZE` went to the error middleware (500 page unless handled).',
+      'File objects differ: `filename` vs `originalname`, a stream `file` vs `buffer`/`path`.',
+      'Multipart to a route without the plugin: 415; `request.file()` on a non-multipart request: 406 `FST_INVALID_MULTIPART_CONTENT_TYPE`.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3; @fastify/multipart 10.1.9 README (fileSize default = bodyLimit)',
+  },
+  'express-fileupload': {
+    package: 'express-fileupload',
+    fastify: '@fastify/multipart',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyMultipart, { attachFieldsToBody: true, limits })`.",
+    options: [
+      { express: 'limits.fileSize', fastify: 'limits.fileSize' },
+      { express: 'useTempFiles / tempFileDir', fastify: 'request.saveRequestFiles()' },
+    ],
+    caveats: [
+      '`req.files.x.mv()` and the file object API are gone; handlers change.',
+      'Same size defaults as multer’s row: `fileSize` follows `bodyLimit`.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  'express-rate-limit': {
+    package: 'express-rate-limit',
+    fastify: '@fastify/rate-limit',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyRateLimit, { max, timeWindow, … })`; per route `config.rateLimit`.',
+    options: [
+      { express: 'windowMs', fastify: 'timeWindow' },
+      { express: 'limit / max', fastify: 'max', note: 'Emit it: defaults are 5 (ERL v7+) vs 1000.' },
+      { express: 'keyGenerator(req)', fastify: 'keyGenerator(request)' },
+      { express: 'handler / message / statusCode', fastify: 'errorResponseBuilder' },
+      { express: 'skip', fastify: 'allowList', note: '`allowList` also takes a function `(request, key) => boolean`.' },
+      { express: 'standardHeaders / legacyHeaders', fastify: 'enableDraftSpec, addHeaders, addHeadersOnExceeding' },
+      { express: 'store', fastify: 'redis / store', note: 'Stores are not interchangeable.' },
+    ],
+    caveats: [
+      'Default 429 body: ERL `Too many requests, please try again later.` (text/html); Fastify JSON `{"statusCode":429,"error":"Too Many Requests","message":"Rate limit exceeded, retry in 1 minute"}`.',
+      'Headers are lower-case `x-ratelimit-*`; `x-ratelimit-reset` is seconds remaining (ERL legacy: epoch timestamp; draft: `RateLimit-*`).',
+      '404s are not counted unless the not-found handler opts in (`setNotFoundHandler({ preHandler: fastify.rateLimit() }, …)`); a global `app.use(rateLimit())` counted every request.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  passport: {
+    package: 'passport',
+    fastify: '@fastify/passport',
+    kind: 'plugin',
+    replacement: '`register(fastifyPassport.initialize())` + `register(fastifyPassport.secureSession())`; `passport.authenticate(s, o)` → `{ preValidation: fastifyPassport.authenticate(s, o) }`.',
+    requires: [{ package: '@fastify/session', when: 'the app used express-session' }, { package: '@fastify/secure-session', when: 'the app used cookie-session' }, { package: '@fastify/cookie' }],
+    options: [
+      { express: 'app.use(passport.initialize())', fastify: 'fastify.register(fastifyPassport.initialize())' },
+      { express: 'app.use(passport.session())', fastify: 'fastify.register(fastifyPassport.secureSession())' },
+      { express: 'passport.authenticate(strategy, options)', fastify: '{ preValidation: fastifyPassport.authenticate(strategy, options) }' },
+      { express: 'passport.serializeUser / deserializeUser', fastify: 'fastifyPassport.registerUserSerializer / registerUserDeserializer', note: 'Async functions.' },
+      { express: 'passport.use(strategy)', fastify: 'fastifyPassport.use(strategy)', note: 'passport-* strategy packages are reused.' },
+    ],
+    caveats: [
+      'The session is cleared on login by default (`clearSessionOnLogin`).',
+      'Same secure-cookie trap as sessions: with `cookie.secure` true no session cookie is set over HTTP.',
+      'Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
+      'The plugin is labelled beta in its README.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §2.14; smoke test with @fastify/jwt (FST_ERR_DEC_ALREADY_PRESENT)',
+  },
+  csurf: {
+    package: 'csurf',
+    fastify: '@fastify/csrf-protection',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyCsrf, { sessionPlugin | cookieOpts })`; protect routes with `{ preValidation: fastify.csrfProtection }`; `req.csrfToken()` → `reply.generateCsrf()`.',
+    requires: [{ package: '@fastify/cookie', when: 'cookie: true (or cookie options)' }, { package: '@fastify/session', when: 'session-backed tokens' }],
+    options: [
+      { express: 'req.csrfToken()', fastify: 'reply.generateCsrf()' },
+      { express: 'route protection', fastify: 'preValidation: fastify.csrfProtection', note: '`onRequest` sees no body, so tokens posted in the body need preValidation.' },
+      { express: 'cookie: true / cookie options', fastify: 'cookieOpts' },
+      { express: 'session storage (default)', fastify: "sessionPlugin: '@fastify/session'" },
+      { express: 'value(req)', fastify: 'getToken(request)' },
+      { express: 'ignoreMethods', fastify: null, note: 'Attach the hook only to the state-changing routes.' },
+    ],
+    caveats: [
+      'Token lookup: `body._csrf` and headers csrf-token, xsrf-token, x-csrf-token, x-xsrf-token — no `query._csrf` (csurf reads it): pass `getToken` to keep it.',
+      'Invalid token: 403 JSON `FST_CSRF_INVALID_TOKEN` vs csurf `EBADCSRFTOKEN` through the error middleware (HTML).',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  'serve-favicon': {
+    package: 'serve-favicon',
+    fastify: '@fastify/static',
+    kind: 'plugin',
+    replacement: "`fastify.get('/favicon.ico', (request, reply) => reply.sendFile('favicon.ico', dir, { maxAge }))`.",
+    options: [{ express: 'maxAge', fastify: 'sendFile option maxAge' }],
+    caveats: [
+      'serve-favicon sends `Cache-Control: public, max-age=…` (1 year default) and its own ETag; @fastify/static sends send’s headers (`max-age=0` unless set) and a weak `W/"size-mtime"` ETag.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  'method-override': {
+    package: 'method-override',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'None: rewrite `req.method` in a `serverFactory` before Fastify routes (header variant only), or change the clients.',
+    options: [
+      { express: "getter 'X-HTTP-Method-Override' (header)", fastify: 'serverFactory that rewrites req.method', note: 'Manual.' },
+      { express: "getter '_method' / function (body)", fastify: null, note: 'Routing happens before any hook and before the body is parsed.' },
+    ],
+    caveats: ['Fastify routes before hooks run: no hook can change the method; `rewriteUrl` changes only the URL.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: '§3',
+  },
+  'express-validator': {
+    package: 'express-validator',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Route `schema` (JSON Schema, Ajv); `validationResult()` branching → `attachValidation: true` + `request.validationError`.',
+    options: [
+      { express: 'body()/query()/param() chains', fastify: 'schema.body / schema.querystring / schema.params', note: 'Only chains with an exact JSON Schema translation; the rest stay as a preValidation hook.' },
+      { express: 'validationResult(req)', fastify: 'attachValidation: true + request.validationError' },
+      { express: 'sanitizers (trim, normalizeEmail, toInt)', fastify: null, note: 'No JSON Schema counterpart; keep in a preValidation hook.' },
+    ],
+    caveats: [
+      'Fastify answers 400 `FST_ERR_VALIDATION` automatically unless `attachValidation` is set; the app’s own 422/400 body changes.',
+      'Ajv coerces types, inserts defaults and strips extras where `additionalProperties: false` (§2.8): handlers see mutated input.',
+      'v5 requires full JSON Schemas (`type: \'object\'` + `properties`); `date-time`/`time` formats require a timezone.',
+    ],
+    stage: 'schemas',
+    safety: 'needs-care',
+    source: '§3, §2.8',
+  },
+  celebrate: {
+    package: 'celebrate',
+    fastify: 'core',
+    kind: 'core',
+    replacement: '`schema` with a Joi `validatorCompiler` (`({ schema }) => (data) => schema.validate(data)`); `errors()` → `setErrorHandler`/`schemaErrorFormatter`.',
+    options: [
+      { express: 'celebrate({ body, query, params, headers })', fastify: 'schema: { body, querystring, params, headers }' },
+      { express: 'errors()', fastify: 'setErrorHandler or schemaErrorFormatter', note: 'Reproduces celebrate’s 400 body.' },
+      { express: 'Joi options (second argument)', fastify: 'passed to schema.validate in the validatorCompiler' },
+    ],
+    caveats: [
+      'Error shape: celebrate 400 `{statusCode, error, message, validation: {source, keys}}` vs Fastify `{statusCode, code: \'FST_ERR_VALIDATION\', error, message}`.',
+      'Joi `convert` applies to the value Fastify assigns back to `request.body`/`query`.',
+    ],
+    stage: 'schemas',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  'express-joi-validation': {
+    package: 'express-joi-validation',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Route `schema` with a Joi `validatorCompiler`, as for celebrate.',
+    options: [
+      { express: 'validator.body/query/params/headers(joiSchema)', fastify: 'schema.body/querystring/params/headers with the Joi validatorCompiler' },
+      { express: 'createValidator({ passError: true })', fastify: 'setErrorHandler / schemaErrorFormatter' },
+    ],
+    caveats: [
+      'The 400 body changes (express-joi-validation sends text `Error validating request body. …`); Fastify sends its validation JSON unless formatted.',
+      'Joi `convert` defaults apply to the value Fastify assigns back to `request.body`.',
+    ],
+    stage: 'schemas',
+    safety: 'needs-care',
+    source: '§3 (Joi-based validators row)',
+  },
+  'express-json-validator-middleware': {
+    package: 'express-json-validator-middleware',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Route `schema` (the JSON Schemas carry over; Fastify compiles them with Ajv).',
+    options: [
+      { express: 'validate({ body, query, params })', fastify: 'schema: { body, querystring, params }' },
+      { express: 'new Validator(ajvOptions)', fastify: 'ajv.customOptions (server option)', note: 'Fastify’s defaults differ: coerceTypes \'array\', useDefaults, removeAdditional.' },
+      { express: 'ValidationError in error middleware', fastify: 'setErrorHandler checking `err.validation`' },
+    ],
+    caveats: [
+      'Same JSON Schema, different Ajv defaults: Fastify coerces and strips where the middleware’s Ajv did not (§2.8).',
+      'Validation failures: Fastify 400 `FST_ERR_VALIDATION` JSON instead of the app’s ValidationError handling.',
+    ],
+    stage: 'schemas',
+    safety: 'needs-care',
+    source: 'Not a §3 row; by analogy with express-validator (§3) and §2.8',
+  },
+  'express-jwt': {
+    package: 'express-jwt',
+    fastify: '@fastify/jwt',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyJwt, { secret, verify: { algorithms }, decoratorName: 'auth' })` + `onRequest: (request) => request.jwtVerify()`.",
+    options: [
+      { express: 'secret', fastify: 'secret' },
+      { express: 'algorithms', fastify: 'verify.algorithms' },
+      { express: 'requestProperty (v6 `user`, v7+ `auth`)', fastify: 'decoratorName / formatUser' },
+      { express: 'getToken', fastify: 'verify.extractToken' },
+      { express: 'credentialsRequired: false', fastify: 'try/catch around request.jwtVerify()' },
+      { express: 'isRevoked', fastify: 'trusted' },
+    ],
+    caveats: [
+      '401 bodies: @fastify/jwt JSON (`FST_JWT_NO_AUTHORIZATION_IN_HEADER`, `FST_JWT_AUTHORIZATION_TOKEN_INVALID`…) vs express-jwt `UnauthorizedError` through the error middleware (HTML by default).',
+      'Decorates `request.user` by default, which collides with @fastify/passport.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §5 #17',
+  },
+  'express-async-errors': {
+    package: 'express-async-errors',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Delete the import: Fastify awaits handlers and routes rejections to the error handler.',
+    options: [],
+    caveats: ['Errors then reach `setErrorHandler` (errors stage) instead of the Express error middleware.'],
+    stage: 'errors',
+    safety: 'safe',
+    source: '§3, §2.12',
+  },
+  'express-async-handler': {
+    package: 'express-async-handler',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Unwrap: `asyncHandler(fn)` → `fn`.',
+    options: [],
+    caveats: ['An async handler that answers from a callback/timer must `return reply`, or Fastify sends an empty 200 first (§1.5).'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: '§3, §1.5',
+  },
+  'http-errors': {
+    package: 'http-errors',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Keep it (Fastify honours `status`/`statusCode`/`headers`), or `@fastify/sensible` (`reply.notFound()`, `fastify.httpErrors.*`).',
+    options: [
+      { express: 'createError(status, message)', fastify: 'unchanged, or fastify.httpErrors.<name>(message) with @fastify/sensible' },
+      { express: 'expose: false', fastify: null, note: 'Ignored: Fastify’s default handler prints `message` for 5xx too.' },
+    ],
+    caveats: [
+      'Fastify’s default handler exposes the message of 5xx errors, where Express (production) hid it: the errors stage ports the app’s handler, otherwise the body changes.',
+      'Errors answer JSON `{statusCode, error, message}` instead of finalhandler’s HTML page (framework-defaults `default-error-body`).',
+    ],
+    stage: 'errors',
+    safety: 'needs-care',
+    source: '§3, §2.2',
+  },
+  errorhandler: {
+    package: 'errorhandler',
+    fastify: 'core',
+    kind: 'core',
+    replacement: '`setErrorHandler` (Fastify’s default handler answers JSON without the stack).',
+    options: [{ express: 'log', fastify: 'Fastify’s logger (5xx logged at error level)' }],
+    caveats: [
+      'errorhandler renders the stack as HTML/JSON/text by Accept (development only); Fastify’s default answers JSON with the message and no stack.',
+      'Usually guarded by `NODE_ENV === \'development\'`: keep the guard around the new handler.',
+    ],
+    stage: 'errors',
+    safety: 'needs-care',
+    source: 'Not a §3 row; §2.2 (error bodies), §2.12',
+  },
+  'response-time': {
+    package: 'response-time',
+    fastify: 'core',
+    kind: 'hook',
+    replacement: "`onSend` hook: `reply.header('X-Response-Time', reply.elapsedTime.toFixed(3) + 'ms')`.",
+    options: [
+      { express: 'digits', fastify: 'toFixed(digits)' },
+      { express: 'header', fastify: 'the header name in the hook' },
+      { express: 'suffix', fastify: "the 'ms' suffix (omitted when false)" },
+    ],
+    caveats: ['The value differs on every run anyway (the verifier ignores it).'],
+    stage: 'plugins',
+    safety: 'safe',
+    source: '§3',
+  },
+  'connect-timeout': {
+    package: 'connect-timeout',
+    fastify: 'core',
+    kind: 'core',
+    replacement: '`handlerTimeout` (server or route option, Fastify ≥ 5.8).',
+    options: [
+      { express: 'time', fastify: 'handlerTimeout (ms)', note: 'Older 5.x: connectionTimeout/requestTimeout or an onTimeout-based hook.' },
+      { express: 'respond: false', fastify: null, note: 'Fastify always answers 503 and aborts `request.signal`.' },
+    ],
+    caveats: [
+      'Timeout answer: Fastify 503 `FST_ERR_HANDLER_TIMEOUT` through the error handler (JSON); connect-timeout `next(err)` 503 "Response timeout" HTML, and it keeps running the handler.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §2.13',
+  },
+  hpp: {
+    package: 'hpp',
+    fastify: 'core',
+    kind: 'hook',
+    replacement: '`preValidation` hook collapsing array values of `query`/`body` to the last value (or schema `type: \'string\'`).',
+    options: [
+      { express: 'whitelist', fastify: 'per-key exceptions in the hook' },
+      { express: 'checkBody / checkQuery', fastify: 'which of request.body / request.query the hook walks' },
+    ],
+    caveats: [
+      'No official plugin. hpp keeps the originals in `req.queryPolluted`/`req.bodyPolluted`; the hook must write them if the app reads them.',
+      'A schema `type: \'string\'` is not the same: Ajv (`coerceTypes: \'array\'`) unwraps only one-item arrays, multi-item → 400.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  'express-mongo-sanitize': {
+    package: 'express-mongo-sanitize',
+    fastify: 'core',
+    kind: 'hook',
+    replacement: '`preValidation` hook stripping keys that start with `$` or contain `.` from body, query and params (or strict schemas).',
+    options: [
+      { express: 'replaceWith', fastify: 'replacement character in the hook' },
+      { express: 'allowDots', fastify: 'keep keys with dots in the hook' },
+      { express: 'onSanitize', fastify: 'callback in the hook' },
+    ],
+    caveats: [
+      'No official plugin.',
+      'Fastify already rejects JSON bodies with `__proto__`/`constructor` keys (400).',
+      'Express 5 `req.query` is a getter: express-mongo-sanitize ≤ 2 fails there; on Fastify `request.query` is writable.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: '§3, §1.3 (req.query row)',
+  },
+  'xss-clean': {
+    package: 'xss-clean',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'None (deprecated): escape on output, or constrain input with schema patterns.',
+    options: [],
+    caveats: ['The Express app’s handlers saw HTML-escaped input; without it they see the raw input.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: '§3',
+  },
+  pug: {
+    package: 'pug',
+    fastify: '@fastify/view',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyView, { engine: { pug }, root: 'views', viewExt: 'pug' })`; `res.render` → `reply.view`.",
+    options: [
+      { express: "app.set('views', dir)", fastify: 'root', note: 'Express default `./views`, @fastify/view `./`.' },
+      { express: "app.set('view engine', 'pug')", fastify: "engine: { pug } + viewExt: 'pug'", note: 'The extension is not appended without `viewExt`/`includeViewExtension`.' },
+      { express: 'app.locals', fastify: 'defaultContext' },
+    ],
+    caveats: [
+      'Layouts through pug `extends` only (no @fastify/view `layout` for pug).',
+      'Content type `text/html; charset=utf-8` (option `charset`); render errors go to Fastify’s JSON error path.',
+    ],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: '§3, §1.1 (view rows), §1.4 (res.render)',
+  },
+  ejs: {
+    package: 'ejs',
+    fastify: '@fastify/view',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyView, { engine: { ejs }, root: 'views', viewExt: 'ejs' })`; `res.render` → `reply.view`.",
+    options: [
+      { express: "app.set('views', dir)", fastify: 'root', note: 'Express default `./views`, @fastify/view `./`.' },
+      { express: "app.set('view engine', 'ejs')", fastify: "engine: { ejs } + viewExt: 'ejs'" },
+      { express: 'app.locals', fastify: 'defaultContext' },
+    ],
+    caveats: [
+      'Includes resolve relative to the template.',
+      'Content type `text/html; charset=utf-8` (option `charset`); render errors go to Fastify’s JSON error path.',
+    ],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: '§3, §1.1 (view rows)',
+  },
+  hbs: {
+    package: 'hbs',
+    fastify: '@fastify/view',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyView, { engine: { handlebars: hbs.handlebars }, root: 'views', viewExt: 'hbs', layout, options: { partials } })`.",
+    options: [
+      { express: "app.set('views', dir)", fastify: 'root' },
+      { express: 'hbs.registerPartials(dir)', fastify: 'options.partials (a name → path map)', note: 'No directory scan.' },
+      { express: 'hbs.registerHelper', fastify: 'register on the handlebars instance (unchanged)' },
+      { express: "layout.hbs (hbs's implicit default layout)", fastify: 'layout', note: 'hbs uses `views/layout.hbs` automatically; @fastify/view only with `layout`.' },
+    ],
+    caveats: ['`reply.locals`/`defaultContext` reach templates as `@data` only when configured.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: '§3 (express-handlebars row), §1.1 (view rows)',
+  },
+  'express-handlebars': {
+    package: 'express-handlebars',
+    fastify: '@fastify/view',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyView, { engine: { handlebars }, root: 'views', layout, options: { partials } })`.",
+    options: [
+      { express: 'defaultLayout', fastify: 'layout', note: 'Path relative to `root`.' },
+      { express: 'partialsDir', fastify: 'options.partials (a name → path map)' },
+      { express: 'helpers', fastify: 'register on the handlebars instance' },
+      { express: 'extname', fastify: 'viewExt' },
+    ],
+    caveats: ['`reply.locals`/`defaultContext` reach templates as `@data` only when configured.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: '§3',
+  },
+  nunjucks: {
+    package: 'nunjucks',
+    fastify: '@fastify/view',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifyView, { engine: { nunjucks }, templates: dirs, viewExt: 'njk' })`.",
+    options: [
+      { express: 'nunjucks.configure(dirs, { express: app })', fastify: 'templates: dirs', note: 'Other configure options → `options`.' },
+      { express: "app.set('view engine', 'njk')", fastify: "viewExt: 'njk'" },
+    ],
+    caveats: ['Environment customisations (filters, globals) must move to `options.onConfigure`.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: 'Not a §3 row; §1.1 (view rows), @fastify/view 12 README (nunjucks)',
+  },
+} as const satisfies Record<string, MiddlewareEntry>;
+
+/** A catalogued middleware key. */
+export type MiddlewareKey = keyof typeof MIDDLEWARE;
+
+/** Express members that are catalogued middleware (`express.json` …); body-parser's members map to them. */
+const EXPRESS_MEMBERS = new Set(['json', 'urlencoded', 'text', 'raw', 'static']);
+
+function entry(key: string): MiddlewareEntry | undefined {
+  return Object.hasOwn(MIDDLEWARE, key) ? MIDDLEWARE[key as MiddlewareKey] : undefined;
+}
+
+/** `@scope/name/deep/path` → `@scope/name`; `name/deep` → `name`. */
+function packageRoot(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * The entry for a middleware, or `undefined` when it is not catalogued (local code, an
+ * unknown package, or Express itself without a catalogued member).
+ *
+ * Accepts:
+ * - a catalogue key: a package (`cors`) or an Express built-in (`express.json`);
+ * - the inventory's chain-entry text `name [package]` (fixtures/analyzer/README.md):
+ *   `upload.single [multer]`, `bodyParser.json [body-parser]`;
+ * - a name and the package it comes from (`pkg`, as the Inventory's `package` field gives it);
+ * - a package member or deep import: `passport.authenticate` → `passport`,
+ *   `body-parser.json` → `express.json`, `express-validator/check` → `express-validator`.
+ *
+ * Decisions:
+ * - body-parser's parsers are Express's (Express re-exports body-parser), so
+ *   `bodyParser.json [body-parser]` resolves to the `express.json` entry (likewise urlencoded,
+ *   text, raw); a bare `bodyParser()` resolves to `body-parser`. A destructured member
+ *   (`json [express]`) resolves the same way.
+ * - Only the package decides the entry; the local name is never guessed from (DESIGN.md:
+ *   provenance, not variable names), so a bare `bodyParser.json` or `cookieParser` without its
+ *   package is `undefined` — the analyzer knows the package; pass it.
+ * - Any member of another package resolves to the package's entry (`passport.initialize`,
+ *   `upload.array [multer]`, `body.isEmail [express-validator]`): the entry's `options` list the
+ *   per-member translations.
+ */
+export function middlewareFor(packageOrCallee: string, pkg?: string): MiddlewareEntry | undefined {
+  let name = packageOrCallee.trim();
+  let from = pkg?.trim();
+  const tagged = /^(.*?)\s*\[([^\]]+)\]$/.exec(name);
+  if (tagged && !from) [name, from] = [tagged[1], tagged[2]];
+  if (from) {
+    const root = packageRoot(from);
+    if (root === 'express' || root === 'body-parser') {
+      const member = name.includes('.') ? name.slice(name.indexOf('.') + 1).split('.')[0] : name;
+      if (EXPRESS_MEMBERS.has(member) && !(root === 'body-parser' && member === 'static')) return entry(`express.${member}`);
+      return root === 'body-parser' ? entry('body-parser') : undefined;
+    }
+    return entry(root);
+  }
+  const exact = entry(name);
+  if (exact) return exact;
+  if (name.includes('/')) return middlewareFor(packageRoot(name), packageRoot(name));
+  const dot = name.indexOf('.');
+  if (dot > 0) {
+    const head = name.slice(0, dot);
+    if (entry(head) || head === 'express') return middlewareFor(name.slice(dot + 1), head);
+  }
+  return undefined;
+}
