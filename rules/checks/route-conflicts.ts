@@ -15,29 +15,34 @@ export const duplicateRoute: Rule = {
   stage: 'manual',
   autoFixable: false,
   docs: {
-    summary: 'Express lets two routes share a method and path (the second runs when the first calls `next()` or `next(\'route\')`). Fastify refuses the second registration at boot (FST_ERR_DUPLICATED_ROUTE), so the app would not start.',
+    summary: 'Express lets two routes share a method and path (the second runs when the first calls `next()` or `next(\'route\')`). Fastify refuses the second registration at boot (FST_ERR_DUPLICATED_ROUTE), so the app would not start. Paths are compared as Fastify will see them with the router options that keep Express matching (case-insensitive, trailing slash ignored); `all` claims every method, and a GET route brings its HEAD.',
     fix: 'Merge the two handlers into one route that branches, keeping the order Express ran them in.',
     source: 'express-fastify-mapping.md §2.7, §2.14',
     example: { express: "app.get('/a', first); app.get('/a', second)", fastify: "fastify.get('/a', async (req, reply) => (cond(req) ? first(req, reply) : second(req, reply)))" },
   },
   check: (inventory) => {
+    // Keys as Fastify sees them with the router options the shim sets to keep Express matching
+    // (case-insensitive, trailing slash ignored); ALL claims every method, GET also HEAD.
     const seen = new Map<string, Route>();
     const out = [];
     for (const r of [...inventory.routes].sort((a, b) => a.appId.localeCompare(b.appId) || a.order - b.order)) {
       if (r.path.syntax === 'unresolved') continue;
-      const key = `${r.appId} ${r.matchKey.toLowerCase()}`;
-      const first = seen.get(key);
-      if (!first) {
-        seen.set(key, r);
+      const path = r.matchKey.slice(r.matchKey.indexOf(' ') + 1).toLowerCase().replace(/(.)\/$/, '$1');
+      const at = (m: string) => seen.get(`${r.appId} ${m} ${path}`);
+      // ALL clashes with any method; any method with an earlier ALL; HEAD with a GET (Fastify adds its HEAD).
+      const clash = r.method === 'ALL' ? [...seen.entries()].find(([k]) => k.startsWith(`${r.appId} `) && k.endsWith(` ${path}`))?.[1] : (at(r.method) ?? at('ALL'));
+      const methods = r.method === 'GET' ? ['GET', 'HEAD'] : [r.method];
+      if (clash) {
+        out.push({
+          subject: r.id,
+          message: `${r.key} is registered again (after ${clash.key}); Fastify refuses a second route for the same method and path at boot.`,
+          fastify: 'One route whose handler does what both did.',
+          location: r.registration,
+          related: [{ location: clash.registration, message: `first registration: ${clash.key}` }],
+        });
         continue;
       }
-      out.push({
-        subject: r.id,
-        message: `${r.key} is registered again; Fastify refuses a second route with the same method and path.`,
-        fastify: 'One route whose handler does what both did.',
-        location: r.registration,
-        related: [{ location: first.registration, message: `first registration of ${first.key}` }],
-      });
+      for (const m of methods) seen.set(`${r.appId} ${m} ${path}`, r);
     }
     return out;
   },
@@ -61,14 +66,11 @@ export const overlappingRoutes: Rule = {
     for (const [i, early] of routes.entries()) {
       for (const late of routes.slice(i + 1)) {
         if (late.appId !== early.appId || (late.method !== early.method && early.method !== 'ALL')) continue;
-        const [a, b] = [segments(early), segments(late)];
-        if (a.length !== b.length || a.some((s) => s === '*')) continue;
-        const shadows = a.every((s, k) => s === b[k] || (s === ':_' && b[k] !== ':_'));
-        if (!shadows || a.every((s, k) => s === b[k])) continue;
+        if (!shadows(early, late)) continue;
         out.push({
           subject: late.id,
           message: `${late.key} is shadowed by ${early.key} in Express (registered first); Fastify answers it with ${late.key}.`,
-          fastify: 'Fastify prefers static segments over parameters: the later, more specific route wins.',
+          fastify: 'Fastify prefers static segments over parameters and wildcards: the later, more specific route wins.',
           location: late.registration,
           related: [{ location: early.registration, message: `${early.key}, which Express tries first` }],
         });
@@ -77,3 +79,26 @@ export const overlappingRoutes: Rule = {
     return out;
   },
 };
+
+/**
+ * Whether `early` (a parameter or wildcard where `late` is static) matches every URL of `late`,
+ * so Express answers them with `early` while Fastify picks the more specific `late`. A parameter
+ * with an inline pattern shadows only the static segments the pattern matches.
+ */
+function shadows(early: Route, late: Route): boolean {
+  const [a, b] = [segments(early), segments(late)];
+  const patterns = early.path.params.map((p) => p.pattern);
+  let param = 0;
+  for (const [k, s] of a.entries()) {
+    if (s === '*') return k === a.length - 1 && b.length >= a.length && b.slice(0, k).every((t, j) => t === a[j] || a[j] === ':_') && b[k] !== '*';
+    if (k >= b.length) return false;
+    if (s === ':_') {
+      const pattern = patterns[param++];
+      if (b[k] === ':_') continue;
+      if (pattern && !new RegExp(`^(?:${pattern})$`).test(b[k])) return false;
+      continue;
+    }
+    if (s !== b[k]) return false;
+  }
+  return a.length === b.length && a.some((s, k) => s === ':_' && b[k] !== ':_');
+}

@@ -1,0 +1,38 @@
+/** Rule edge cases beyond the positive/negative fixtures, each checked against what Fastify 5 does at boot or at run time. */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../analyzer/analyze.js';
+import { runRules } from '../../rules/index.js';
+import { project } from '../helpers/tmp.js';
+
+async function findingsOf(source: string, rule: string, pkg: object = {}): Promise<string[]> {
+  const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' }, ...pkg }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
+  return (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === rule).map((f) => `${f.location.line}: ${f.message}`);
+}
+
+const h = '(req, res) => res.end()';
+
+describe('duplicate-route', () => {
+  it('ALL then GET, GET then HEAD, and paths equal under case and trailing slash clash; HEAD then GET does not', async () => {
+    const src = [`app.all('/a', ${h});`, `app.get('/a', ${h});`, `app.get('/b', ${h});`, `app.head('/b', ${h});`, `app.head('/c', ${h});`, `app.get('/c', ${h});`, `app.get('/d', ${h});`, `app.get('/D/', ${h});`, ''].join('\n');
+    expect(await findingsOf(src, 'duplicate-route')).toEqual([
+      '4: GET /a is registered again (after ALL /a); Fastify refuses a second route for the same method and path at boot.',
+      '6: HEAD /b is registered again (after GET /b); Fastify refuses a second route for the same method and path at boot.',
+      '10: GET /D is registered again (after GET /d); Fastify refuses a second route for the same method and path at boot.',
+    ]);
+  });
+});
+
+describe('overlapping-routes', () => {
+  it('a wildcard shadows a later static route; a parameter pattern that cannot match the static segment does not', async () => {
+    const src = [`app.get('/users/:id(\\\\d+)', ${h});`, `app.get('/users/me', ${h});`, `app.get('/files/*', ${h});`, `app.get('/files/readme', ${h});`, ''].join('\n');
+    expect(await findingsOf(src, 'overlapping-routes')).toEqual(['6: GET /files/readme is shadowed by GET /files/* in Express (registered first); Fastify answers it with GET /files/readme.']);
+  });
+});
+
+describe('node-engine', () => {
+  it("uses semver's lowest match: '*' and '<=22' admit old Node, '>=20.0.0-rc.1' does not", async () => {
+    expect(await findingsOf(`app.get('/', ${h});\n`, 'node-engine', { engines: { node: '<=22' } })).toHaveLength(1);
+    expect(await findingsOf(`app.get('/', ${h});\n`, 'node-engine', { engines: { node: '*' } })).toHaveLength(1);
+    expect(await findingsOf(`app.get('/', ${h});\n`, 'node-engine', { engines: { node: '>=20.0.0-rc.1' } })).toEqual([]);
+  });
+});
