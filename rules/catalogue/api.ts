@@ -1101,13 +1101,15 @@ function lookup(key: string): ApiEntry | undefined {
  * back to its first two segments (`req.body.name` → `req.body`, `res.locals.user` → `res.locals`,
  * `req.session.destroy` → `req.session`). A setting call with a value resolves to the setting's
  * entry (`app.set('trust proxy', 1)` → `app.set('trust proxy')`, `app.enable('strict routing')`
- * → `app.set('strict routing')`), else to the method's (`app.set('my thing', x)` → `app.set`).
+ * → `app.set('strict routing')`), else to the method's (`app.set('my thing', x)` → `app.set`);
+ * `app.get('<name>')` with a single argument is a setting read (`app.get(setting)`).
  */
 export function apiFor(api: string): ApiEntry | undefined {
   const key = api.trim().replace(/"/g, "'").replace(/^request\./, 'req.').replace(/^response\./, 'res.');
   const direct = lookup(key);
   if (direct) return direct;
   const setting = /^(app\.\w+)\('([^']*)'.*\)$/.exec(key);
+  if (setting && setting[1] === 'app.get' && key.endsWith(`'${setting[2]}')`)) return lookup('app.get(setting)');
   if (setting) return lookup(`${setting[1]}('${setting[2]}')`) ?? lookup(`app.set('${setting[2]}')`) ?? lookup(setting[1]);
   const uncalled = key.replace(/\(\)$/, '');
   if (uncalled !== key && lookup(uncalled)) return lookup(uncalled);

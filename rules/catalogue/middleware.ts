@@ -183,7 +183,7 @@ export const MIDDLEWARE = {
       { express: 'mount path (app.use(\'/p\', …))', fastify: "prefix: '/p/'" },
       { express: 'maxAge, immutable, etag, lastModified, index, extensions', fastify: 'same names', note: 'Passed to @fastify/send.' },
       { express: 'dotfiles', fastify: 'dotfiles', note: 'Always emit it: @fastify/static defaults to `allow`, serve-static to `ignore` (404).' },
-      { express: 'redirect', fastify: 'redirect', note: 'serve-static defaults to true (301 `/dir` → `/dir/`), @fastify/static to false.' },
+      { express: 'redirect', fastify: 'redirect', note: 'serve-static defaults to true (301 `/dir` → `/dir/`), @fastify/static to false; `redirect: true` is refused with `wildcard: false` under `ignoreTrailingSlash`.' },
       { express: 'setHeaders(res, path, stat)', fastify: 'setHeaders(reply, path, stat)', note: 'Receives the Fastify reply; synchronous.' },
       { express: 'fallthrough', fastify: null, note: 'A missing file goes to the app’s 404 handler (JSON by default).' },
       { express: 'several dirs on one prefix', fastify: 'root: [a, b]' },
