@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type PropertyAccessExpression } from 'ts-morph';
 import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
 import type { ApiUse, ChainEntry, Handler, Inventory, Location, Reason, Resolution, Route } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
@@ -285,20 +285,34 @@ function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
 function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: Locate): void {
   if (!Node.isParameterDeclaration(p)) return;
   const seen = new Set<string>();
+  // One record per API, write and callback flag: a later use in a callback is not hidden by an earlier one in the body.
   const add = (api: string, node: Node, write: boolean) => {
-    const key = `${api}${write ? '=' : ''}`;
+    const inCallback = nestedIn(node, fn);
+    const key = `${api}${write ? '=' : ''}${inCallback ? '@cb' : ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(nestedIn(node, fn) ? { inCallback: true } : {}) });
+    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}) });
+  };
+  const addBindings = (pattern: Node) => {
+    if (!Node.isObjectBindingPattern(pattern)) return;
+    for (const el of pattern.getElements()) add(`${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el, false);
   };
   const nameNode = p.getNameNode();
-  if (Node.isObjectBindingPattern(nameNode)) {
-    for (const el of nameNode.getElements()) add(`${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el, false);
-  } else {
+  if (Node.isObjectBindingPattern(nameNode)) addBindings(nameNode);
+  else {
     const name = p.getName();
     for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (pa.getExpression().getText() === name) add(`${prefix}.${pa.getName()}`, pa, isWritten(pa));
+      if (pa.getExpression().getText() !== name) continue;
+      add(`${prefix}.${pa.getName()}`, pa, isWritten(pa));
+      // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
+      for (let call = pa.getParent(); Node.isCallExpression(call) && Node.isPropertyAccessExpression(call.getParent()); ) {
+        const next = call.getParent() as PropertyAccessExpression;
+        add(`${prefix}.${next.getName()}`, next, false);
+        call = next.getParent();
+      }
     }
+    // `const { status = 500 } = err`
+    for (const decl of fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) if (decl.getInitializer()?.getText() === name) addBindings(decl.getNameNode());
   }
   list.sort((a, b) => a.api.localeCompare(b.api) || Number(a.write ?? false) - Number(b.write ?? false));
 }

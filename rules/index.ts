@@ -9,6 +9,7 @@ import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js
 import { arrayPath } from './checks/array-path.js';
 import { errStatus } from './checks/error-handling.js';
 import { express4PathSyntax } from './checks/express4-path-syntax.js';
+import { express5PathSyntax } from './checks/express5-path-syntax.js';
 import { nextRoute } from './checks/next-route.js';
 import { nodeEngine } from './checks/node-engine.js';
 import { paramCallback } from './checks/param-callback.js';
@@ -23,6 +24,7 @@ export const RULES: Rule[] = [
   nodeEngine,
   regexpPath,
   express4PathSyntax,
+  express5PathSyntax,
   arrayPath,
   duplicateRoute,
   overlappingRoutes,

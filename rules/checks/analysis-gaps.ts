@@ -18,7 +18,7 @@ export const unresolvedRoute: Rule = {
       .filter((r) => r.resolution !== 'exact')
       .map((r) => ({
         subject: r.id,
-        message: `${r.key} is ${r.resolution}: ${r.reasons.map((x) => x.message).join('; ') || 'no reason recorded'}.`,
+        message: `${r.key} is ${r.resolution}: ${[...new Set(r.reasons.map((x) => x.message))].join('; ') || 'no reason recorded'}.`,
         fastify: 'Moved by hand once the path and chain are known.',
         location: r.registration,
         related: r.reasons.flatMap((x) => (x.location ? [{ location: x.location, message: x.message }] : [])),
@@ -40,5 +40,5 @@ export const routerMiddlewareLeak: Rule = {
   check: (inventory) =>
     inventory.diagnostics
       .filter((d) => d.code === 'router-middleware-leak' && d.location)
-      .map((d) => ({ subject: `diagnostic:${d.location!.file}:${d.location!.line}`, message: d.message, fastify: 'A hook in the plugin of the routes that need it.', location: d.location! })),
+      .map((d) => ({ subject: `diagnostic:${d.location!.file}:${d.location!.line}`, message: d.message.endsWith('.') ? d.message : `${d.message}.`, fastify: 'A hook in the plugin of the routes that need it.', location: d.location! })),
 };

@@ -39,3 +39,15 @@ describe('handler usage', () => {
     expect(inv.errorHandlers[0].reads.map((u) => `${u.api} @${u.location.line}`)).toEqual(['err.message @4', 'err.status @4']);
   });
 });
+
+describe('handler usage: chains, later callbacks, destructuring', () => {
+  it('records chained res calls, and a use in a callback after the same use in the body', async () => {
+    const inv = await inventoryOf("app.get('/c', async (req, res) => {\n  if (!req.query.x) return res.send('none');\n  setTimeout(() => res.status(500).end(), 1);\n});\n");
+    expect(inv.routes[0].usage.res.map((u) => `${u.api}${u.inCallback ? ' callback' : ''} @${u.location.line}`)).toEqual(['res.end callback @5', 'res.send @4', 'res.status callback @5']);
+  });
+
+  it("records err.* read by destructuring", async () => {
+    const inv = await inventoryOf("app.get('/', (req, res) => res.end());\napp.use((err, req, res, next) => { const { status = 500, message } = err; res.status(status).send(message); });\n");
+    expect(inv.errorHandlers[0].reads.map((u) => u.api)).toEqual(['err.message', 'err.status']);
+  });
+});

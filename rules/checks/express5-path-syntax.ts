@@ -1,0 +1,25 @@
+/** Express 5 path syntax (`{…}` optional groups, named wildcards `*name`) that Fastify reads otherwise. */
+import type { Rule } from '../rule.js';
+
+export const express5PathSyntax: Rule = {
+  id: 'express5-path-syntax',
+  title: 'Express 5 path syntax',
+  severity: 'warning',
+  stage: 'routes',
+  autoFixable: true,
+  docs: {
+    summary: "Express 5 paths use path-to-regexp 8: optional groups in braces (`/users{/:id}`, `/:file{.:ext}`) and named wildcards (`/files/*path`). Fastify refuses a wildcard followed by a name ('Wildcard must be the last character') and reads braces literally, so `/users{/:id}` registers but `/users` answers 404.",
+    fix: 'The `routes` stage writes find-my-way paths: one route per optional form, a final `*` for a wildcard (its value in `request.params[\'*\']`).',
+    source: 'express-fastify-mapping.md §1.6; Express 5 migration guide (path syntax)',
+    example: { express: "app.get('/files/*path', h); app.get('/users{/:id}', show)", fastify: "fastify.get('/files/*', h); fastify.get('/users', show); fastify.get('/users/:id', show)" },
+  },
+  check: (inventory) =>
+    inventory.routes
+      .filter((r) => r.path.syntax === 'express5' && /[{}]|\*[A-Za-z_$]/.test(r.path.full))
+      .map((r) => ({
+        subject: r.id,
+        message: `${r.key} uses Express 5 path syntax (${r.path.raw}).`,
+        fastify: 'The same path in find-my-way syntax: one route per optional form, a final `*` for a wildcard.',
+        location: r.registration,
+      })),
+};
