@@ -1,8 +1,12 @@
-/** `migrate analyze [dir]`: inventory an Express app and print it as text, JSON or Markdown. */
+/** `migrate analyze [dir]`: inventory an Express app, run the rules, and print text, JSON, Markdown, SARIF or HTML. */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { analyze, AnalyzeError } from '../analyzer/analyze.js';
 import type { Inventory } from '../analyzer/model.js';
-import { runRules } from '../rules/index.js';
+import { RULES, runRules } from '../rules/index.js';
+import { renderHtml } from '../report/html.js';
+import { renderSarif } from '../report/sarif.js';
 import { renderText } from '../report/text.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { writeFileAtomic } from '../verifier/files.js';
@@ -12,12 +16,38 @@ interface AnalyzeArgs {
   dir: string;
   entry?: string;
   app?: string;
-  format: 'text' | 'json' | 'markdown';
+  format: 'text' | 'json' | 'markdown' | 'sarif' | 'html';
   out?: string;
   'fail-on'?: FailOn[];
 }
 
 type FailOn = 'incomplete' | 'error' | 'warning';
+
+/** The report in `format`; SARIF file URIs are relative to the repository root (`projectDir` is the app's folder in it). */
+function render(inventory: Inventory, format: AnalyzeArgs['format'], o: { color: boolean; projectDir: string }): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(inventory, null, 2) + '\n';
+    case 'markdown':
+      return renderMarkdown(inventory);
+    case 'sarif':
+      return renderSarif(inventory, RULES, { projectDir: o.projectDir });
+    case 'html':
+      return renderHtml(inventory, RULES);
+    default:
+      return renderText(inventory, o.color);
+  }
+}
+
+/** `dir` relative to the root of the git repository holding it (POSIX), or '' outside a repository. */
+function repositoryRelative(dir: string): string {
+  try {
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return path.relative(top, dir).split(path.sep).join('/');
+  } catch {
+    return '';
+  }
+}
 
 /** Whether `--fail-on` conditions hold: an incomplete inventory, or findings at or above a severity. */
 function failed(inventory: Inventory, failOn: FailOn[]): boolean {
@@ -39,7 +69,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         .positional('dir', { type: 'string', default: '.', describe: 'Folder of the app (or of a monorepo, with --app)' })
         .option('entry', { type: 'string', describe: 'Entry file, relative to the app folder (detected when omitted)' })
         .option('app', { type: 'string', describe: 'Workspace to analyse in a monorepo (package name or folder)' })
-        .option('format', { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'Report format' })
+        .option('format', { choices: ['text', 'json', 'markdown', 'sarif', 'html'] as const, default: 'text' as const, describe: 'Report format (sarif: GitHub code scanning; html: one offline file with sortable, filterable tables)' })
         .option('out', { type: 'string', describe: 'Write the report to this file instead of stdout' })
         .option('fail-on', { type: 'array', choices: ['incomplete', 'error', 'warning'] as const, describe: 'Exit 1 when the inventory is incomplete, or when findings at or above that severity exist' })
         .example('$0 analyze fixtures/apps/url-shortener', 'Print the inventory of the bundled example app')
@@ -49,7 +79,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
       try {
         const inventory = runRules(await analyze({ dir: args.dir, entry: args.entry, app: args.app, onProgress: stop.update }));
         stop.done();
-        const text = args.format === 'json' ? JSON.stringify(inventory, null, 2) + '\n' : args.format === 'markdown' ? renderMarkdown(inventory) : renderText(inventory, !args.out && useColor());
+        const text = render(inventory, args.format, { color: !args.out && useColor(), projectDir: args.app ? '' : repositoryRelative(path.resolve(args.dir)) });
         if (args.out) {
           writeFileAtomic(args.out, text);
           process.stderr.write(`${inventory.summary.headline}\nWrote ${args.format} report to ${args.out}\n`);

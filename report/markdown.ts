@@ -26,7 +26,7 @@ export function renderMarkdown(inv: Inventory): string {
     `${expressLabel(inv)} · entry \`${inv.project.entry ?? 'none'}\` (${inv.project.entrySource})`,
     '',
   ];
-  if (inv.findings && inv.readiness) head.push(...findingsSection(inv));
+  if (inv.findings && inv.readiness) head.push(...readinessSummary(inv));
   const { problems, notes } = problemsAndNotes(inv);
   const bullet = (p: ReportItem) => `- **${p.code}** ${cell(p.message)}${p.location ? ` (\`${loc(p.location)}\`)` : ''}`;
   const tail: string[] = [];
@@ -35,7 +35,7 @@ export function renderMarkdown(inv: Inventory): string {
   if (problems.length === 0) tail.push('Nothing: every registration was resolved.');
   tail.push(...problems.map(bullet), '');
 
-  const body: string[] = [];
+  const body: string[] = inv.findings && inv.readiness ? findingDetails(inv) : [];
   for (const app of inv.apps) {
     body.push(`## App \`${app.name}\` (\`${loc(app.location)}\`)`, '');
     for (const g of groupRoutes(inv, app.id)) {
@@ -71,13 +71,13 @@ export function renderMarkdown(inv: Inventory): string {
   if (text.length > COMMENT_LIMIT) {
     const note = `\n_Route tables truncated to fit a pull-request comment; run \`migrate analyze --format json\` for the full inventory._\n\n`;
     const budget = COMMENT_LIMIT - head.join('\n').length - tail.join('\n').length - note.length - 100;
-    text = [...head].join('\n') + body.join('\n').slice(0, Math.max(0, budget)) + note + tail.join('\n');
+    text = [...head].join('\n') + cutAtLine(body.join('\n'), Math.max(0, budget)) + note + tail.join('\n');
   }
   return text;
 }
 
-/** Readiness and finding counts first, then the findings and the stage plan collapsed. */
-function findingsSection(inv: Inventory): string[] {
+/** Readiness and finding counts, for the head of the report (never trimmed). */
+function readinessSummary(inv: Inventory): string[] {
   const findings = inv.findings!;
   const r = inv.readiness!;
   const count = (sev: string) => findings.filter((f) => f.severity === sev).length;
@@ -92,6 +92,15 @@ function findingsSection(inv: Inventory): string[] {
     '|---|---:|---:|---:|',
     ...r.totals.map((t) => `| \`${cell(t.name)}\` | ${t.auto} | ${t.assisted} | ${t.manual} |`),
     '',
+    ...r.plan.filter((p) => p.findings).map((p) => `- **${p.stage}**: ${cell(p.changes.join('; '))}`),
+    '',
+  ];
+}
+
+/** The findings, collapsed (errors and warnings first), at the start of the trimmable body. */
+function findingDetails(inv: Inventory): string[] {
+  const findings = inv.findings!;
+  return [
     `<details><summary>Findings (${findings.length})</summary>`,
     '',
     '| Severity | Rule | Finding | Fastify | Stage | Location |',
@@ -100,11 +109,13 @@ function findingsSection(inv: Inventory): string[] {
     '',
     '</details>',
     '',
-    '<details><summary>Stage plan</summary>',
-    '',
-    ...r.plan.filter((p) => p.findings).map((p) => `- **${p.stage}**: ${cell(p.changes.join('; '))}`),
-    '',
-    '</details>',
-    '',
   ];
+}
+
+/** The first `budget` characters of `text`, cut at a line end, with any `<details>` left open closed. */
+function cutAtLine(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const cut = text.slice(0, text.lastIndexOf('\n', budget) + 1);
+  const open = (cut.match(/<details/g) ?? []).length - (cut.match(/<\/details>/g) ?? []).length;
+  return cut + '\n</details>\n'.repeat(Math.max(0, open));
 }

@@ -76,11 +76,14 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   line();
   const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');
   line(c.bold('Findings') + `  ${counts}` + c.dim('  (rule docs: docs/rules/<rule>.md)'));
-  for (const f of findings) {
-    const sev = f.severity === 'error' ? c.red('error  ') : f.severity === 'warning' ? c.yellow('warning') : c.dim('info   ');
+  for (const f of findings.filter((x) => x.severity !== 'info')) {
+    const sev = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
     line(`  ${sev} ${f.rule}  ${f.message}${c.dim(`  ${loc(f.location)}`)}`);
     line(c.dim(`          Fastify: ${f.fastify}  [${f.stage}${f.autoFixable ? ', automatic' : ''}]`));
   }
+  const info = new Map<string, number>();
+  for (const f of findings) if (f.severity === 'info') info.set(f.rule, (info.get(f.rule) ?? 0) + 1);
+  if (info.size) line(c.dim(`  info: ${[...info].map(([rule, n]) => `${rule} ×${n}`).join(', ')} (each with its Fastify form in --format json, markdown or html)`));
   line();
   line(c.bold('Stage plan'));
   for (const p of r.plan) if (p.findings) line(`  ${p.stage.padEnd(8)} ${p.changes.join('; ')}`);

@@ -7,6 +7,7 @@ import type { Finding, Inventory, Readiness, RouteReadiness, Stage } from '../an
 import { stableId } from '../analyzer/inventory.js';
 import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
 import { arrayPath } from './checks/array-path.js';
+import { apiUsage, middlewareNoEquivalent, middlewarePlugin } from './checks/catalogued.js';
 import { errStatus } from './checks/error-handling.js';
 import { express4PathSyntax } from './checks/express4-path-syntax.js';
 import { express5PathSyntax } from './checks/express5-path-syntax.js';
@@ -39,6 +40,9 @@ export const RULES: Rule[] = [
   errStatus,
   routerMiddlewareLeak,
   unresolvedRoute,
+  middlewareNoEquivalent,
+  middlewarePlugin,
+  apiUsage,
 ];
 
 /** Stages in the order `migrate run` takes them; `manual` last. */
@@ -61,7 +65,7 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
         id: stableId('finding', rule.id, draft.subject, String(n)),
         rule: rule.id,
         severity: draft.severity ?? rule.severity,
-        stage: rule.stage,
+        stage: draft.stage ?? rule.stage,
         autoFixable: rule.autoFixable,
         message: draft.message,
         fastify: draft.fastify,

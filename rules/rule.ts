@@ -35,6 +35,8 @@ export interface FindingDraft {
   related?: Finding['related'];
   /** Overrides the rule's severity for this finding (e.g. a warning that is an error here). */
   severity?: Severity;
+  /** Overrides the rule's stage (a catalogue entry says which stage replaces the thing). */
+  stage?: Stage;
 }
 
 /** A rule: metadata and a pure check of the inventory. */

@@ -1,0 +1,102 @@
+/**
+ * Rules read from the catalogues (`rules/catalogue/`): what each npm middleware becomes, middleware
+ * with no Fastify equivalent, and every `req`/`res`/`next` API a handler uses with its Fastify
+ * form and safety (express-fastify-mapping.md §1, §3).
+ */
+import type { ChainEntry, Middleware } from '../../analyzer/model.js';
+import { apiFor } from '../catalogue/api.js';
+import { middlewareFor } from '../catalogue/middleware.js';
+import type { FindingDraft, Rule } from '../rule.js';
+
+/** APIs with a rule of their own (its finding says more than the catalogue row). */
+const OWN_RULES = new Set(['res.format', 'res.jsonp', 'res.locals', 'req.path', 'req.baseUrl', 'req.url', "next('route')", "next('router')"]);
+
+/** Package middleware at app, router and route level, each with what it is about. */
+function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: Pick<Middleware, 'name' | 'package' | 'registration'>; subject: string; where: string }> {
+  const appLevel = inventory.middleware.filter((m) => m.package).map((m) => ({ m, subject: m.id, where: `${m.scope} middleware at ${m.fullPath}` }));
+  const routeLevel = inventory.routes.flatMap((r) => r.chain.filter((c: ChainEntry) => c.scope === 'route' && c.package).map((c) => ({ m: c, subject: r.id, where: `route middleware of ${r.key}` })));
+  return [...appLevel, ...routeLevel];
+}
+
+export const middlewarePlugin: Rule = {
+  id: 'middleware-plugin',
+  title: 'Middleware with a Fastify plugin',
+  severity: 'info',
+  stage: 'plugins',
+  autoFixable: true,
+  docs: {
+    summary: 'Each npm middleware has a Fastify form: an official plugin with translated options, something Fastify does itself, or nothing (it is removed). The finding names it, says which stage replaces it and, when the translation needs care, what changes (the catalogue in rules/catalogue/middleware.ts).',
+    fix: 'The stage named in the finding replaces it; read the caveats where the finding is a warning.',
+    source: 'express-fastify-mapping.md §3',
+    example: { express: "app.use(cors({ origin: 'https://a.example' }))", fastify: "await fastify.register(import('@fastify/cors'), { origin: 'https://a.example' })" },
+  },
+  check: (inventory) =>
+    packageMiddleware(inventory).flatMap(({ m, subject, where }): FindingDraft[] => {
+      const entry = middlewareFor(m.name, m.package);
+      if (!entry || entry.safety === 'no-equivalent') return [];
+      return [{
+        subject,
+        message: `${m.name} [${m.package}] (${where}) becomes ${entry.replacement.replace(/\.$/, '')}.${entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
+        fastify: entry.replacement,
+        location: m.registration,
+        severity: entry.safety === 'needs-care' ? 'warning' : 'info',
+        stage: entry.stage,
+      }];
+    }),
+};
+
+export const middlewareNoEquivalent: Rule = {
+  id: 'middleware-no-equivalent',
+  title: 'Middleware with no Fastify equivalent',
+  severity: 'error',
+  stage: 'manual',
+  autoFixable: false,
+  docs: {
+    summary: 'Some middleware has no Fastify counterpart (method-override rewrites the method after routing, which Fastify does before), and a package the catalogue does not know cannot be translated by a codemod. Until a human decides, the routes behind it stay on Express.',
+    fix: 'Replace it by hand (an `onRequest` hook, a plugin you choose) or drop it; for an unknown package, check whether it is Express-specific.',
+    source: 'express-fastify-mapping.md §3',
+    example: { express: "app.use(methodOverride('_method'))", fastify: "fastify.addHook('onRequest', …) // rewrite method before routing: rewriteUrl or a proxy" },
+  },
+  check: (inventory) =>
+    packageMiddleware(inventory).flatMap(({ m, subject, where }): FindingDraft[] => {
+      const entry = middlewareFor(m.name, m.package);
+      if (entry && entry.safety !== 'no-equivalent') return [];
+      return [{
+        subject,
+        message: entry ? `${m.name} [${m.package}] (${where}) has no Fastify equivalent: ${entry.caveats[0] ?? entry.replacement}` : `${m.name} [${m.package}] (${where}) is not in the middleware catalogue: no codemod can translate it.`,
+        fastify: entry?.replacement ?? 'Decide by hand: a hook, a plugin, or nothing.',
+        location: m.registration,
+        severity: entry ? 'error' : 'warning',
+      }];
+    }),
+};
+
+export const apiUsage: Rule = {
+  id: 'api-usage',
+  title: 'Express API used by a handler',
+  severity: 'info',
+  stage: 'routes',
+  autoFixable: true,
+  docs: {
+    summary: 'Every `req.*`, `res.*` and `next(…)` use in a handler has a Fastify form (rules/catalogue/api.ts). Safe ones are not reported; those whose behaviour changes are reported with the exact difference (info: the `routes` stage rewrites them with that in mind); those with no mechanical equivalent are errors and keep the route on Express.',
+    fix: 'Nothing for info findings (read the difference); rewrite by hand where the finding is an error.',
+    source: 'express-fastify-mapping.md §1.3–§1.5',
+    example: { express: "res.send('<p>hi</p>') // text/html", fastify: "reply.type('text/html; charset=utf-8').send('<p>hi</p>')" },
+  },
+  check: (inventory) =>
+    inventory.routes.flatMap((route) =>
+      [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
+        if (OWN_RULES.has(use.api)) return [];
+        const entry = apiFor(use.api);
+        if (!entry || entry.safety === 'safe') return [];
+        return [{
+          subject: route.id,
+          message: `${route.key} uses ${use.api}${use.write ? ' (writes it)' : ''}: ${entry.difference}`,
+          fastify: entry.fastify,
+          location: use.location,
+          severity: entry.safety === 'no-equivalent' ? 'error' : 'info',
+          stage: entry.safety === 'no-equivalent' ? 'manual' : entry.stage,
+        }];
+      }),
+    ),
+};
