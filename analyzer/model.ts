@@ -200,6 +200,8 @@ export interface Middleware {
   order: number;
   resolution: Resolution;
   reasons: Reason[];
+  /** `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package middleware). */
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
 }
 
 export interface ErrorHandler {

@@ -15,11 +15,11 @@ export const nextRoute: Rule = {
     example: { express: "app.get('/a/:slug', guard, show); app.get('/a/:slug', notice) // guard calls next('route')", fastify: "fastify.get('/a/:slug', async (req, reply) => (isDraft(req) ? notice(req, reply) : show(req, reply)))" },
   },
   check: (inventory) =>
-    usesOf(inventory, (u) => u.api === "next('route')" || u.api === "next('router')").map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} calls ${use.api}.`,
-      fastify: 'One route whose handler branches on the condition (or a route constraint).',
+    usesOf(inventory, (u) => u.api === "next('route')" || u.api === "next('router')").map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} calls ${use.api}.`,
+      fastify: use.api === "next('router')" ? 'A plugin whose hook answers or lets the request fall through to routes outside it.' : 'One route whose handler branches on the condition (or a route constraint).',
       location: use.location,
-      related: [{ location: route.registration, message: `the route ${route.key}` }],
+      related: site.route ? [{ location: site.route.registration, message: `the route ${site.route.key}` }] : [],
     })),
 };

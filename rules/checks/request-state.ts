@@ -15,12 +15,12 @@ export const reqPathInRouter: Rule = {
     example: { express: "router.get('/x', (req, res) => res.send(req.path)) // mounted at /api: '/x'", fastify: "fastify.get('/x', (request) => request.url.slice(prefix.length)) // '/x'" },
   },
   check: (inventory) =>
-    usesOf(inventory, (u, route) => /^req\.(path|baseUrl|url)$/.test(u.api) && route.mountChain.some((m) => m.mountPath !== '/')).map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} reads ${use.api} inside a router mounted at ${route.mountChain.map((m) => m.mountPath).join(' → ')}.`,
+    usesOf(inventory, (u, site) => /^req\.(path|baseUrl|url)$/.test(u.api) && site.mounts.some((m) => m.mountPath !== '/')).map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} reads ${use.api} inside a router mounted at ${site.mounts.map((m) => m.mountPath).join(' → ')}.`,
       fastify: `${use.api === 'req.baseUrl' ? 'The plugin prefix (no baseUrl in Fastify)' : 'request.url holds the full URL; strip the prefix where a relative path was meant'}.`,
       location: use.location,
-      related: route.mountChain.map((m) => ({ location: m.location, message: `mounted at ${m.mountPath}` })),
+      related: site.mounts.map((m) => ({ location: m.location, message: `mounted at ${m.mountPath}` })),
     })),
 };
 
@@ -37,9 +37,9 @@ export const reqQueryWrite: Rule = {
     example: { express: 'req.query.page = Number(req.query.page) || 1', fastify: 'request.page = Number(request.query.page) || 1 // in a preHandler hook' },
   },
   check: (inventory) =>
-    usesOf(inventory, (u) => u.api === 'req.query' && u.write === true).map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} writes to req.query.`,
+    usesOf(inventory, (u) => u.api === 'req.query' && u.write === true).map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} writes to req.query.`,
       fastify: 'Derived values on the request under their own name, set in a hook.',
       location: use.location,
     })),
@@ -58,9 +58,9 @@ export const resLocals: Rule = {
     example: { express: 'res.locals.user = req.user; res.render("page")', fastify: 'reply.locals.user = request.user; return reply.view("page")' },
   },
   check: (inventory) =>
-    usesOf(inventory, (u) => u.api === 'res.locals').map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} ${use.write ? 'writes' : 'reads'} res.locals.`,
+    usesOf(inventory, (u) => u.api === 'res.locals').map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} ${use.write ? 'writes' : 'reads'} res.locals.`,
       fastify: 'reply.locals (with @fastify/view), or data passed to reply.view.',
       location: use.location,
       ...(use.write ? { severity: 'warning' as const } : { severity: 'info' as const }),
@@ -80,9 +80,9 @@ export const asyncCallbackAnswer: Rule = {
     example: { express: 'async (req, res) => { fs.readFile(p, (e, d) => res.send(d)) }', fastify: 'async (request, reply) => { fs.readFile(p, (e, d) => reply.send(d)); return reply }' },
   },
   check: (inventory) =>
-    usesOf(inventory, (u, route) => route.handler.async && u.inCallback === true && /^res\.(send|json|end|render|redirect|sendFile|download|sendStatus)$/.test(u.api)).map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} is async and answers with ${use.api} from a callback.`,
+    usesOf(inventory, (u, site) => !!site.route?.handler.async && u.inCallback === true && /^res\.(send|json|end|render|redirect|sendFile|download|sendStatus)$/.test(u.api)).map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} is async and answers with ${use.api} from a callback.`,
       fastify: '`return reply` after setting up the callback (or await a promise).',
       location: use.location,
     })),

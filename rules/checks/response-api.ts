@@ -15,9 +15,9 @@ export const resFormat: Rule = {
     example: { express: 'res.format({ html: () => res.render("x"), json: () => res.json(x) })', fastify: "switch (request.accepts().type(['html', 'json'])) { case 'html': return reply.view('x'); case 'json': return x; default: return reply.code(406).send() }" },
   },
   check: (inventory) =>
-    usesOf(inventory, (u) => u.api === 'res.format').map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} negotiates its body with res.format.`,
+    usesOf(inventory, (u) => u.api === 'res.format').map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} negotiates its body with res.format.`,
       fastify: '@fastify/accepts and a branch on request.accepts().type([...]), with your own 406.',
       location: use.location,
     })),
@@ -36,9 +36,9 @@ export const resJsonp: Rule = {
     example: { express: 'res.jsonp(data)', fastify: "reply.type('text/javascript; charset=utf-8').send(`/**/ typeof ${cb} === 'function' && ${cb}(${JSON.stringify(data)});`)" },
   },
   check: (inventory) =>
-    usesOf(inventory, (u) => u.api === 'res.jsonp').map(({ route, use }) => ({
-      subject: route.id,
-      message: `${route.key} answers with res.jsonp.`,
+    usesOf(inventory, (u) => u.api === 'res.jsonp').map(({ site, use }) => ({
+      subject: site.subject,
+      message: `${site.label} answers with res.jsonp.`,
       fastify: 'A JSONP helper on reply (validated callback name, text/javascript), or CORS instead.',
       location: use.location,
     })),

@@ -36,3 +36,20 @@ describe('node-engine', () => {
     expect(await findingsOf(`app.get('/', ${h});\n`, 'node-engine', { engines: { node: '>=20.0.0-rc.1' } })).toEqual([]);
   });
 });
+
+describe('uses in middleware count too', () => {
+  it("res.locals and req.query written in app middleware, req.baseUrl and next('router') in router middleware", async () => {
+    const src = [
+      "app.use(function locals(req, res, next) { res.locals.user = req.user; req.query.limit = 10; next(); });",
+      'const api = express.Router();',
+      "api.use(function guard(req, res, next) { if (req.baseUrl !== '/api') return next('router'); next(); });",
+      `api.get('/x', ${h});`,
+      "app.use('/api', api);",
+      '',
+    ].join('\n');
+    expect(await findingsOf(src, 'res-locals')).toEqual(['3: middleware locals at / writes res.locals.']);
+    expect(await findingsOf(src, 'req-query-write')).toEqual(['3: middleware locals at / writes to req.query.']);
+    expect(await findingsOf(src, 'next-route')).toEqual(["5: middleware guard at /api calls next('router')."]);
+    expect(await findingsOf(src, 'req-path-in-router')).toEqual(['5: middleware guard at /api reads req.baseUrl inside a router mounted at /api.']);
+  });
+});
