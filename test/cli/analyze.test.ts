@@ -73,3 +73,36 @@ describe('migrate analyze', () => {
     expect(migrate('analyze', dir).code).toBe(0);
   });
 });
+
+describe('migrate analyze: findings and their reports', () => {
+  const LEGACY = path.join(ROOT, 'fixtures/apps/legacy-cjs');
+
+  it('prints readiness, the errors and warnings with their Fastify form, and the stage plan', () => {
+    const r = migrate('analyze', LEGACY);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Fastify readiness {2}\d+ auto · \d+ assisted · [1-9]\d* manual/);
+    expect(r.stdout).toContain("error   next-route  GET /articles/:slug calls next('route').  routes/articles.js:22");
+    expect(r.stdout).toContain('Fastify: One route whose handler branches on the condition (or a route constraint).  [manual]');
+    expect(r.stdout).toMatch(/Stage plan\n {2}shim {5}Middleware with a Fastify plugin: 3\n {2}errors {3}Error handler reads err\.status or err\.type: 1\n/);
+  });
+
+  it('--fail-on error exits 1 when an error finding exists, 0 when none does', () => {
+    expect(migrate('analyze', LEGACY, '--fail-on', 'error').code).toBe(1);
+    expect(migrate('analyze', APP, '--fail-on', 'error').code).toBe(0);
+    expect(migrate('analyze', APP, '--fail-on', 'warning').code).toBe(1);
+  });
+
+  it('JSON carries findings with stable ids and readiness; SARIF and HTML are written', () => {
+    const a = JSON.parse(migrate('analyze', LEGACY, '--format', 'json').stdout);
+    const b = JSON.parse(migrate('analyze', LEGACY, '--format', 'json').stdout);
+    expect(a.findings.map((f: { id: string }) => f.id)).toEqual(b.findings.map((f: { id: string }) => f.id));
+    expect(a.findings.find((f: { rule: string }) => f.rule === 'regexp-path')).toMatchObject({ severity: 'error', stage: 'manual', location: { file: 'routes/pages.js', line: 11 } });
+    expect(a.readiness.overall.manual).toBeGreaterThan(0);
+    const sarif = JSON.parse(migrate('analyze', LEGACY, '--format', 'sarif').stdout);
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'regexp-path').locations[0].physicalLocation.artifactLocation.uri).toBe('fixtures/apps/legacy-cjs/routes/pages.js');
+    const html = migrate('analyze', LEGACY, '--format', 'html').stdout;
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('next-route');
+  });
+});
