@@ -2,7 +2,7 @@
  * Project facts read from package.json and the lockfile: package manager, Node engine, Express
  * and Fastify versions, module kind, workspaces; and entry detection.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { glob } from 'tinyglobby';
@@ -104,8 +104,9 @@ export function detectEntry(root: string, pkg: PackageJson | null, explicit?: st
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   const tryFile = (candidate: string): string | null => {
     const base = path.resolve(root, candidate);
-    for (const ext of ENTRY_EXTENSIONS) if (existsSync(base + ext) && !base.endsWith('/')) return base + ext;
-    for (const ext of ENTRY_EXTENSIONS.slice(0, -1)) if (existsSync(path.join(base, 'index' + ext))) return path.join(base, 'index' + ext);
+    // Files only: `src/app` may be a folder next to `src/app.ts` (it then counts through its index).
+    for (const ext of ENTRY_EXTENSIONS) if (isFile(base + ext) && !base.endsWith('/')) return base + ext;
+    for (const ext of ENTRY_EXTENSIONS.slice(0, -1)) if (isFile(path.join(base, 'index' + ext))) return path.join(base, 'index' + ext);
     return null;
   };
   if (explicit) {
@@ -189,4 +190,12 @@ function lineOf(file: string, needle: string): { line: number; column: number } 
   const lines = readFileSync(file, 'utf8').split('\n');
   const i = lines.findIndex((l) => l.includes(needle));
   return i < 0 ? { line: 1, column: 1 } : { line: i + 1, column: lines[i].indexOf(needle) + 1 };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -88,3 +88,12 @@ describe('monorepos', () => {
     await expect(analyze({ dir, app: 'nope' })).rejects.toThrow(/--app nope is not a workspace/);
   });
 });
+
+describe('entry detection: folders are not files', () => {
+  it('skips a folder named like an entry (src/app next to src/main.ts) instead of reading it', async () => {
+    const { detectEntry } = await import('../../analyzer/project.js');
+    const { project } = await import('../helpers/tmp.js');
+    const dir = project({ 'package.json': '{"name":"rw"}', 'src/app/app.module.ts': 'export {};\n', 'src/main.ts': "import express from 'express';\n" });
+    expect(detectEntry(dir, { name: 'rw' })).toEqual({ entry: 'src/main.ts', source: expect.any(String) });
+  });
+});
