@@ -18,11 +18,14 @@ import { regexpPath } from './checks/regexp-path.js';
 import { asyncCallbackAnswer, reqPathInRouter, reqQueryWrite, resLocals } from './checks/request-state.js';
 import { resFormat, resJsonp } from './checks/response-api.js';
 import { duplicateRoute, overlappingRoutes } from './checks/route-conflicts.js';
+import { resMethodReassign } from './checks/res-method-reassign.js';
+import { trustProxyHops } from './checks/settings.js';
 import type { Rule } from './rule.js';
 
 /** Every rule, in report order. */
 export const RULES: Rule[] = [
   nodeEngine,
+  trustProxyHops,
   regexpPath,
   express4PathSyntax,
   express5PathSyntax,
@@ -37,6 +40,7 @@ export const RULES: Rule[] = [
   resFormat,
   resJsonp,
   asyncCallbackAnswer,
+  resMethodReassign,
   errStatus,
   routerMiddlewareLeak,
   unresolvedRoute,
@@ -88,14 +92,17 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
 }
 
 /**
- * A route is `manual` when a finding about it is an error or needs a human (stage `manual`),
- * `assisted` when a finding about it is not fixed by a codemod unaided, else `auto`.
+ * A route is `manual` when a finding about it or about middleware in its chain is an error or
+ * needs a human (stage `manual`), `assisted` when such a finding is not fixed by a codemod
+ * unaided, else `auto`.
  */
 export function readinessOf(inventory: Inventory, findings: Finding[]): Readiness {
   const about = new Map<string, Finding[]>();
   for (const f of findings) about.set(f.subject, [...(about.get(f.subject) ?? []), f]);
+  // A route inherits what is found about the middleware that runs before it (method-override at
+  // app level keeps every route behind it on Express).
   const routes = inventory.routes.map((r) => {
-    const fs = about.get(r.id) ?? [];
+    const fs = [...(about.get(r.id) ?? []), ...r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : []))];
     const readiness: RouteReadiness = fs.some((f) => f.severity === 'error' || f.stage === 'manual') ? 'manual' : fs.some((f) => !f.autoFixable && f.severity !== 'info') ? 'assisted' : 'auto';
     return { id: r.id, key: r.key, readiness, findings: fs.map((f) => f.id) };
   });

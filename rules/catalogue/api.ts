@@ -159,7 +159,7 @@ export const API = {
     aliases: ["app.enable('trust proxy')"],
     fastify: 'Fastify({ trustProxy: value })',
     safety: 'needs-care',
-    difference: 'Fastify takes the last X-Forwarded-Host/Proto entry, Express the first, and `request.ips` differs in order and content; numeric hop counts are rejected from Fastify 5.12.1 (use an IP/CIDR list or a function).',
+    difference: 'Fastify takes the last X-Forwarded-Host/Proto entry, Express the first, and `request.ips` differs in order and content; from Fastify 5.12.1 a numeric hop count is silently ignored (`request.ip` stays the socket address, so per-IP limits see one client): use an IP/CIDR list or `(addr, hop) => trusted(addr) && hop < n`.',
     stage: 'shim',
     source: '§1.1, §1.3, §0.1',
   },

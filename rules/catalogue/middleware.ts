@@ -527,9 +527,12 @@ export const MIDDLEWARE = {
     replacement: 'None: rewrite `req.method` in a `serverFactory` before Fastify routes (header variant only), or change the clients.',
     options: [
       { express: "getter 'X-HTTP-Method-Override' (header)", fastify: 'serverFactory that rewrites req.method', note: 'Manual.' },
-      { express: "getter '_method' / function (body)", fastify: null, note: 'Routing happens before any hook and before the body is parsed.' },
+      { express: "getter '_method' (query string)", fastify: 'rewriteUrl that sets req.method from the query', note: 'Relies on undocumented behaviour; manual.' },
+      { express: 'function getter reading req.body', fastify: null, note: 'Routing happens before any hook and before the body is parsed.' },
     ],
-    caveats: ['Fastify routes before hooks run: no hook can change the method; `rewriteUrl` changes only the URL.'],
+    caveats: [
+      "Fastify routes before any hook runs and before the body is parsed, so a body getter cannot work; `methodOverride('_method')` reads the query string (a getter without `X-` is a query key), and the header and query forms can only be emulated by changing `req.method` in `rewriteUrl` or a `serverFactory`, which Fastify does not document.",
+    ],
     stage: 'manual',
     safety: 'no-equivalent',
     source: '§3',

@@ -16,7 +16,8 @@ export const errStatus: Rule = {
   check: (inventory) =>
     inventory.errorHandlers.flatMap((h) =>
       h.reads
-        .filter((u) => u.api === 'err.status' || u.api === 'err.type')
+        // A handler that already reads err.statusCode next to err.status handles Fastify's errors.
+        .filter((u) => u.api === 'err.type' || (u.api === 'err.status' && !h.reads.some((r) => r.api === 'err.statusCode')))
         .map((u) => ({
           subject: h.id,
           message: `Error handler ${h.name} reads ${u.api}.`,
