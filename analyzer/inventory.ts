@@ -272,14 +272,58 @@ function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], locate: Loca
   return usage;
 }
 
-/** `err.*` reads of an error handler (its first parameter). */
+/**
+ * How an error handler looks at its error (first parameter): `err.*` reads, `err instanceof X`
+ * and calls that take it (`isCelebrateError(err)`), which recognise errors by the package that
+ * threw them.
+ */
 function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
   const fn = e.fn;
   if (!fn || !('getParameters' in fn)) return [];
   const [err] = (fn as Node & { getParameters(): Node[] }).getParameters();
   const reads: ApiUse[] = [];
-  if (err) collectUses(fn, err, 'err', reads, locate);
+  if (!err || !Node.isParameterDeclaration(err)) return reads;
+  collectUses(fn, err, 'err', reads, locate);
+  if (!Node.isIdentifier(err.getNameNode())) return reads;
+  const name = err.getName();
+  for (const bin of fn.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
+    if (bin.getOperatorToken().getKind() === SyntaxKind.InstanceOfKeyword && bin.getLeft().getText() === name) reads.push({ api: withPackage(`err instanceof ${bin.getRight().getText()}`, bin.getRight().getText(), fn), location: locate(bin) });
+  }
+  for (const call of fn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression().getText();
+    if (call.getArguments()[0]?.getText() === name && !/^(next|console\.\w+|res\.\w+|\w+\.(log|error|warn|info|debug))$/.test(callee)) reads.push({ api: withPackage(`${callee}(err)`, callee, fn), location: locate(call) });
+  }
   return reads;
+}
+
+/**
+ * `api [package]` when the root identifier of `expression` is imported from a package in the
+ * handler's file (`import { ValidationError } from 'express-json-validator-middleware'`,
+ * `const multer = require('multer')`), else `api`. Syntactic: no type checker.
+ */
+function withPackage(api: string, expression: string, fn: Node): string {
+  const root = expression.split('.')[0];
+  const file = fn.getSourceFile();
+  for (const imp of file.getImportDeclarations()) {
+    const names = [imp.getDefaultImport()?.getText(), imp.getNamespaceImport()?.getText(), ...imp.getNamedImports().map((n) => n.getAliasNode()?.getText() ?? n.getName())];
+    if (names.includes(root)) return packageTag(api, imp.getModuleSpecifierValue());
+  }
+  for (const decl of file.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+    const init = decl.getInitializer();
+    const spec = init && Node.isCallExpression(init) && init.getExpression().getText() === 'require' ? init.getArguments()[0] : undefined;
+    if (!spec || !Node.isStringLiteral(spec)) continue;
+    const nameNode = decl.getNameNode();
+    const names = Node.isObjectBindingPattern(nameNode) ? nameNode.getElements().map((e) => e.getName()) : [nameNode.getText()];
+    if (names.includes(root)) return packageTag(api, spec.getLiteralValue());
+  }
+  return api;
+}
+
+/** `api [pkg]` for a bare package specifier (`multer`, `@scope/x/sub` → `@scope/x`); local paths stay untagged. */
+function packageTag(api: string, specifier: string): string {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return api;
+  const parts = specifier.split('/');
+  return `${api} [${specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]}]`;
 }
 
 /** Property uses of parameter `p` of `fn` as `<prefix>.<name>` (destructured names too), sorted by API. */

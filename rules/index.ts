@@ -8,7 +8,7 @@ import { stableId } from '../analyzer/inventory.js';
 import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
 import { arrayPath } from './checks/array-path.js';
 import { apiUsage, middlewareNoEquivalent, middlewarePlugin } from './checks/catalogued.js';
-import { errStatus } from './checks/error-handling.js';
+import { errStatus, errorTypeChecks } from './checks/error-handling.js';
 import { express4PathSyntax } from './checks/express4-path-syntax.js';
 import { express5PathSyntax } from './checks/express5-path-syntax.js';
 import { nextRoute } from './checks/next-route.js';
@@ -42,6 +42,7 @@ export const RULES: Rule[] = [
   asyncCallbackAnswer,
   resMethodReassign,
   errStatus,
+  errorTypeChecks,
   routerMiddlewareLeak,
   unresolvedRoute,
   middlewareNoEquivalent,

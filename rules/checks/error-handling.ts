@@ -27,3 +27,29 @@ export const errStatus: Rule = {
         })),
     ),
 };
+
+export const errorTypeChecks: Rule = {
+  id: 'error-type-checks',
+  title: "Error handler recognises a package's errors",
+  severity: 'warning',
+  stage: 'errors',
+  autoFixable: false,
+  docs: {
+    summary: "An error handler that tests `err instanceof ValidationError` (express-json-validator-middleware), `multer.MulterError` or `isCelebrateError(err)` stops matching once the package is replaced: validation failures arrive as `FST_ERR_VALIDATION` with `err.validation`, upload limits as `FST_REQ_FILE_TOO_LARGE`, so the branch is skipped and the answer becomes a 500.",
+    fix: "Add the Fastify error to the branch (`err.validation` / `err.code === 'FST_ERR_VALIDATION'`, `err.code === 'FST_REQ_FILE_TOO_LARGE'`, …) before the package leaves, keeping the status and body the branch produced.",
+    source: 'express-fastify-mapping.md §2.12, §3',
+    example: { express: 'if (err instanceof ValidationError) return res.status(400).json({ errors: err.validationErrors })', fastify: 'if (err.validation) return reply.code(400).send({ errors: err.validation })' },
+  },
+  check: (inventory) =>
+    inventory.errorHandlers.flatMap((h) =>
+      h.reads
+        .filter((u) => /^(err instanceof |[\w.]+\(err\)).* \[[^\]]+\]$/.test(u.api))
+        .map((u) => ({
+          subject: h.id,
+          message: `Error handler ${h.name} recognises errors with ${u.api}; once that package is replaced, its errors reach the handler as Fastify's and this branch no longer matches.`,
+          fastify: "A branch on the Fastify error too: err.validation / err.code ('FST_ERR_VALIDATION', 'FST_REQ_FILE_TOO_LARGE', …)",
+          location: u.location,
+          related: [{ location: h.registration, message: `registered here (${h.fullPath})` }],
+        })),
+    ),
+};
