@@ -347,7 +347,7 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
   else {
     const name = p.getName();
     for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (pa.getExpression().getText() !== name) continue;
+      if (pa.getExpression().getText() !== name || shadowed(pa, fn, name)) continue;
       add(`${prefix}.${pa.getName()}`, pa, isWritten(pa));
       // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
       for (let call = pa.getParent(); Node.isCallExpression(call) && Node.isPropertyAccessExpression(call.getParent()); ) {
@@ -360,6 +360,19 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
     for (const decl of fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) if (decl.getInitializer()?.getText() === name) addBindings(decl.getNameNode());
   }
   list.sort((a, b) => a.api.localeCompare(b.api) || Number(a.write ?? false) - Number(b.write ?? false));
+}
+
+/**
+ * Whether `name` at `node` is another binding than `fn`'s parameter: a nested function's parameter
+ * (`.then((res) => res.json())`) or a variable declared in a block or function between them
+ * (`const res = await fetch(url)` in a helper). Syntactic scope walk, no type checker.
+ */
+function shadowed(node: Node, fn: Node, name: string): boolean {
+  for (let n = node.getParent(); n && n !== fn; n = n.getParent()) {
+    if ((Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) && n.getParameters().some((p) => p.getName() === name)) return true;
+    if (Node.isBlock(n) && n.getVariableStatements().some((v) => v.getDeclarations().some((d) => d.getName() === name))) return true;
+  }
+  return false;
 }
 
 /** `x.p = …`, `x.p += …`, `x.p.q = …` (a write into the object `x.p`), `delete x.p`. */

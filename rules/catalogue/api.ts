@@ -148,10 +148,10 @@ export const API = {
   },
   'app.param': {
     api: 'app.param',
-    fastify: 'none: an onRoute hook that prepends a preValidation hook to every route whose url has `:name`, reading request.params[name]',
-    safety: 'no-equivalent',
-    difference: 'Express runs the callback once per request per parameter, only for routes of that app/router, after app middleware and before route middleware; ordering and `next(\'route\')` inside it have no counterpart (as a preHandler it would run after validation: 400 instead of the app’s 404). Express 5 removed `app.param(fn)`.',
-    stage: 'manual',
+    fastify: 'A preValidation hook, first in order, on every route whose path has `:name`, reading request.params[name] (what the param-callback rule and the routes stage do)',
+    safety: 'needs-care',
+    difference: 'Express runs the callback once per request per parameter, only for routes of that app/router, after app middleware and before route middleware; `next(\'route\')` inside it has no counterpart, and as a preHandler it would run after validation (400 instead of the app’s 404), hence preValidation. Express 5 removed `app.param(fn)`.',
+    stage: 'routes',
     source: '§1.1, §2.14',
   },
   "app.set('trust proxy')": {
@@ -345,10 +345,10 @@ export const API = {
   },
   'router.param': {
     api: 'router.param',
-    fastify: 'none (as app.param)',
-    safety: 'no-equivalent',
+    fastify: 'As app.param: a preValidation hook on the router\'s routes whose path has `:name`',
+    safety: 'needs-care',
     difference: 'Same as `app.param`; Express 5 `router.param` no longer accepts an array of names.',
-    stage: 'manual',
+    stage: 'routes',
     source: '§1.2, §2.14',
   },
 

@@ -177,10 +177,10 @@ export const MIDDLEWARE = {
     package: 'express.static',
     fastify: '@fastify/static',
     kind: 'plugin',
-    replacement: "`fastify.register(fastifyStatic, { root, prefix: '/p/', dotfiles: 'ignore', redirect: true })`.",
+    replacement: "`fastify.register(fastifyStatic, { root, prefix: '<mount path, no trailing slash>', dotfiles: 'ignore', redirect: true })`.",
     options: [
       { express: 'root (first argument)', fastify: 'root', note: 'Absolute path.' },
-      { express: 'mount path (app.use(\'/p\', …))', fastify: "prefix: '/p/'" },
+      { express: 'mount path (app.use(\'/p\', …))', fastify: "prefix: '/p'", note: "Without the trailing slash: @fastify/static registers the `/p` → `/p/` redirect only then (index.js); with '/p/' a request to /p falls through to other routes." },
       { express: 'maxAge, immutable, etag, lastModified, index, extensions', fastify: 'same names', note: 'Passed to @fastify/send.' },
       { express: 'dotfiles', fastify: 'dotfiles', note: 'Always emit it: @fastify/static defaults to `allow`, serve-static to `ignore` (404).' },
       { express: 'redirect', fastify: 'redirect', note: 'serve-static defaults to true (301 `/dir` → `/dir/`), @fastify/static to false; `redirect: true` is refused with `wildcard: false` under `ignoreTrailingSlash`.' },
@@ -205,7 +205,7 @@ export const MIDDLEWARE = {
     package: 'serve-static',
     fastify: '@fastify/static',
     kind: 'plugin',
-    replacement: "`fastify.register(fastifyStatic, { root, prefix: '/p/', dotfiles: 'ignore', redirect: true })` (same as `express.static`).",
+    replacement: "`fastify.register(fastifyStatic, { root, prefix: '<mount path, no trailing slash>', dotfiles: 'ignore', redirect: true })` (same as `express.static`).",
     options: [
       { express: 'root (first argument)', fastify: 'root' },
       { express: 'mount path', fastify: "prefix: '/p/'" },

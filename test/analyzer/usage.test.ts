@@ -51,3 +51,18 @@ describe('handler usage: chains, later callbacks, destructuring', () => {
     expect(inv.errorHandlers[0].reads.map((u) => u.api)).toEqual(['err.message', 'err.status']);
   });
 });
+
+describe('handler usage: shadowed names', () => {
+  it('ignores another `res` (a callback parameter, a local in a nested helper)', async () => {
+    const src = [
+      "app.get('/s', async (req, res) => {",
+      '  const data = await fetch(req.query.url).then((res) => res.json());',
+      '  async function load() { const res = await fetch(req.query.url); return res.text(); }',
+      '  res.json({ data, more: await load() });',
+      '});',
+      '',
+    ].join('\n');
+    const inv = await inventoryOf(src);
+    expect(inv.routes[0].usage.res.map((u) => `${u.api} @${u.location.line}`)).toEqual(['res.json @6']);
+  });
+});
