@@ -36,7 +36,7 @@ export const middlewarePlugin: Rule = {
       if (!entry || entry.safety === 'no-equivalent') return [];
       return [{
         subject,
-        message: `${m.name} [${m.package}] (${where}) becomes ${entry.replacement.replace(/\.$/, '')}.${entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
+        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
         fastify: entry.replacement,
         location: m.registration,
         severity: entry.safety === 'needs-care' ? 'warning' : 'info',
