@@ -94,6 +94,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
         registration: locate(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
+        source: e.site.getText().slice(0, 500),
         usage: e.origin === 'local' ? usageOf(e, locate) : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {

@@ -200,6 +200,8 @@ export interface Middleware {
   order: number;
   resolution: Resolution;
   reasons: Reason[];
+  /** Source text of the registration argument (`session({ secret: '…' })`), at most 500 characters: what rules read options from. */
+  source: string;
   /** `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package middleware). */
   usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
 }
