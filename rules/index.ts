@@ -19,6 +19,7 @@ import { asyncCallbackAnswer, reqPathInRouter, reqQueryWrite, resLocals } from '
 import { resFormat, resJsonp } from './checks/response-api.js';
 import { duplicateRoute, overlappingRoutes } from './checks/route-conflicts.js';
 import { resMethodReassign } from './checks/res-method-reassign.js';
+import { routerGuardUnknownPaths } from './checks/router-guard.js';
 import { sessionSecret } from './checks/session-secret.js';
 import { trustProxyHops } from './checks/settings.js';
 import type { Rule } from './rule.js';
@@ -45,6 +46,7 @@ export const RULES: Rule[] = [
   errStatus,
   errorTypeChecks,
   routerMiddlewareLeak,
+  routerGuardUnknownPaths,
   unresolvedRoute,
   sessionSecret,
   middlewareNoEquivalent,

@@ -100,7 +100,7 @@ export const MIDDLEWARE = {
     package: 'express.json',
     fastify: 'core',
     kind: 'core',
-    replacement: 'Fastify’s built-in JSON parser, with `bodyLimit` set to the app’s limit.',
+    replacement: 'Fastify’s built-in JSON parser, with the app’s limit as that parser’s `bodyLimit` (not server-wide: urlencoded bodies keep their own limit).',
     options: [
       { express: 'limit', fastify: 'bodyLimit', note: 'Bytes, server-wide or per route; Express default 100 kb (102400), Fastify 1 MiB.' },
       { express: 'type', fastify: "addContentTypeParser(type, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'))", note: 'Also for `application/vnd.api+json` and other +json types the app accepted.' },
@@ -273,7 +273,7 @@ export const MIDDLEWARE = {
       { express: 'brotli', fastify: 'brotliOptions' },
     ],
     caveats: [
-      'Prefers br over gzip: `Content-Encoding` differs unless `encodings` is restricted (the verifier compares decoded bodies).',
+      'Unrestricted it prefers br over gzip, so `Content-Encoding` differs: the replacement restricts `encodings` to what `compression` sends (the verifier compares decoded bodies anyway).',
       'Also decompresses request bodies by default (Express apps never did without body-parser’s inflate).',
       'Adds `Vary: accept-encoding`.',
     ],
@@ -455,6 +455,8 @@ export const MIDDLEWARE = {
     ],
     caveats: [
       'Default 429 body: ERL `Too many requests, please try again later.` (text/html); Fastify JSON `{"statusCode":429,"error":"Too Many Requests","message":"Rate limit exceeded, retry in 1 minute"}`.',
+      'A route’s `config.rateLimit` replaces the global limit for that route (Express counts both limiters), and each route gets its own counter: a limiter instance shared by several routes needs `const limit = fastify.rateLimit(opts)` used as `onRequest` on each of them to keep one counter.',
+      'The 429 is thrown into `setErrorHandler` (whatever `errorResponseBuilder` returns must carry `statusCode: 429`), so an app error handler that answers 500 by default turns it into a 500.',
       'Headers are lower-case `x-ratelimit-*`; `x-ratelimit-reset` is seconds remaining (ERL legacy: epoch timestamp; draft: `RateLimit-*`).',
       '404s are not counted unless the not-found handler opts in (`setNotFoundHandler({ preHandler: fastify.rateLimit() }, …)`); a global `app.use(rateLimit())` counted every request.',
     ],
