@@ -5,7 +5,7 @@
  */
 import type { ChainEntry, Middleware } from '../../analyzer/model.js';
 import { apiFor } from '../catalogue/api.js';
-import { middlewareFor } from '../catalogue/middleware.js';
+import { MIDDLEWARE, middlewareFor } from '../catalogue/middleware.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
 /** APIs with a rule of their own (its finding says more than the catalogue row). */
@@ -83,20 +83,36 @@ export const apiUsage: Rule = {
     source: 'express-fastify-mapping.md §1.3–§1.5',
     example: { express: "res.send('<p>hi</p>') // text/html", fastify: "reply.type('text/html; charset=utf-8').send('<p>hi</p>')" },
   },
-  check: (inventory) =>
-    inventory.routes.flatMap((route) =>
+  check: (inventory) => {
+    const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package))].filter(Boolean) as string[]);
+    return inventory.routes.flatMap((route) =>
       [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
         if (OWN_RULES.has(use.api)) return [];
         const entry = apiFor(use.api);
         if (!entry || entry.safety === 'safe') return [];
+        const appProvided = providedByApp(entry.requires ?? [], packages);
         return [{
           subject: route.id,
-          message: `${route.key} uses ${use.api}${use.write ? ' (writes it)' : ''}: ${entry.difference}`,
-          fastify: entry.fastify,
+          message: appProvided
+            ? `${route.key} uses ${use.api}, which the app's own middleware sets (no ${appProvided} in the app): it becomes a request decoration.`
+            : `${route.key} uses ${use.api}${use.write ? ' (writes it)' : ''}: ${entry.difference}`,
+          fastify: appProvided ? `fastify.decorateRequest('${use.api.slice(4)}', null) and the middleware that sets it as a hook` : entry.fastify,
           location: use.location,
           severity: entry.safety === 'no-equivalent' ? 'error' : 'info',
           stage: entry.safety === 'no-equivalent' ? 'manual' : entry.stage,
         }];
       }),
-    ),
+    );
+  },
 };
+
+/**
+ * For a request property a plugin provides (`req.user` ← @fastify/passport), the Express package
+ * that would set it in Express (passport); when the app uses none of them, the property is the
+ * app's own (a JWT middleware setting `req.user`) and the name of the missing package is returned.
+ */
+function providedByApp(requires: readonly string[], packages: Set<string>): string | null {
+  const providers = Object.values(MIDDLEWARE).filter((m) => m.fastify !== 'core' && m.fastify !== 'none' && requires.includes(m.fastify));
+  if (!providers.length || !/^@fastify\//.test(requires[0] ?? '')) return null;
+  return providers.some((m) => packages.has(m.package)) ? null : providers.map((m) => m.package).join(' or ');
+}

@@ -53,3 +53,16 @@ describe('uses in middleware count too', () => {
     expect(await findingsOf(src, 'req-path-in-router')).toEqual(['5: middleware guard at /api reads req.baseUrl inside a router mounted at /api.']);
   });
 });
+
+describe('api-usage: request properties the app sets itself', () => {
+  it('req.user set by a local JWT middleware becomes a decoration, not @fastify/passport', async () => {
+    const src = [
+      "function auth(req, res, next) { req.user = { id: 1 }; next(); }",
+      "app.get('/me', auth, (req, res) => res.json(req.user));",
+      '',
+    ].join('\n');
+    expect((await findingsOf(src, 'api-usage')).filter((f) => f.includes('req.user'))).toEqual([
+      "4: GET /me uses req.user, which the app's own middleware sets (no passport in the app): it becomes a request decoration.",
+    ]);
+  });
+});
