@@ -332,12 +332,12 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
   if (!Node.isParameterDeclaration(p)) return;
   const seen = new Set<string>();
   // One record per API, write and callback flag: a later use in a callback is not hidden by an earlier one in the body.
-  const add = (api: string, node: Node, write: boolean) => {
+  const add = (api: string, node: Node, write: boolean, as?: ApiUse['as']) => {
     const inCallback = nestedIn(node, fn);
-    const key = `${api}${write ? '=' : ''}${inCallback ? '@cb' : ''}`;
+    const key = `${api}${write ? '=' : ''}${inCallback ? '@cb' : ''}${as ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}) });
+    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}), ...(as ? { as } : {}) });
   };
   const addBindings = (pattern: Node) => {
     if (!Node.isObjectBindingPattern(pattern)) return;
@@ -349,7 +349,7 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
     const name = p.getName();
     for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
       if (pa.getExpression().getText() !== name || shadowed(pa, fn, name)) continue;
-      add(`${prefix}.${pa.getName()}`, pa, isWritten(pa));
+      add(`${prefix}.${pa.getName()}`, pa, isWritten(pa), valueUse(pa));
       // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
       for (let call = pa.getParent(); Node.isCallExpression(call) && Node.isPropertyAccessExpression(call.getParent()); ) {
         const next = call.getParent() as PropertyAccessExpression;
@@ -374,6 +374,19 @@ function shadowed(node: Node, fn: Node, name: string): boolean {
     if (Node.isBlock(n) && n.getVariableStatements().some((v) => v.getDeclarations().some((d) => d.getName() === name))) return true;
   }
   return false;
+}
+
+/** Whether `x.p` is tested for presence (`!x.p`, `x.p || d`, `x.p == null`, `if (x.p)`) or dereferenced (`x.p.q`, `const { q } = x.p`). */
+function valueUse(pa: Node): ApiUse['as'] {
+  const parent = pa.getParent();
+  if (!parent) return undefined;
+  if (Node.isPrefixUnaryExpression(parent) && parent.getOperatorToken() === SyntaxKind.ExclamationToken) return 'tested';
+  if (Node.isBinaryExpression(parent) && /^(\|\||\?\?|===?|!==?)$/.test(parent.getOperatorToken().getText()) && (parent.getOperatorToken().getText().length <= 2 || /^(null|undefined)$/.test((parent.getLeft() === pa ? parent.getRight() : parent.getLeft()).getText()))) return 'tested';
+  if ((Node.isIfStatement(parent) || Node.isConditionalExpression(parent)) && (parent as Node & { getExpression?(): Node; getCondition?(): Node }).getExpression?.() === pa) return 'tested';
+  if (Node.isConditionalExpression(parent) && parent.getCondition() === pa) return 'tested';
+  if ((Node.isPropertyAccessExpression(parent) || Node.isElementAccessExpression(parent)) && parent.getExpression() === pa) return 'dereferenced';
+  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === pa && Node.isObjectBindingPattern(parent.getNameNode())) return 'dereferenced';
+  return undefined;
 }
 
 /** `x.p = …`, `x.p += …`, `x.p.q = …` (a write into the object `x.p`), `delete x.p`. */

@@ -7,6 +7,7 @@ import type { Finding, Inventory, Readiness, RouteReadiness, Stage } from '../an
 import { stableId } from '../analyzer/inventory.js';
 import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
 import { arrayPath } from './checks/array-path.js';
+import { bodyPresence } from './checks/body-presence.js';
 import { apiUsage, middlewareNoEquivalent, middlewarePlugin } from './checks/catalogued.js';
 import { errStatus, errorTypeChecks } from './checks/error-handling.js';
 import { express4PathSyntax } from './checks/express4-path-syntax.js';
@@ -38,6 +39,7 @@ export const RULES: Rule[] = [
   paramCallback,
   reqPathInRouter,
   reqQueryWrite,
+  bodyPresence,
   resLocals,
   resFormat,
   resJsonp,

@@ -85,9 +85,12 @@ export const apiUsage: Rule = {
   },
   check: (inventory) => {
     const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package))].filter(Boolean) as string[]);
-    return inventory.routes.flatMap((route) =>
-      [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
-        if (OWN_RULES.has(use.api)) return [];
+    return inventory.routes.flatMap((route) => {
+      const seen = new Set<string>();
+      return [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
+        // One finding per API and route (a use may be recorded as read, write and test).
+        if (OWN_RULES.has(use.api) || seen.has(use.api)) return [];
+        seen.add(use.api);
         const entry = apiFor(use.api);
         if (!entry || entry.safety === 'safe') return [];
         const appProvided = providedByApp(entry.requires ?? [], packages);
@@ -101,8 +104,8 @@ export const apiUsage: Rule = {
           severity: entry.safety === 'no-equivalent' ? 'error' : 'info',
           stage: entry.safety === 'no-equivalent' ? 'manual' : entry.stage,
         }];
-      }),
-    );
+      });
+    });
   },
 };
 
