@@ -38,6 +38,12 @@ export interface ApiEntry {
   note?: string;
   /** Packages the Fastify form needs (plugins, helpers); all are in `versions.ts`. */
   requires?: readonly string[];
+  /**
+   * The form in a moved route while the Express middleware that sets the property still runs in
+   * the @fastify/express bridge (before the `plugins` stage replaces it): the data lives on the
+   * raw request (express-fastify-mapping.md §4.3).
+   */
+  whileBridged?: string;
   stage: Stage;
   /** Section(s) of express-fastify-mapping.md the entry comes from. */
   source: string;
@@ -425,6 +431,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'cookie-parser decoded `j:{…}` JSON cookies into objects and moved `s:`-signed ones into signedCookies; @fastify/cookie does neither.',
     requires: ['@fastify/cookie'],
+    whileBridged: 'request.raw.cookies',
     stage: 'routes',
     source: '§1.3, §3 (cookie-parser)',
   },
@@ -434,6 +441,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Express-signed values carry an `s:` prefix (`s:value.sig`), Fastify signs `value.sig` with the same HMAC-SHA256: strip `s:` before unsigning legacy cookies; the result is an object, not the value.',
     requires: ['@fastify/cookie'],
+    whileBridged: 'request.raw.signedCookies',
     stage: 'routes',
     source: '§1.3',
   },
@@ -673,6 +681,7 @@ export const API = {
     safety: 'needs-care',
     difference: '`destroy()`/`regenerate()` return promises; with @fastify/session’s default `cookie.secure: true` nothing is stored over plain HTTP; inside the bridge the Express session lives on `request.raw`.',
     requires: ['@fastify/session', '@fastify/cookie'],
+    whileBridged: 'request.raw.session',
     stage: 'routes',
     source: '§3 (express-session), §4.3',
   },
@@ -691,6 +700,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Set by the auth plugin only after it runs (preValidation for @fastify/passport); data set by Express middleware in the bridge lives on `request.raw.user`, not `request.user`.',
     requires: ['@fastify/passport'],
+    whileBridged: 'request.raw.user',
     stage: 'routes',
     source: '§3 (passport, express-jwt), §4.3',
   },
@@ -709,6 +719,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'A stream part with `filename`/`file`, not multer’s `originalname`/`buffer`/`path`; `fileSize` defaults to `bodyLimit`.',
     requires: ['@fastify/multipart'],
+    whileBridged: 'request.raw.file',
     stage: 'routes',
     source: '§3 (multer)',
   },
@@ -718,6 +729,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Async iteration or saved temp files instead of multer arrays / express-fileupload objects (`mv()` is gone).',
     requires: ['@fastify/multipart'],
+    whileBridged: 'request.raw.files',
     stage: 'routes',
     source: '§3 (multer, express-fileupload)',
   },
@@ -736,6 +748,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Reads move to the reply: `req.flash(type)` with one argument becomes `reply.flash(type)`.',
     requires: ['@fastify/flash'],
+    whileBridged: 'request.raw.flash(type, msg)',
     stage: 'routes',
     source: '§3 (connect-flash)',
   },

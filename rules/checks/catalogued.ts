@@ -99,7 +99,11 @@ export const apiUsage: Rule = {
           message: appProvided
             ? `${route.key} uses ${use.api}, which the app's own middleware sets (no ${appProvided} in the app): it becomes a request decoration.`
             : `${route.key} uses ${use.api}${use.write ? ' (writes it)' : ''}: ${entry.difference}`,
-          fastify: appProvided ? `fastify.decorateRequest('${use.api.slice(4)}', null) and the middleware that sets it as a hook` : entry.fastify,
+          fastify: appProvided
+            ? `fastify.decorateRequest('${use.api.slice(4)}', null) and the middleware that sets it as a hook`
+            : entry.whileBridged
+              ? `${entry.whileBridged} while the Express middleware is still bridged (routes stage), then ${entry.fastify} (plugins stage)`
+              : entry.fastify,
           location: use.location,
           severity: entry.safety === 'no-equivalent' ? 'error' : 'info',
           stage: entry.safety === 'no-equivalent' ? 'manual' : entry.stage,

@@ -329,3 +329,12 @@ describe('versions table', () => {
     expect(() => versionOf('')).toThrow();
   });
 });
+
+describe('forms while the Express middleware is still bridged', () => {
+  it('request properties set by bridged middleware read from request.raw until the plugins stage', async () => {
+    const { apiFor } = await import('../../rules/catalogue/api.js');
+    expect(apiFor('req.session')?.whileBridged).toBe('request.raw.session');
+    expect(apiFor('req.user')?.whileBridged).toBe('request.raw.user');
+    expect(apiFor('req.params')?.whileBridged).toBeUndefined();
+  });
+});
