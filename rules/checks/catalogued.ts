@@ -85,7 +85,13 @@ export const apiUsage: Rule = {
   },
   check: (inventory) => {
     const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package))].filter(Boolean) as string[]);
-    return inventory.routes.flatMap((route) => {
+    // Routes, and not-found handlers registered as middleware (`app.use((req, res) => res.status(404).send(…))`).
+    const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));
+    const sites = [
+      ...inventory.routes.map((r) => ({ id: r.id, key: r.key, usage: r.usage })),
+      ...inventory.middleware.filter((m) => notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage })),
+    ];
+    return sites.flatMap((route) => {
       const seen = new Set<string>();
       return [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
         // One finding per API and route (a use may be recorded as read, write and test).

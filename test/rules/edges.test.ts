@@ -66,3 +66,13 @@ describe('api-usage: request properties the app sets itself', () => {
     ]);
   });
 });
+
+describe('api-usage: not-found handlers', () => {
+  it("reports the APIs of a not-found handler registered with app.use (its string body becomes text/plain)", async () => {
+    const src = [`app.get('/', ${h});`, "app.use((req, res) => res.status(404).send('<h1>Not found</h1>'));", ''].join('\n');
+    expect((await findingsOf(src, 'api-usage')).filter((f) => f.includes('not-found handler'))).toEqual([
+      expect.stringMatching(/^4: not-found handler <anonymous> uses res\.send: A bare `reply\.send\(string\)` goes out as text\/plain/),
+      expect.stringMatching(/^4: not-found handler <anonymous> uses res\.status: /),
+    ]);
+  });
+});
