@@ -347,6 +347,8 @@ export interface Finding {
   related: Array<{ location: Location; message: string }>;
   /** Id of the record it is about (route, middleware, router, app), or the project. */
   subject: string;
+  /** For a finding about middleware: the methods of the routes behind it that it affects (all when absent). */
+  appliesTo?: { methods: string[] };
 }
 
 /**

@@ -83,6 +83,7 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
         location: draft.location,
         related: draft.related ?? [],
         subject: draft.subject,
+        ...(draft.appliesTo ? { appliesTo: draft.appliesTo } : {}),
       };
     }),
   );
@@ -99,9 +100,9 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
 }
 
 /**
- * A route is `manual` when a finding about it or about middleware in its chain is an error or
- * needs a human (stage `manual`), `assisted` when such a finding is not fixed by a codemod
- * unaided, else `auto`.
+ * A route is `manual` when a finding about it or about middleware in its chain (that applies to
+ * its method) is an error or needs a human (stage `manual`) and no stage fixes it unaided,
+ * `assisted` when a warning is not fixed unaided, else `auto`.
  */
 export function readinessOf(inventory: Inventory, findings: Finding[]): Readiness {
   const about = new Map<string, Finding[]>();
@@ -109,8 +110,10 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
   // A route inherits what is found about the middleware that runs before it (method-override at
   // app level keeps every route behind it on Express).
   const routes = inventory.routes.map((r) => {
-    const fs = [...(about.get(r.id) ?? []), ...r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : []))];
-    const readiness: RouteReadiness = fs.some((f) => f.severity === 'error' || f.stage === 'manual') ? 'manual' : fs.some((f) => !f.autoFixable && f.severity !== 'info') ? 'assisted' : 'auto';
+    const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter((f) => !f.appliesTo || f.appliesTo.methods.includes(r.method));
+    const fs = [...(about.get(r.id) ?? []), ...inherited];
+    // An error a stage fixes unaided (a short session secret) does not hold the route back.
+    const readiness: RouteReadiness = fs.some((f) => !f.autoFixable && (f.severity === 'error' || f.stage === 'manual')) ? 'manual' : fs.some((f) => !f.autoFixable && f.severity !== 'info') ? 'assisted' : 'auto';
     return { id: r.id, key: r.key, readiness, findings: fs.map((f) => f.id) };
   });
   const empty = (): Record<RouteReadiness, number> => ({ auto: 0, assisted: 0, manual: 0 });

@@ -37,6 +37,7 @@ export interface FindingDraft {
   severity?: Severity;
   /** Overrides the rule's stage (a catalogue entry says which stage replaces the thing). */
   stage?: Stage;
+  appliesTo?: Finding['appliesTo'];
 }
 
 /** A rule: metadata and a pure check of the inventory. */

@@ -69,6 +69,8 @@ export interface MiddlewareEntry {
   safety: Safety;
   /** Section(s) of express-fastify-mapping.md (or the other source) the entry comes from. */
   source: string;
+  /** The methods of the routes it matters for, when not all (method-override: the methods a form is overridden to). */
+  affectsMethods?: readonly string[];
 }
 
 const BODY_CAVEATS = [
@@ -537,6 +539,7 @@ export const MIDDLEWARE = {
     ],
     stage: 'manual',
     safety: 'no-equivalent',
+    affectsMethods: ['PUT', 'PATCH', 'DELETE'],
     source: '§3',
   },
   'express-validator': {

@@ -67,6 +67,7 @@ export const middlewareNoEquivalent: Rule = {
         fastify: entry?.replacement ?? 'Decide by hand: a hook, a plugin, or nothing.',
         location: m.registration,
         severity: entry ? 'error' : 'warning',
+        ...(entry?.affectsMethods ? { appliesTo: { methods: [...entry.affectsMethods] } } : {}),
       }];
     }),
 };

@@ -76,3 +76,24 @@ describe('api-usage: not-found handlers', () => {
     ]);
   });
 });
+
+describe('readiness', () => {
+  it('method-override holds back only the routes a form can be overridden to; an auto-fixable error holds back none', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'r', main: 'app.js', dependencies: { express: '^4.21.0' } }),
+      'app.js': [
+        "const express = require('express');",
+        "const methodOverride = require('method-override');",
+        "const session = require('express-session');",
+        'const app = express();',
+        "app.use(methodOverride('_method'));",
+        "app.use(session({ secret: 'short' }));",
+        `app.get('/items/:id', ${h});`,
+        `app.delete('/items/:id', ${h});`,
+        '',
+      ].join('\n'),
+    });
+    const inv = runRules(await analyze({ dir }));
+    expect(inv.readiness!.routes.map((r) => `${r.key} ${r.readiness}`)).toEqual(['GET /items/:id auto', 'DELETE /items/:id manual']);
+  });
+});
