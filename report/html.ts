@@ -253,11 +253,12 @@ function locationCell(l: Location): string {
   return `<span class="loc" title="${e(`${l.file}:${l.line}:${l.column}`)}">${e(loc(l))}</span>`;
 }
 
-/** `auth at /api/v1/auth`, or `app app` for routes on the app itself; the app name first when there are several. */
+/** `auth at /api/v1/auth`, or `app` (`app server` when the app variable has another name) for routes on the app itself; the app name first when there are several. */
 function ownerLabel(inv: Inventory, r: Route): string {
   const router = inv.routers.find((x) => x.id === r.ownerId);
   const mountPath = r.mountChain.reduce((acc, m) => joinPaths(acc, m.mountPath), '') || '/';
-  const label = router ? `${router.name} at ${mountPath}` : `app ${inv.apps.find((a) => a.id === r.ownerId)?.name ?? r.ownerId}`;
+  const appName = inv.apps.find((a) => a.id === r.ownerId)?.name ?? r.ownerId;
+  const label = router ? `${router.name} at ${mountPath}` : appName === 'app' ? 'app' : `app ${appName}`;
   return inv.apps.length > 1 ? `${inv.apps.find((a) => a.id === r.appId)?.name ?? r.appId}: ${label}` : label;
 }
 
