@@ -22,13 +22,14 @@ import { duplicateRoute, overlappingRoutes } from './checks/route-conflicts.js';
 import { resMethodReassign } from './checks/res-method-reassign.js';
 import { routerGuardUnknownPaths } from './checks/router-guard.js';
 import { sessionSecret } from './checks/session-secret.js';
-import { trustProxyHops } from './checks/settings.js';
+import { appSettings, trustProxyHops } from './checks/settings.js';
 import type { Rule } from './rule.js';
 
 /** Every rule, in report order. */
 export const RULES: Rule[] = [
   nodeEngine,
   trustProxyHops,
+  appSettings,
   regexpPath,
   express4PathSyntax,
   express5PathSyntax,

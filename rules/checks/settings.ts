@@ -1,4 +1,5 @@
-/** App settings whose Fastify option behaves otherwise: a numeric `trust proxy`. */
+/** App settings and their Fastify options: a numeric `trust proxy` (an error), and every other setting with its form. */
+import { apiFor } from '../catalogue/api.js';
 import type { Rule } from '../rule.js';
 
 export const trustProxyHops: Rule = {
@@ -22,4 +23,34 @@ export const trustProxyHops: Rule = {
         fastify: 'trustProxy with the proxy addresses (IP/CIDR list) or (address, hop) => …',
         location: s.location,
       })),
+};
+
+export const appSettings: Rule = {
+  id: 'app-settings',
+  title: 'App setting with a Fastify form',
+  severity: 'info',
+  stage: 'shim',
+  autoFixable: true,
+  docs: {
+    summary: "Express settings (`app.set('json spaces', 2)`, `'view engine'`, `'strict routing'`, `'etag'`, …) become Fastify server options, plugin options or hooks, set once when the server is created — also those of a sub-app, which apply only to its own routes in Express. Each setting is reported with its Fastify form and the difference (rules/catalogue/api.ts).",
+    fix: 'The stage named in the finding carries the setting over; a sub-app setting becomes an option of its plugin.',
+    source: 'express-fastify-mapping.md §1.1',
+    example: { express: "admin.set('json spaces', 2)", fastify: "fastify.register(adminPlugin) // with a serializer: reply.serializer((p) => JSON.stringify(p, null, 2))" },
+  },
+  check: (inventory) =>
+    inventory.settings
+      .filter((s) => (s.kind === 'set' || s.kind === 'enable' || s.kind === 'disable') && s.key !== 'trust proxy')
+      .flatMap((s) => {
+        const entry = apiFor(`app.set('${s.key}')`);
+        if (!entry || entry.safety === 'safe' || entry.api === 'app.set') return [];
+        const value = s.kind === 'set' ? (s.value === null ? s.raw : JSON.stringify(s.value)) : String(s.kind === 'enable');
+        const app = inventory.apps.find((a) => a.id === s.appId);
+        return [{
+          subject: s.appId,
+          message: `'${s.key}' is ${value}${app && inventory.apps.length > 1 ? ` on ${app.name}` : ''}: ${entry.difference}`,
+          fastify: entry.fastify,
+          location: s.location,
+          stage: entry.stage,
+        }];
+      }),
 };
