@@ -95,7 +95,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         registration: locate(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
         source: e.site.getText().slice(0, 500),
-        usage: e.origin === 'local' ? usageOf(e, locate) : { req: [], res: [], next: [] },
+        usage: e.origin === 'local' ? { ...usageOf(e, locate), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {
         const dir = item.layer.static.dir;
@@ -271,6 +271,25 @@ function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], locate: Loca
     for (const use of usageOf(m, locate).next) if (!usage.next.some((u) => u.api === use.api)) usage.next.push(use);
   }
   return usage;
+}
+
+/**
+ * Middleware a local middleware runs itself with its own arguments — `lusca.csrf()(req, res, next)`,
+ * `upload.single('f')(req, res, next)` — tagged with the package the callee comes from.
+ */
+function innerMiddlewareCalls(e: EntryRef, locate: Locate): ApiUse[] {
+  const fn = e.fn;
+  if (!fn || !('getParameters' in fn)) return [];
+  const names = (fn as Node & { getParameters(): Node[] }).getParameters().slice(0, 3).map((p) => (Node.isParameterDeclaration(p) ? p.getName() : ''));
+  if (names.length < 3) return [];
+  return fn
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((call) => Node.isCallExpression(call.getExpression()) && call.getArguments().length === 3 && call.getArguments().every((a, i) => a.getText() === names[i]))
+    .map((call) => {
+      const inner = call.getExpression();
+      const callee = Node.isCallExpression(inner) ? inner.getExpression().getText() : inner.getText();
+      return { api: withPackage(callee, callee, fn), location: locate(call) };
+    });
 }
 
 /**

@@ -204,8 +204,12 @@ export interface Middleware {
   reasons: Reason[];
   /** Source text of the registration argument (`session({ secret: '…' })`), at most 500 characters: what rules read options from. */
   source: string;
-  /** `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package middleware). */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
+  /**
+   * `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package
+   * middleware); `calls` lists middleware it runs itself (`lusca.csrf()(req, res, next)`), as
+   * `callee [package]` when the callee comes from a package.
+   */
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
 }
 
 export interface ErrorHandler {

@@ -15,7 +15,14 @@ const OWN_RULES = new Set(['res.format', 'res.jsonp', 'res.locals', 'req.path', 
 function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: Pick<Middleware, 'name' | 'package' | 'registration'>; subject: string; where: string }> {
   const appLevel = inventory.middleware.filter((m) => m.package).map((m) => ({ m, subject: m.id, where: `${m.scope} middleware at ${m.fullPath}` }));
   const routeLevel = inventory.routes.flatMap((r) => r.chain.filter((c: ChainEntry) => c.scope === 'route' && c.package).map((c) => ({ m: c, subject: r.id, where: `route middleware of ${r.key}` })));
-  return [...appLevel, ...routeLevel];
+  // Package middleware a local middleware runs itself (`lusca.csrf()(req, res, next)`): invisible to the chain, but it runs.
+  const hidden = inventory.middleware.flatMap((m) =>
+    (m.usage.calls ?? []).flatMap((call) => {
+      const tagged = /^(.*) \[([^\]]+)\]$/.exec(call.api);
+      return tagged ? [{ m: { name: tagged[1], package: tagged[2], registration: call.location }, subject: m.id, where: `run inside ${m.name} at ${m.fullPath}` }] : [];
+    }),
+  );
+  return [...appLevel, ...routeLevel, ...hidden];
 }
 
 export const middlewarePlugin: Rule = {

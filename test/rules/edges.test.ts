@@ -97,3 +97,18 @@ describe('readiness', () => {
     expect(inv.readiness!.routes.map((r) => `${r.key} ${r.readiness}`)).toEqual(['GET /items/:id auto', 'DELETE /items/:id manual']);
   });
 });
+
+describe('package middleware run inside local middleware', () => {
+  it('lusca.csrf() called by a conditional wrapper is reported like registered middleware', async () => {
+    const src = [
+      "const lusca = require('lusca');",
+      'app.use((req, res, next) => {',
+      "  if (req.path === '/api/upload') return next();",
+      '  lusca.csrf()(req, res, next);',
+      '});',
+      `app.get('/', ${h});`,
+      '',
+    ].join('\n');
+    expect(await findingsOf(src, 'middleware-no-equivalent')).toEqual(['6: lusca.csrf [lusca] (run inside <anonymous> at /) is not in the middleware catalogue: no codemod can translate it.']);
+  });
+});
