@@ -511,6 +511,28 @@ export const MIDDLEWARE = {
     safety: 'needs-care',
     source: '§3',
   },
+  lusca: {
+    package: 'lusca',
+    fastify: '@fastify/csrf-protection',
+    kind: 'plugin',
+    replacement: '`lusca.csrf()` → `@fastify/csrf-protection` with `{ preValidation: fastify.csrfProtection }`; `xframe`, `hsts`, `nosniff`, `referrerPolicy`, `csp` → `@fastify/helmet` options; `xssProtection` → an onSend hook setting X-XSS-Protection.',
+    requires: [{ package: '@fastify/helmet', when: 'the header options (xframe, hsts, nosniff, csp, referrerPolicy)' }, { package: '@fastify/session', when: 'csrf tokens kept in the session (lusca’s default)' }],
+    options: [
+      { express: 'csrf()', fastify: "fastifyCsrf with sessionPlugin: '@fastify/session'", note: 'lusca keeps the secret in req.session (`_csrfSecret`), so tokens issued before the move do not validate after it.' },
+      { express: 'csrf({ angular: true })', fastify: "cookieOpts + getToken reading the 'x-xsrf-token' header" },
+      { express: 'xframe(value)', fastify: 'helmet frameguard: { action }' },
+      { express: 'hsts(options)', fastify: 'helmet hsts' },
+      { express: 'nosniff()', fastify: 'helmet noSniff (on by default)' },
+      { express: 'xssProtection(enabled)', fastify: null, note: 'helmet 8 sets X-XSS-Protection: 0; keep the old value with an onSend hook.' },
+    ],
+    caveats: [
+      'Invalid token: lusca answers 403 through the error middleware (`err.code` undefined, message "CSRF token mismatch"); @fastify/csrf-protection throws `FST_CSRF_INVALID_TOKEN` (403 JSON).',
+      'Called inside a wrapper (`lusca.csrf()(req, res, next)` for all but some paths) the exemptions become the routes that do not get the hook.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'lusca README; @fastify/csrf-protection README; express-fastify-mapping.md §3 (csurf row)',
+  },
   'serve-favicon': {
     package: 'serve-favicon',
     fastify: '@fastify/static',

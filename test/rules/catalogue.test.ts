@@ -25,7 +25,7 @@ describe('middleware catalogue', () => {
       'method-override', 'express-validator', 'celebrate', 'express-joi-validation', 'express-jwt',
       'express-async-errors', 'express-async-handler', 'http-errors', 'response-time', 'express-fileupload',
       'connect-timeout', 'hpp', 'express-mongo-sanitize', 'errorhandler', 'pug', 'ejs', 'hbs',
-      'express-handlebars', 'nunjucks', 'express-json-validator-middleware', 'connect-redis', 'connect-mongo', 'xss-clean',
+      'express-handlebars', 'nunjucks', 'express-json-validator-middleware', 'connect-redis', 'connect-mongo', 'xss-clean', 'lusca',
     ];
     expect(Object.keys(MIDDLEWARE).sort()).toEqual([...expected].sort());
     const packages = Object.keys(MIDDLEWARE).filter((k) => !k.startsWith('express.'));
