@@ -137,7 +137,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
 
   for (const r of [app, ...new Set(items.filter((i) => i.type === 'mount').map((i) => (i as { layer: { child: RouterNode } }).layer.child))]) {
     if (r.kind !== 'app') continue;
-    addSettings(out, r, appId, locate, root);
+    addSettings(out, r, appId, idOf(r), locate, root);
   }
 }
 
@@ -449,10 +449,10 @@ function checkParamVisibility(out: InventoryRecords, item: FlatItem & { type: 'r
   }
 }
 
-function addSettings(out: InventoryRecords, r: RouterNode, appId: string, locate: Locate, root: string): void {
+function addSettings(out: InventoryRecords, r: RouterNode, appId: string, ownerId: string, locate: Locate, root: string): void {
   for (const s of r.settings) {
     const value = typeof s.value === 'string' && path.isAbsolute(s.value) && s.value.startsWith(root) ? toPosix(path.relative(root, s.value)) || '.' : s.value;
-    out.settings.push({ appId, key: s.key, value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
+    out.settings.push({ appId, ownerId, key: s.key, value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
   }
   const viewEngine = [...r.settings].reverse().find((s) => s.key === 'view engine' && s.kind === 'set');
   const views = [...r.settings].reverse().find((s) => s.key === 'views' && s.kind === 'set');

@@ -263,6 +263,8 @@ export interface ViewEngine {
 
 export interface Setting {
   appId: string;
+  /** The app or sub-app (router record id) the setting was made on: a sub-app's settings apply to its own routes. */
+  ownerId: string;
   key: string;
   /** JSON value when it could be folded; null otherwise. */
   value: unknown;

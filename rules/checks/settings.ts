@@ -44,10 +44,11 @@ export const appSettings: Rule = {
         const entry = apiFor(`app.set('${s.key}')`);
         if (!entry || entry.safety === 'safe' || entry.api === 'app.set') return [];
         const value = s.kind === 'set' ? (s.value === null ? s.raw : JSON.stringify(s.value)) : String(s.kind === 'enable');
-        const app = inventory.apps.find((a) => a.id === s.appId);
+        const subApp = inventory.routers.find((r) => r.id === s.ownerId && r.kind === 'sub-app');
+        const mount = subApp && inventory.mounts.find((m) => m.child === subApp.id);
         return [{
-          subject: s.appId,
-          message: `'${s.key}' is ${value}${app && inventory.apps.length > 1 ? ` on ${app.name}` : ''}: ${entry.difference}`,
+          subject: s.ownerId,
+          message: `'${s.key}' is ${value}${subApp ? ` on the sub-app ${subApp.name}${mount ? ` at ${mount.fullPath}` : ''} (its own routes only: an option of its plugin)` : ''}: ${entry.difference}`,
           fastify: entry.fastify,
           location: s.location,
           stage: entry.stage,
