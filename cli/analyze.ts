@@ -73,7 +73,9 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         .option('out', { type: 'string', describe: 'Write the report to this file instead of stdout' })
         .option('fail-on', { type: 'array', choices: ['incomplete', 'error', 'warning'] as const, describe: 'Exit 1 when the inventory is incomplete, or when findings at or above that severity exist' })
         .example('$0 analyze fixtures/apps/url-shortener', 'Print the inventory of the bundled example app')
-        .example('$0 analyze . --format json --out inv.json', 'Write the JSON inventory') as never,
+        .example('$0 analyze . --format json --out inv.json', 'Write the JSON inventory with findings and readiness')
+        .example('$0 analyze . --format html --out report.html', 'One offline page for the team lead')
+        .example('$0 analyze . --format sarif --out migrate.sarif --fail-on error', 'Code scanning in CI; exit 1 on error findings') as never,
     handler: async (args) => {
       const stop = progress();
       try {
