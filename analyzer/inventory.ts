@@ -356,7 +356,9 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
     const key = `${api}${write ? '=' : ''}${inCallback ? '@cb' : ''}${as ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}), ...(as ? { as } : {}) });
+    const call = node.getParent();
+    const arg = Node.isCallExpression(call) && call.getExpression() === node ? call.getArguments()[0]?.getText().slice(0, 60) : undefined;
+    list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}), ...(as ? { as } : {}), ...(arg !== undefined ? { arg } : {}) });
   };
   const addBindings = (pattern: Node) => {
     if (!Node.isObjectBindingPattern(pattern)) return;

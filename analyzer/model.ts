@@ -117,6 +117,8 @@ export interface ApiUse {
   write?: boolean;
   /** The use sits in a function nested in the handler (a callback), not in its own body. */
   inCallback?: boolean;
+  /** For a call (`res.status(201)`), the source of its first argument, at most 60 characters. */
+  arg?: string;
   /** How the value is used when that matters for a rule: `tested` (`!req.body`, `req.body ||`, `== null`), `dereferenced` (`req.body.x`, `const { x } = req.body`). */
   as?: 'tested' | 'dereferenced';
 }

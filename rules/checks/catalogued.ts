@@ -8,6 +8,14 @@ import { apiFor } from '../catalogue/api.js';
 import { MIDDLEWARE, middlewareFor } from '../catalogue/middleware.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
+/**
+ * Uses whose catalogue difference cannot apply: `res.status(201)` with a literal code in 100–599
+ * (Fastify throws only outside that range).
+ */
+function harmless(use: { api: string; arg?: string }): boolean {
+  return use.api === 'res.status' && use.arg !== undefined && /^\d{3}$/.test(use.arg) && Number(use.arg) >= 100 && Number(use.arg) <= 599;
+}
+
 /** APIs with a rule of their own (its finding says more than the catalogue row). */
 const OWN_RULES = new Set(['res.format', 'res.jsonp', 'res.locals', 'req.path', 'req.baseUrl', 'req.url', "next('route')", "next('router')"]);
 
@@ -103,7 +111,7 @@ export const apiUsage: Rule = {
       const seen = new Set<string>();
       return [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
         // One finding per API and route (a use may be recorded as read, write and test).
-        if (OWN_RULES.has(use.api) || seen.has(use.api)) return [];
+        if (OWN_RULES.has(use.api) || seen.has(use.api) || harmless(use)) return [];
         seen.add(use.api);
         const entry = apiFor(use.api);
         if (!entry || entry.safety === 'safe') return [];
