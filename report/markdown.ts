@@ -5,11 +5,10 @@
  * truncating the route tables and saying so.
  */
 import type { Inventory } from '../analyzer/model.js';
-import { expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
+import { cell, expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 const COMMENT_LIMIT = 65_536;
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** Renders `inv` as GitHub-flavoured Markdown. */
 export function renderMarkdown(inv: Inventory): string {

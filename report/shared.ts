@@ -71,3 +71,8 @@ export function expressLabel(inv: Inventory): string {
   const v = inv.project.expressVersion;
   return v.installed ? `Express ${v.installed} (installed)` : v.declared ? `Express ${v.declared} (declared)` : 'Express (version not declared)';
 }
+
+/** Text safe inside a Markdown table cell: pipes escaped, line breaks flattened. */
+export function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

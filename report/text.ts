@@ -4,7 +4,7 @@
  * static files, views and settings, and last what could not be resolved, with reasons.
  */
 import { createColors } from 'picocolors';
-import type { ChainEntry, Inventory, Location, Route } from '../analyzer/model.js';
+import type { ChainEntry, Inventory, Route } from '../analyzer/model.js';
 import { expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 /** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */

@@ -7,10 +7,10 @@
  * `_` extensions after it, any other key after those in code-point order), entries in recorded
  * order numbered by `_seq`, two-space JSON, a trailing newline, written atomically.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './files.js';
 import type { Har, HarCookie, HarEntry, HarNameValue, HarRequest, HarResponse, RawResponse, ReplayRequest } from './model.js';
+import { splitSetCookie } from './normalize.js';
 
 /** A HAR file that cannot be read or is not HAR 1.x; `file` names it, the message says where. */
 export class HarError extends Error {
@@ -130,8 +130,7 @@ export function stringifyHar(har: Har): string {
  * the same bytes.
  */
 export function writeHar(file: string, har: Har): void {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  writeFileAtomic.sync(file, stringifyHar(har));
+  writeFileAtomic(file, stringifyHar(har));
 }
 
 /**
@@ -238,13 +237,9 @@ export function parseCookieHeader(value: string): HarCookie[] {
 
 /** One `Set-Cookie` line as a HAR cookie (path, domain, expires as ISO 8601, httpOnly, secure, sameSite). Max-Age stays in the header. */
 export function parseSetCookie(line: string): HarCookie {
-  const [pair, ...attrs] = line.split(';').map((p) => p.trim());
-  const i = pair.indexOf('=');
-  const cookie: HarCookie = i < 0 ? { name: '', value: pair } : { name: pair.slice(0, i).trim(), value: pair.slice(i + 1).trim() };
-  for (const a of attrs) {
-    const eq = a.indexOf('=');
-    const key = (eq < 0 ? a : a.slice(0, eq)).trim().toLowerCase();
-    const val = eq < 0 ? '' : a.slice(eq + 1).trim();
+  const { name, value, attributes } = splitSetCookie(line);
+  const cookie: HarCookie = { name: name ?? '', value };
+  for (const [key, val] of attributes) {
     if (key === 'path') cookie.path = val;
     else if (key === 'domain') cookie.domain = val;
     else if (key === 'expires' && !Number.isNaN(Date.parse(val))) cookie.expires = new Date(val).toISOString();

@@ -90,18 +90,27 @@ export function parseContentType(value: string | undefined): { mediaType: string
   return { mediaType: type.trim().toLowerCase() || null, charset };
 }
 
+/**
+ * The parts of one Set-Cookie line: the `name=value` pair as written (name null without `=`) and
+ * the attributes as [lower-cased key, trimmed value] pairs. Shared by the canonical form here
+ * and the HAR cookies of the recorder (verifier/har.ts), which keep different shapes.
+ */
+export function splitSetCookie(line: string): { name: string | null; value: string; attributes: Array<[string, string]> } {
+  const [pair, ...rest] = line.split(';');
+  const eq = pair.indexOf('=');
+  const attributes = rest.map((a): [string, string] => {
+    const at = a.indexOf('=');
+    return [(at < 0 ? a : a.slice(0, at)).trim().toLowerCase(), at < 0 ? '' : a.slice(at + 1).trim()];
+  });
+  return eq < 0 ? { name: null, value: pair.trim(), attributes } : { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), attributes };
+}
+
 /** Parses one Set-Cookie line; null when it has no `name=` part. */
 export function parseSetCookie(line: string): { name: string; cookie: CanonicalCookie } | null {
-  const [pair, ...attributes] = line.split(';');
-  const eq = pair.indexOf('=');
-  if (eq < 0) return null;
-  const name = pair.slice(0, eq).trim();
-  if (name === '') return null;
-  const cookie: CanonicalCookie = { value: pair.slice(eq + 1).trim(), httpOnly: false, secure: false };
-  for (const attribute of attributes) {
-    const at = attribute.indexOf('=');
-    const key = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
-    const value = at < 0 ? '' : attribute.slice(at + 1).trim();
+  const { name, value: cookieValue, attributes } = splitSetCookie(line);
+  if (!name) return null;
+  const cookie: CanonicalCookie = { value: cookieValue, httpOnly: false, secure: false };
+  for (const [key, value] of attributes) {
     if (key === 'path') cookie.path = value;
     else if (key === 'domain') cookie.domain = value.replace(/^\./, '').toLowerCase();
     else if (key === 'expires') cookie.expires = Number.isNaN(Date.parse(value)) ? value : new Date(value).toISOString();

@@ -3,6 +3,7 @@
  * verdict and counts first, then the per-route table, then details collapsed in `<details>`.
  * Kept under GitHub's 65,536-character comment limit; a note says when details were trimmed.
  */
+import { cell } from '../report/shared.js';
 import { clipPath, show } from './report-text.js';
 import type { Gate } from './gate.js';
 import { OUTCOMES, type Verdict } from './verdict.js';
@@ -10,7 +11,6 @@ import { OUTCOMES, type Verdict } from './verdict.js';
 /** GitHub refuses comments longer than 65,536 characters; leave room for the trim note. */
 const LIMIT = 64_000;
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string) => '`' + s.replace(/`/g, 'ˋ') + '`';
 
 /** Renders `verdict` as GitHub-flavoured Markdown. */

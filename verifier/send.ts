@@ -20,7 +20,7 @@ export class LaneConnection {
    */
   constructor(
     readonly origin: string,
-    private readonly timeoutMs = 30_000,
+    timeoutMs = 30_000,
   ) {
     const host = new URL(origin).hostname;
     if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) throw new Error(`refusing to contact ${origin}: the verifier only talks to loopback addresses`);

@@ -2,7 +2,6 @@
  * Pointer patterns (verifier/pointer.ts) and the verify rules file (verifier/verify-rules.ts):
  * loading and schema errors, each action, scopes, dead rules.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffResponses } from '../../verifier/diff.js';
