@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { detectEntry, readPackageJson } from '../analyzer/project.js';
+import { plural } from '../report/shared.js';
 import { loadConfig } from '../verifier/config.js';
 import { toolVersion } from '../analyzer/version.js';
 import { HarError, writeHar } from '../verifier/har.js';
@@ -115,5 +116,3 @@ export function recordCommand(setExit: (code: number) => void): CommandModule<ob
     },
   };
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

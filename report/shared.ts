@@ -76,3 +76,8 @@ export function expressLabel(inv: Inventory): string {
 export function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
+
+/** `1 route`, `2 routes`: a count with an English plural in -s. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

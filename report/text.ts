@@ -5,7 +5,7 @@
  */
 import { createColors } from 'picocolors';
 import type { ChainEntry, Inventory, Route } from '../analyzer/model.js';
-import { expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
+import { expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 /** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */
 export function renderText(inv: Inventory, color = false): string {
@@ -98,8 +98,4 @@ function renderRoute(r: Route, width: number, line: (s: string) => void, c: Retu
 
 function entryName(e: Pick<ChainEntry, 'name' | 'package'>): string {
   return e.package ? `${e.name} [${e.package}]` : e.name;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -7,6 +7,7 @@
  * adds deltas.
  * A failed gate is exit code 1; the verifier failing is 2 and never decided here.
  */
+import { plural } from '../report/shared.js';
 import type { Verdict } from './verdict.js';
 
 /** What else, besides regressions, fails the gate. */
@@ -24,7 +25,6 @@ export interface Gate {
 export function gateOf(verdict: Verdict, failOn: FailOn[] = [], parity: 'client' | 'express' = 'client'): Gate {
   const t = verdict.totals;
   const reasons: string[] = [];
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (t.regression) reasons.push(plural(t.regression, 'request') + ' with regressions');
   if (!t.requests) reasons.push('nothing was replayed');
   if (t.delta && (failOn.includes('deltas') || parity === 'express')) reasons.push(`${plural(t.delta, 'request')} with framework deltas (${parity === 'express' ? 'parity policy "express"' : '--fail-on deltas'})`);
