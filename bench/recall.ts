@@ -1,0 +1,187 @@
+/**
+ * Recall of the static inventory against what Express really registers (issue 4, `bench/recall`).
+ *
+ * For each app folder: `analyze` gives the static route keys and chains; then the app's entry is
+ * loaded in a child process with Express instrumented first (bench/recall/probe.mjs), every
+ * `listen` forced onto loopback (verifier/runtime/lane-hook.mjs), for `--wait` ms, and what its
+ * routers hold is read back. Apps that register routes after a database connects usually still
+ * register them when the connection fails; apps that cannot load are listed, not dropped.
+ *
+ * Prints per app and in total: recall (runtime route keys the analyzer found), precision (static
+ * keys Express really has) and chain accuracy (matched routes whose ordered chain agrees, entry by
+ * entry: same package, or same file for the app's own functions; a wrapped or unresolved entry
+ * matches any one function).
+ *
+ * Run: `npm run bench:recall -- [--wait ms] [--verbose] [app-folder …]` (default: the example
+ * apps). Folders of public apps are taken as arguments and never committed; install their
+ * dependencies first (`npm install --ignore-scripts`). This dev script is the only place the
+ * project runs someone else's app.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs, parseEnv } from 'node:util';
+import { analyze } from '../analyzer/analyze.js';
+import type { ChainEntry, Handler, Inventory, Route } from '../analyzer/model.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PROBE = path.join(ROOT, 'bench/recall/probe.mjs');
+const LANE_HOOK = path.join(ROOT, 'verifier/runtime/lane-hook.mjs');
+const TSX = createRequire(import.meta.url).resolve('tsx');
+
+/** Route key → ordered chain tokens (`pkg:name`, `file:path`, `*` for any one function). */
+type Routes = Map<string, string[]>;
+
+interface AppResult {
+  app: string;
+  error?: string;
+  staticRoutes: Routes;
+  runtimeRoutes: Routes;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { wait: { type: 'string', default: '3000' }, verbose: { type: 'boolean', default: false } },
+});
+const apps = positionals.length ? positionals.map((p) => path.resolve(p)) : readdirSync(path.join(ROOT, 'fixtures/apps'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => path.join(ROOT, 'fixtures/apps', d.name));
+
+async function measure(dir: string): Promise<AppResult> {
+  const app = path.basename(dir);
+  let inv: Inventory;
+  try {
+    inv = await analyze({ dir });
+  } catch (err) {
+    return { app, error: `analyze failed: ${(err as Error).message}`, staticRoutes: new Map(), runtimeRoutes: new Map() };
+  }
+  const staticRoutes = staticChains(inv);
+  if (!inv.project.entry) return { app, error: 'no entry found', staticRoutes, runtimeRoutes: new Map() };
+  const runtime = load(dir, path.join(inv.project.root, inv.project.entry));
+  return { app, ...runtime, staticRoutes };
+}
+
+/** Loads the app in a child with the probe and returns what Express registered. */
+function load(dir: string, entry: string): { error?: string; runtimeRoutes: Routes } {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'recall-'));
+  const out = path.join(tmp, 'routes.json');
+  const ts = /\.[mc]?tsx?$/.test(entry) || existsSync(path.join(dir, 'tsconfig.json'));
+  const args = [...(ts ? ['--import', TSX] : []), '--import', LANE_HOOK, '--import', PROBE, entry];
+  const child = spawnSync(process.execPath, args, {
+    cwd: dir,
+    env: { ...exampleEnv(dir), ...process.env, NODE_ENV: 'development', RECALL_OUT: out, RECALL_APP_DIR: dir, RECALL_WAIT_MS: values.wait },
+    encoding: 'utf8',
+    timeout: Number(values.wait) + 30_000,
+  });
+  try {
+    if (!existsSync(out)) return { error: `did not load: ${lastLine(child.stderr) || `exit ${child.status ?? child.signal}`}`, runtimeRoutes: new Map() };
+    const dumped = JSON.parse(readFileSync(out, 'utf8')) as { routes: { key: string; chain: string[] }[]; problems: string[] };
+    const runtimeRoutes: Routes = new Map();
+    for (const r of dumped.routes) if (!runtimeRoutes.has(r.key)) runtimeRoutes.set(r.key, r.chain);
+    const error = dumped.problems.length ? dumped.problems.join('; ') : !dumped.routes.length ? `no routes registered: ${lastLine(child.stderr) || 'no error output'}` : undefined;
+    return { error, runtimeRoutes };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Variables from `.env.example` (or `.env.sample`) when the app has no `.env`, so config validation passes. */
+function exampleEnv(dir: string): Record<string, string> {
+  if (existsSync(path.join(dir, '.env'))) return {};
+  const example = ['.env.example', '.env.sample', 'env.example'].map((f) => path.join(dir, f)).find(existsSync);
+  return example ? (parseEnv(readFileSync(example, 'utf8')) as Record<string, string>) : {};
+}
+
+function lastLine(text: string | null): string {
+  const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const error = lines.find((l) => /Error|error:/.test(l));
+  return (error ?? lines.at(-1) ?? '').slice(0, 160);
+}
+
+function staticChains(inv: Inventory): Routes {
+  const routes: Routes = new Map();
+  for (const r of inv.routes) if (!routes.has(r.key)) routes.set(r.key, chainTokens(r));
+  return routes;
+}
+
+function chainTokens(r: Route): string[] {
+  return [...r.chain, r.handler].map((e: ChainEntry | Handler) => {
+    if (e.wrappers?.length) return '*';
+    if (e.origin === 'package' && e.package) return `pkg:${e.package}`;
+    if (e.origin === 'local' && e.definition) return `file:${e.definition.file}`;
+    return '*';
+  });
+}
+
+const depCache = new Map<string, Set<string>>();
+
+/** Same package, or a package that the static one depends on (`express.json` runs body-parser). */
+function tokenMatches(s: string, r: string, dir: string): boolean {
+  if (s === '*' || s === r) return true;
+  if (!s.startsWith('pkg:') || !r.startsWith('pkg:')) return false;
+  return dependsOn(dir, s.slice(4), r.slice(4));
+}
+
+function dependsOn(dir: string, pkg: string, dep: string): boolean {
+  const key = `${dir}\0${pkg}`;
+  if (!depCache.has(key)) {
+    let deps = new Set<string>();
+    try {
+      const file = createRequire(path.join(dir, 'package.json')).resolve(`${pkg}/package.json`);
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, string> };
+      deps = new Set(Object.keys(json.dependencies ?? {}));
+    } catch {
+      // Packages without an exported package.json: only exact names match.
+    }
+    depCache.set(key, deps);
+  }
+  return depCache.get(key)!.has(dep);
+}
+
+function chainsMatch(s: string[], r: string[], dir: string): boolean {
+  return s.length === r.length && s.every((t, i) => tokenMatches(t, r[i], dir));
+}
+
+function report(all: AppResult[]): void {
+  const rows: string[][] = [['app', 'runtime', 'static', 'found', 'recall', 'precision', 'chains', 'note']];
+  let runtimeTotal = 0;
+  let staticTotal = 0;
+  let foundTotal = 0;
+  let chainsTotal = 0;
+  for (const r of all) {
+    if (r.error && !r.runtimeRoutes.size) {
+      rows.push([r.app, '-', String(r.staticRoutes.size), '-', '-', '-', '-', r.error]);
+      continue;
+    }
+    const dir = apps[all.indexOf(r)];
+    const found = [...r.runtimeRoutes.keys()].filter((k) => r.staticRoutes.has(k));
+    const chains = found.filter((k) => chainsMatch(r.staticRoutes.get(k)!, r.runtimeRoutes.get(k)!, dir));
+    runtimeTotal += r.runtimeRoutes.size;
+    staticTotal += r.staticRoutes.size;
+    foundTotal += found.length;
+    chainsTotal += chains.length;
+    rows.push([r.app, String(r.runtimeRoutes.size), String(r.staticRoutes.size), String(found.length), pct(found.length, r.runtimeRoutes.size), pct(found.length, r.staticRoutes.size), pct(chains.length, found.length), r.error ?? '']);
+    if (values.verbose) details(r, found, chains);
+  }
+  rows.push(['total', String(runtimeTotal), String(staticTotal), String(foundTotal), pct(foundTotal, runtimeTotal), pct(foundTotal, staticTotal), pct(chainsTotal, foundTotal), '']);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  console.log(rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n'));
+}
+
+function details(r: AppResult, found: string[], chains: string[]): void {
+  console.log(`\n${r.app}`);
+  for (const k of r.runtimeRoutes.keys()) if (!r.staticRoutes.has(k)) console.log(`  missed     ${k}`);
+  for (const k of r.staticRoutes.keys()) if (!r.runtimeRoutes.has(k)) console.log(`  not real   ${k}`);
+  for (const k of found) {
+    if (chains.includes(k)) continue;
+    console.log(`  chain      ${k}\n    static   ${r.staticRoutes.get(k)!.join(' → ')}\n    runtime  ${r.runtimeRoutes.get(k)!.join(' → ')}`);
+  }
+}
+
+function pct(n: number, d: number): string {
+  return d ? `${((100 * n) / d).toFixed(1)}%` : '-';
+}
+
+const results: AppResult[] = [];
+for (const dir of apps) results.push(await measure(dir));
+report(results);
