@@ -94,7 +94,7 @@ function synthetic(files: number, rounds: number): number {
     const ratio = a / p;
     const row = (label: string, value: string, target = '') => console.log(`  ${label.padEnd(22)}${value.padStart(10)}  ${target}`);
     const verdict = (ok: boolean, text: string) => `${ok ? 'ok' : 'MISSED'} (target ${text})`;
-    console.log(`\nmedians of ${rounds} run${rounds === 1 ? '' : "s"} each:`);
+    console.log(`\nmedians of ${rounds} run${rounds === 1 ? '' : 's'} each:`);
     row('files', String(app.files.length));
     row('routes', `${got.size}/${want.size}`, complete ? 'inventory complete' : 'INVENTORY INCOMPLETE');
     row('analyze ms', a.toFixed(0));
