@@ -94,22 +94,25 @@ function exampleEnv(dir: string): Record<string, string> {
 
 function lastLine(text: string | null): string {
   const lines = (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
-  const error = lines.find((l) => /Error|error:/.test(l));
+  const error = lines.find((l) => /^[\w.]*Error\b.*:/.test(l));
   return (error ?? lines.at(-1) ?? '').slice(0, 160);
 }
 
 function staticChains(inv: Inventory): Routes {
   const routes: Routes = new Map();
-  for (const r of inv.routes) if (!routes.has(r.key)) routes.set(r.key, chainTokens(r));
+  const conditional = new Set(inv.middleware.filter((m) => m.reasons.some((x) => x.code === 'conditional')).map((m) => m.id));
+  for (const r of inv.routes) if (!routes.has(r.key)) routes.set(r.key, chainTokens(r, conditional));
   return routes;
 }
 
-function chainTokens(r: Route): string[] {
+/** Chain tokens; `?` marks an entry registered under a condition, which may or may not run here. */
+function chainTokens(r: Route, conditional: Set<string>): string[] {
   return [...r.chain, r.handler].map((e: ChainEntry | Handler) => {
-    if (e.wrappers?.length) return '*';
-    if (e.origin === 'package' && e.package) return `pkg:${e.package}`;
-    if (e.origin === 'local' && e.definition) return `file:${e.definition.file}`;
-    return '*';
+    const optional = 'middlewareId' in e && e.middlewareId && conditional.has(e.middlewareId) ? '?' : '';
+    if (e.wrappers?.length) return `${optional}*`;
+    if (e.origin === 'package' && e.package) return `${optional}pkg:${e.package}`;
+    if (e.origin === 'local' && e.definition) return `${optional}file:${e.definition.file}`;
+    return `${optional}*`;
   });
 }
 
@@ -138,8 +141,14 @@ function dependsOn(dir: string, pkg: string, dep: string): boolean {
   return depCache.get(key)!.has(dep);
 }
 
+/** Entry by entry, in order; a conditional static entry may be absent at runtime. */
 function chainsMatch(s: string[], r: string[], dir: string): boolean {
-  return s.length === r.length && s.every((t, i) => tokenMatches(t, r[i], dir));
+  if (!s.length) return !r.length;
+  const [head, ...rest] = s;
+  const optional = head.startsWith('?');
+  const token = optional ? head.slice(1) : head;
+  if (r.length && tokenMatches(token, r[0], dir) && chainsMatch(rest, r.slice(1), dir)) return true;
+  return optional && chainsMatch(rest, r, dir);
 }
 
 function report(all: AppResult[]): void {

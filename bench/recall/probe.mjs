@@ -219,7 +219,8 @@ function list(p) {
 }
 
 function join(prefix, p) {
-  if (p.startsWith('RegExp(')) return prefix === '/' ? p : `${prefix}${p}`;
+  // Paths as written: a root-level `*` (Express 4) stays `*`, a RegExp keeps its source.
+  if (p.startsWith('RegExp(') || (prefix === '/' && !p.startsWith('/'))) return prefix === '/' ? p : `${prefix}${p}`;
   const joined = `${prefix.replace(/\/+$/, '')}/${p.replace(/^\/+/, '')}`;
   return joined.length > 1 ? joined.replace(/\/+$/, '') || '/' : '/';
 }
