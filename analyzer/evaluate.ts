@@ -14,7 +14,7 @@ import type { Diagnostic, Location } from './model.js';
 import type { ModuleResolver } from './resolve.js';
 import type { RouterNode } from './graph.js';
 import { ROUTER_PACKAGES } from './packages.js';
-import { type ClassValue, type FnValue, type ObjectValue, type Value, obj, UNDEF, unknown } from './values.js';
+import { type ClassValue, type FnValue, type ObjectValue, type Value, alt, obj, UNDEF, unknown } from './values.js';
 import { ExpressApi } from './express-api.js';
 
 /** A lexical scope; bindings may be lazy (imports resolve on first read, like live bindings). */
@@ -64,6 +64,20 @@ export interface ModuleRecord {
 }
 
 type Completion = { type: 'return'; value: Value } | { type: 'break' } | { type: 'continue' } | undefined;
+
+/**
+ * String concatenation (`a + b`, template spans) over folded values: alternatives multiply out
+ * (`(dev ? '/a' : '/b') + '/x'`); anything else unknown keeps the reason that blocked it
+ * (`environment` for `process.env`, `call-expression` for a call, else `dynamic-path`).
+ */
+export function concat(left: Value, right: Value, node: Node): Value {
+  if (left.k === 'alt') return alt(left.items.map((l) => concat(l, right, node)), left.reason, left.text, node);
+  if (right.k === 'alt') return alt(right.items.map((r) => concat(left, r, node)), right.reason, right.text, node);
+  if ((left.k === 'str' || left.k === 'num') && (right.k === 'str' || right.k === 'num')) return { k: 'str', v: String(left.v) + String(right.v) };
+  const blocker = left.k === 'unknown' ? left : right.k === 'unknown' ? right : null;
+  const reason = blocker?.k === 'unknown' && ['environment', 'call-expression'].includes(blocker.reason) ? blocker.reason : 'dynamic-path';
+  return unknown(reason, blocker?.k === 'unknown' && blocker.node ? blocker.node : node);
+}
 
 /** Interpreter limits: deep enough for real apps, bounded so no input can hang the analysis. */
 const MAX_CALL_DEPTH = 40;
@@ -245,6 +259,13 @@ export class Evaluator {
         const value = this.classValue(cls, env);
         if (cls.getName()) env.declare(cls.getName()!, value);
         if (cls.hasExportKeyword()) this.setExport(env, cls.hasDefaultKeyword() ? 'default' : cls.getName()!, value);
+        return undefined;
+      }
+      case SyntaxKind.EnumDeclaration: {
+        const en = st.asKindOrThrow(SyntaxKind.EnumDeclaration);
+        const value = this.enumValue(en, env);
+        env.declare(en.getName(), value);
+        if (en.hasExportKeyword()) this.setExport(env, en.getName(), value);
         return undefined;
       }
       case SyntaxKind.ExportAssignment: {
@@ -513,7 +534,7 @@ export class Evaluator {
         const t = this.truthiness(this.ev(c.getCondition(), env));
         if (t === true) return this.ev(c.getWhenTrue(), env);
         if (t === false) return this.ev(c.getWhenFalse(), env);
-        return unknown('conditional', node);
+        return alt([this.ev(c.getWhenTrue(), env), this.ev(c.getWhenFalse(), env)], 'conditional', c.getCondition().getText(), node);
       }
       case SyntaxKind.VoidExpression:
         return UNDEF;
@@ -560,13 +581,12 @@ export class Evaluator {
 
   private evTemplate(node: Node, env: Env): Value {
     const t = node.asKindOrThrow(SyntaxKind.TemplateExpression);
-    let out = t.getHead().getLiteralText();
+    let out: Value = { k: 'str', v: t.getHead().getLiteralText() };
     for (const span of t.getTemplateSpans()) {
       const v = this.ev(span.getExpression(), env);
-      if (v.k !== 'str' && v.k !== 'num') return unknown(v.k === 'unknown' && v.reason === 'environment' ? 'environment' : 'dynamic-path', span.getExpression());
-      out += String(v.v) + span.getLiteral().getLiteralText();
+      out = concat(concat(out, v, span.getExpression()), { k: 'str', v: span.getLiteral().getLiteralText() }, node);
     }
-    return { k: 'str', v: out };
+    return out;
   }
 
   private evBinary(node: Node, env: Env): Value {
@@ -583,6 +603,9 @@ export class Evaluator {
       if (t === true) return left;
       const right = this.ev(b.getRight(), env);
       if (t === false) return right;
+      // `process.env.P ?? '/api'`: the fallback is the one value known; the variable may differ.
+      if (left.k === 'unknown' && left.reason === 'environment' && right.k !== 'unknown') return alt([right], 'environment', b.getLeft().getText(), node);
+      if (left.k === 'alt' && left.reason === 'environment') return left;
       return unknown(left.k === 'unknown' ? left.reason : 'conditional', b.getLeft());
     }
     if (op === SyntaxKind.AmpersandAmpersandToken) {
@@ -592,9 +615,8 @@ export class Evaluator {
     }
     const right = this.ev(b.getRight(), env);
     if (op === SyntaxKind.PlusToken) {
-      if ((left.k === 'str' || left.k === 'num') && (right.k === 'str' || right.k === 'num')) return left.k === 'num' && right.k === 'num' ? { k: 'num', v: left.v + right.v } : { k: 'str', v: String(left.v) + String(right.v) };
-      const blocker = left.k === 'unknown' ? left : right.k === 'unknown' ? right : null;
-      return unknown(blocker && blocker.k === 'unknown' && blocker.reason === 'environment' ? 'environment' : 'dynamic-path', node);
+      if (left.k === 'num' && right.k === 'num') return { k: 'num', v: left.v + right.v };
+      return concat(left, right, node);
     }
     if (op === SyntaxKind.EqualsEqualsEqualsToken || op === SyntaxKind.ExclamationEqualsEqualsToken || op === SyntaxKind.EqualsEqualsToken || op === SyntaxKind.ExclamationEqualsToken) {
       if ((left.k === 'str' || left.k === 'num' || left.k === 'bool') && left.k === right.k) {
@@ -619,6 +641,8 @@ export class Evaluator {
       case 'undef':
       case 'null':
         return false;
+      case 'alt':
+        return undefined;
       default:
         return true;
     }
@@ -662,6 +686,19 @@ export class Evaluator {
   }
 
   // ── functions and classes ──────────────────────────────────────────────────
+
+  /** A TypeScript enum as an object of its members: string initialisers as written, numbers counted on. */
+  private enumValue(en: Node, env: Env): ObjectValue {
+    const value = obj();
+    let next = 0;
+    for (const m of en.asKindOrThrow(SyntaxKind.EnumDeclaration).getMembers()) {
+      const init = m.getInitializer();
+      const v: Value = init ? this.ev(init, env) : { k: 'num', v: next };
+      if (v.k === 'num') next = v.v + 1;
+      value.props.set(m.getName(), v);
+    }
+    return value;
+  }
 
   fnValue(node: Node, env: Env): FnValue {
     return { k: 'fn', node, env, bound: false };

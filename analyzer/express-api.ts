@@ -17,8 +17,9 @@ import type { Evaluator } from './evaluate.js';
 import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
 import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
-import { ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
-import { type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
+import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
+import { type AltValue, type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
+import type { Location, Reason } from './model.js';
 
 /** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
 export const ROUTE_METHODS = new Set([
@@ -104,6 +105,7 @@ export class ExpressApi {
       case 'pkg': {
         const routerPkg = this.ev.routerPackage(callee);
         if (routerPkg) return this.newRouter('router', routerPkg, args[0], site);
+        if (CONFIG_PACKAGES.has(callee.name) && callee.member.length > 0) return unknown('environment', site);
         return { k: 'pkg', name: callee.name, member: callee.member, called: true };
       }
       case 'builtin':
@@ -203,7 +205,8 @@ export class ExpressApi {
         this.addUse(router, args, argNodes, site);
         return self;
       case 'route': {
-        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries: [], conditions: [...this.ev.conditions], reasons: [] };
+        const reasons: Reason[] = [];
+        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons };
         router.stack.push(layer);
         return { k: 'routeChain', layer, router };
       }
@@ -238,31 +241,52 @@ export class ExpressApi {
     return { k: 'routeChain', layer, router };
   }
 
-  /** The paths of a path argument: one per array element; unresolved ones say why. */
-  pathsOf(v: Value | undefined, node: Node | undefined, site: Node): PathSpec[] {
+  /**
+   * The paths of a path argument: one per array element and per alternative (`dev ? '/a' : '/b'`,
+   * `process.env.P ?? '/api'`), whose reasons go to `reasons`; unresolved ones say why.
+   */
+  pathsOf(v: Value | undefined, node: Node | undefined, site: Node, reasons: Reason[] = []): PathSpec[] {
     if (!v || !node) return [{ kind: 'unresolved', text: '' }];
     if (v.k === 'str') return [{ kind: 'string', value: v.v }];
     if (v.k === 'regexp') return [{ kind: 'regexp', source: v.source, flags: v.flags }];
-    if (v.k === 'array') return v.items.flatMap((item) => this.pathsOf(item, node, site));
+    if (v.k === 'array') return v.items.flatMap((item) => this.pathsOf(item, node, site, reasons));
+    if (v.k === 'alt') {
+      reasons.push(altReason(v, this.ev.ctx.location(node)));
+      return v.items.flatMap((item) => this.pathsOf(item, node, site, reasons));
+    }
+    const reason = v.k === 'unknown' ? v.reason : 'dynamic-path';
     this.ev.diagnose('unresolved-path', 'warning', `path \`${clip(node.getText())}\` could not be folded to a string (${v.k === 'unknown' ? v.reason : v.k})`, node);
-    return [{ kind: 'unresolved', text: clip(node.getText()) }];
+    return [{ kind: 'unresolved', text: clip(node.getText()), reason: ['environment', 'call-expression'].includes(reason) ? reason : 'dynamic-path' }];
   }
 
   private addRoute(router: RouterNode, method: string, args: Value[], argNodes: Node[], site: Node): void {
     const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
-    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site), entries, conditions: [...this.ev.conditions], reasons: [] });
+    const reasons: Reason[] = [];
+    const paths = this.pathsOf(args[0], argNodes[0], site, reasons);
+    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons });
   }
 
   private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {
     let paths: PathSpec[] = [{ kind: 'string', value: '/' }];
     let rest = 0;
+    const pathReasons: Reason[] = [];
     if (args.length > 0 && isPathArg(args[0], argNodes[0])) {
-      paths = this.pathsOf(args[0], argNodes[0], site);
+      paths = this.pathsOf(args[0], argNodes[0], site, pathReasons);
       rest = 1;
     }
-    const base = { seq: 0, site, paths, conditions: [...this.ev.conditions], reasons: [] };
+    const base = { seq: 0, site, paths, conditions: [...this.ev.conditions], reasons: pathReasons };
     for (const { value, node } of flattenArgs(args.slice(rest), argNodes.slice(rest))) {
       let layer: Layer;
+      if (value.k === 'alt' && value.items.every((i) => i.k === 'router')) {
+        // `app.use('/auth', sso ? oidcRouter : localRouter)`: each candidate is mounted, conditionally.
+        const reasons = [...pathReasons, altReason(value, this.ev.ctx.location(node))];
+        for (const candidate of value.items as Extract<Value, { k: 'router' }>[]) {
+          const mount: Layer = { ...base, reasons, seq: ++this.seq, type: 'mount', child: candidate.node };
+          candidate.node.mountedBy.push(mount);
+          router.stack.push(mount);
+        }
+        continue;
+      }
       if (value.k === 'router') {
         layer = { ...base, seq: ++this.seq, type: 'mount', child: value.node };
         value.node.mountedBy.push(layer);
@@ -292,6 +316,12 @@ export class ExpressApi {
   }
 }
 
+/** The reason an alternative gives the layers it decides: `conditional` or `environment`. */
+function altReason(v: AltValue, location: Location): Reason {
+  const message = v.reason === 'environment' ? `depends on \`${clip(v.text)}\`; the fallback is used here` : `registered only for one outcome of \`${clip(v.text)}\``;
+  return { code: v.reason, message, location };
+}
+
 /** Flattens nested arrays of handlers (`[auth, [validate]]`) keeping each element's node. */
 function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }[] {
   const out: { value: Value; node: Node }[] = [];
@@ -307,6 +337,7 @@ function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }
 /** Is the first `use` argument a path (string, RegExp, array of them, or a path-like expression)? */
 function isPathArg(v: Value, node: Node): boolean {
   if (v.k === 'str' || v.k === 'regexp') return true;
+  if (v.k === 'alt') return v.items.every((i) => isPathArg(i, node));
   if (v.k === 'array') return v.items.length > 0 && v.items.every((i) => i.k === 'str' || i.k === 'regexp');
   if (v.k === 'unknown') return v.reason === 'environment' || v.reason === 'dynamic-path' || Node.isTemplateExpression(node) || Node.isStringLiteral(node) || (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.PlusToken);
   return false;

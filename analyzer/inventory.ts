@@ -195,9 +195,12 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
     for (const e of own.slice(0, -1)) chain.push(chainEntry(e, 'route', locate(layer.site), locate));
     const reasons: Reason[] = [...handlerEntry.reasons, ...chain.flatMap((c) => (c.resolution === 'exact' ? [] : [{ code: 'unresolved-middleware', message: `middleware \`${c.name}\` could not be resolved`, location: c.registration }]))];
-    const pathUnresolved = item.spec.kind === 'unresolved' || item.mounts.some((m) => m.spec.kind === 'unresolved');
-    if (pathUnresolved) reasons.unshift({ code: 'dynamic-path', message: `path could not be folded: ${full}`, location: locate(layer.site) });
-    reasons.push(...conditionReasons(layer.conditions, locate(layer.site)));
+    const blocked = [item.spec, ...item.mounts.map((m) => m.spec)].find((s) => s.kind === 'unresolved');
+    const pathUnresolved = blocked !== undefined;
+    if (blocked?.kind === 'unresolved') reasons.unshift({ code: blocked.reason ?? 'dynamic-path', message: `path could not be folded: ${full}`, location: locate(layer.site) });
+    // What decides the route's own registration, then every mount above it (outermost first).
+    for (const m of item.mounts) reasons.push(...m.layer.reasons, ...conditionReasons(m.layer.conditions, locate(m.layer.site)));
+    reasons.push(...layer.reasons, ...conditionReasons(layer.conditions, locate(layer.site)));
     const resolution: Resolution = pathUnresolved ? 'unresolved' : reasons.length > 0 ? 'partial' : 'exact';
     const key = `${method} ${full}`;
     const id = stableId('route', appId, method, full, occ(`route ${key}`));

@@ -36,3 +36,10 @@ export const STATIC_PACKAGES: Record<string, string[]> = {
 export function listed(table: Record<string, string[][]>, pkg: string, member: string[]): boolean {
   return (table[pkg] ?? []).some((m) => m.length === member.length && m.every((part, i) => part === member[i]));
 }
+
+/**
+ * Configuration packages: a `get`/`has` call on them reads a value the deployment chooses
+ * (`config.get('prefix')`), so a path built from it is environment-dependent
+ * (analyzer-patterns.md §3 P28).
+ */
+export const CONFIG_PACKAGES = new Set(['config', 'nconf', 'convict', '@nestjs/config', 'rc', 'dotenv', 'env-var', 'envalid']);

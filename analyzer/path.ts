@@ -12,7 +12,8 @@ import type { PathParam, PathSyntax } from './model.js';
 export type PathSpec =
   | { kind: 'string'; value: string }
   | { kind: 'regexp'; source: string; flags: string }
-  | { kind: 'unresolved'; text: string };
+  /** `reason`: the Reason code of what blocked folding (`environment`, `call-expression`, …). */
+  | { kind: 'unresolved'; text: string; reason?: string };
 
 /** The route-key spelling of a path: strings as written, RegExps as `RegExp(/src/flags)`. */
 export function pathText(spec: PathSpec): string {

@@ -54,8 +54,9 @@ export class ModuleResolver {
     }
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath));
     for (const e of parsed.errors) this.tsconfigProblems.push(ts.flattenDiagnosticMessageText(e.messageText, ' '));
-    const { paths, baseUrl, rootDirs } = parsed.options;
-    return { ...base, ...(paths ? { paths } : {}), ...(baseUrl ? { baseUrl } : {}), ...(rootDirs ? { rootDirs } : {}) };
+    // `pathsBasePath` (internal) anchors `paths` at the tsconfig's folder when there is no baseUrl.
+    const { paths, baseUrl, rootDirs, pathsBasePath } = parsed.options;
+    return { ...base, ...(paths ? { paths, pathsBasePath } : {}), ...(baseUrl ? { baseUrl } : {}), ...(rootDirs ? { rootDirs } : {}) };
   }
 
   /** Resolves `specifier` as written in the file `fromFile` (absolute). */
@@ -77,11 +78,20 @@ export class ModuleResolver {
       const file = this.sourceFor(out.resolvedFileName);
       if (file.startsWith(this.opts.root + path.sep)) return { kind: 'file', path: file };
     }
+    if (isBare && this.isPathAlias(specifier)) return { kind: 'unresolved' };
     if (isBare) {
       const name = packageName(specifier);
       return { kind: 'package', name, subpath: specifier.slice(name.length) };
     }
     return this.resolveByProbing(specifier, fromFile);
+  }
+
+  /** A specifier matched by a tsconfig `paths` pattern is the project's own, never a package. */
+  private isPathAlias(specifier: string): boolean {
+    return Object.keys(this.options.paths ?? {}).some((pattern) => {
+      const star = pattern.indexOf('*');
+      return star < 0 ? specifier === pattern : specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1));
+    });
   }
 
   /** Declaration files stand for their JS twin when one exists (`x.d.ts` next to `x.js`). */

@@ -28,7 +28,32 @@ export type Value =
   | { k: 'router'; node: RouterNode }
   | { k: 'method'; target: RouterNode; name: string }
   | { k: 'routeChain'; layer: RouteLayer; router: RouterNode }
-  | { k: 'routeChainMethod'; layer: RouteLayer; router: RouterNode; name: string };
+  | { k: 'routeChainMethod'; layer: RouteLayer; router: RouterNode; name: string }
+  /**
+   * One of several values, decided at run time: the branches of a ternary whose condition is not
+   * known (`conditional`), or the fallback of `process.env.X ?? '/api'` (`environment`: the only
+   * value the analyzer can name; the variable may hold another).
+   */
+  | AltValue;
+
+export interface AltValue {
+  k: 'alt';
+  items: Value[];
+  reason: 'conditional' | 'environment';
+  /** The expression that decides, as written (for messages). */
+  text: string;
+}
+
+/** At most this many alternatives are tracked; beyond it the value is unknown. */
+export const MAX_ALTERNATIVES = 8;
+
+/** `alt` of `items` (nested alternatives flattened), or unknown when there are too many. */
+export function alt(items: Value[], reason: AltValue['reason'], text: string, node?: Node): Value {
+  const flat = items.flatMap((i) => (i.k === 'alt' ? i.items : [i]));
+  if (flat.length > MAX_ALTERNATIVES) return unknown(reason, node);
+  const nested = items.some((i) => i.k === 'alt' && i.reason === 'environment');
+  return flat.length === 1 && reason === 'conditional' ? flat[0] : { k: 'alt', items: flat, reason: nested ? 'environment' : reason, text };
+}
 
 export interface ObjectValue {
   k: 'object';

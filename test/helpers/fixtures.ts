@@ -9,11 +9,25 @@ export interface ExpectedInventory {
   pattern: string;
   description: string;
   entry: string;
-  routes: { key: string; chain?: string[]; resolution?: string }[];
+  routes: ExpectedRoute[];
   errorHandlers?: { name: string; path: string }[];
   notFoundHandlers?: { name: string; path: string }[];
   staticMounts?: { path: string; package: string }[];
-  diagnostics?: string[];
+  /** A code, or a code with the `file:line` of its call site. */
+  diagnostics?: (string | { code: string; at: string })[];
+  settings?: { key: string; value?: unknown; kind?: string }[];
+  viewEngines?: { ext: string; engine?: string | null; views?: string | null }[];
+}
+
+/** One route of expected.json (fixtures/analyzer/README.md, "Extra fields"). */
+export interface ExpectedRoute {
+  key: string;
+  chain?: string[];
+  resolution?: string;
+  reasons?: string[];
+  handler?: { name?: string; definition?: string; wrappers?: string[]; async?: boolean; origin?: string; package?: string };
+  usage?: string[];
+  usageViaHelpers?: string[];
 }
 
 /** Every fixture folder (`<section>/<pattern>-<variant>`) with its expected.json. */
