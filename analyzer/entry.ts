@@ -62,7 +62,7 @@ export function describeEntry(ev: Evaluator, node: Node, value: Value | undefine
     current = inner.value;
   }
   const reasons: Reason[] = [];
-  const base = { name: expressionName(site), site, wrappers, reasons };
+  const base = { name: expressionName(ev.originOf(current) ?? site), site, wrappers, reasons };
   if (!current || current.k === 'unknown') {
     const reason = current?.k === 'unknown' ? current.reason : 'unresolved-value';
     reasons.push({ code: reason, message: `\`${clip(site.getText())}\` could not be resolved (${reason})`, location: ev.ctx.location(current?.k === 'unknown' && current.node ? current.node : site) });

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Node, SyntaxKind, type SourceFile, type Project } from 'ts-morph';
-import type { Diagnostic, Location } from './model.js';
+import type { Diagnostic, Location, Reason } from './model.js';
 import type { ModuleResolver } from './resolve.js';
 import type { RouterNode } from './graph.js';
 import { ROUTER_PACKAGES } from './packages.js';
@@ -79,6 +79,34 @@ export function concat(left: Value, right: Value, node: Node): Value {
   return unknown(reason, blocker?.k === 'unknown' && blocker.node ? blocker.node : node);
 }
 
+/** A path-like string (`/x`) and a function among a call's arguments, or inside an object argument. */
+function looksLikeRegistration(args: Value[]): boolean {
+  const flat = args.flatMap((a) => (a.k === 'object' ? [...a.props.values()] : [a]));
+  return flat.some((a) => a.k === 'str' && a.v.startsWith('/')) && flat.some((a) => a.k === 'fn');
+}
+
+/** Argument values of one call mapped to their expressions, one level into object and array literals. */
+function argumentOrigins(args: Value[], nodes: Node[], argValues: WeakMap<Node, Value>): Map<Value, Node> {
+  const origins = new Map<Value, Node>();
+  const add = (node: Node, value: Value | undefined) => {
+    if (!value) return;
+    origins.set(value, node);
+    if (Node.isArrayLiteralExpression(node) && value.k === 'array') node.getElements().forEach((el, i) => value.items[i] && origins.set(value.items[i], el));
+  };
+  args.forEach((value, i) => {
+    const node = nodes[i];
+    if (!node) return;
+    add(node, value);
+    if (Node.isObjectLiteralExpression(node) && value.k === 'object') {
+      for (const prop of node.getProperties()) {
+        if (Node.isPropertyAssignment(prop)) add(prop.getInitializerOrThrow(), value.props.get(prop.getName()) ?? argValues.get(prop.getInitializerOrThrow()));
+        else if (Node.isShorthandPropertyAssignment(prop)) add(prop.getNameNode(), value.props.get(prop.getName()));
+      }
+    }
+  });
+  return origins;
+}
+
 /** Interpreter limits: deep enough for real apps, bounded so no input can hang the analysis. */
 const MAX_CALL_DEPTH = 40;
 const MAX_RECURSION_PER_FUNCTION = 3;
@@ -108,6 +136,10 @@ export class Evaluator {
   /** Value of each call argument at its latest evaluation, for naming wrapped handlers. */
   readonly argValues = new WeakMap<Node, Value>();
   readonly conditions: string[] = [];
+  /** Reasons every layer registered now carries (a directory scan being unrolled). */
+  readonly ambient: Reason[] = [];
+  /** Per call being evaluated, outermost first: argument value → the expression written for it. */
+  readonly frames: Map<Value, Node>[] = [];
   readonly api: ExpressApi;
   private depth = 0;
   private steps = 0;
@@ -362,14 +394,36 @@ export class Evaluator {
         return c?.type === 'return' ? c : undefined;
       });
     }
-    for (const item of items) {
-      const scope = new Env(env);
-      bindName(item, scope);
-      const c = this.exec(loop.getStatement(), scope);
-      if (c?.type === 'break') break;
-      if (c?.type === 'return') return c;
+    return this.overFilesystem(collection, () => {
+      for (const item of items) {
+        const scope = new Env(env);
+        bindName(item, scope);
+        const c = this.exec(loop.getStatement(), scope);
+        if (c?.type === 'break') break;
+        if (c?.type === 'return') return c;
+      }
+      return undefined;
+    });
+  }
+
+  /**
+   * Runs `fn` (a loop over `collection`); when the collection is a directory listing, what it
+   * registers is `inferred` from the files there now (analyzer-patterns.md §3 P31), and the scan
+   * is reported at its call site.
+   */
+  overFilesystem<T>(collection: Value, fn: () => T): T {
+    if (collection.k !== 'array' || !collection.fromFilesystem) return fn();
+    const site = collection.fromFilesystem;
+    const location = this.ctx.location(site);
+    if (!this.ctx.diagnostics.some((d) => d.code === 'filesystem-registration' && d.location?.file === location.file && d.location.line === location.line)) {
+      this.diagnose('filesystem-registration', 'warning', `routes are registered from a directory listing (\`${site.getText().slice(0, 60)}\`): inferred from the files there now; a file added or removed changes them`, site);
     }
-    return undefined;
+    this.ambient.push({ code: 'filesystem-registration', message: 'registered by a loop over a directory listing; inferred from the files present now', location });
+    try {
+      return fn();
+    } finally {
+      this.ambient.pop();
+    }
   }
 
   withCondition<T>(text: string, fn: () => T): T {
@@ -784,7 +838,30 @@ export class Evaluator {
       args.push(v);
       nodes.push(a);
     }
-    return this.api.call(callee, args, nodes, call, receiver);
+    this.frames.push(argumentOrigins(args, nodes, this.argValues));
+    const before = this.api.layers;
+    try {
+      return this.api.call(callee, args, nodes, call, receiver);
+    } finally {
+      this.frames.pop();
+      if (callee.k === 'fn' && this.api.layers === before && looksLikeRegistration(args)) {
+        this.diagnose('custom-registrar', 'warning', `\`${calleeNode.getText().slice(0, 40)}(…)\` takes a path and a handler but registers nothing when called: the routes it leads to, if any, are decided at run time`, call);
+      }
+    }
+  }
+
+  /**
+   * The expression a function value was written as at the outermost call that passed it in, so a
+   * handler registered through a forwarding registrar (`register(r, 'get', '/x', h)`) is named as
+   * at that call (`h`), not as the registrar's parameter (`fn`).
+   */
+  originOf(v: Value | undefined): Node | undefined {
+    if (!v || (v.k !== 'fn' && v.k !== 'pkg')) return undefined;
+    for (const frame of this.frames) {
+      const node = frame.get(v);
+      if (node) return node;
+    }
+    return undefined;
   }
 
   private evDynamicImport(call: Node, env: Env): Value {

@@ -10,6 +10,7 @@
  *   (`Function.length === 4`) is an error handler.
  * - `route(path)` creates one route layer at call time; its verb methods append to it.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Node, SyntaxKind } from 'ts-morph';
@@ -38,6 +39,11 @@ export class ExpressApi {
   private uid = 0;
   private seq = 0;
 
+  /** How many layers have been registered so far (to tell whether a call registered any). */
+  get layers(): number {
+    return this.seq;
+  }
+
   constructor(private readonly ev: Evaluator) {}
 
   // ── generic value semantics ────────────────────────────────────────────────
@@ -64,6 +70,8 @@ export class ExpressApi {
         return { k: 'pkg', name: target.name, member: [...target.member, name], called: target.called };
       case 'builtin':
         return { k: 'builtin', name: target.name, member: [...target.member, name] };
+      case 'str':
+        return name === 'length' ? { k: 'num', v: target.v.length } : { k: 'builtin', name: 'string', member: [name] };
       case 'router':
         if (name === 'locals') return this.localsOf(target.node);
         return { k: 'method', target: target.node, name };
@@ -116,9 +124,26 @@ export class ExpressApi {
         return this.callRouteChain(callee.layer, callee.router, callee.name, args, argNodes, site);
       case 'class':
         return this.ev.construct(callee, args, site);
+      case 'unknown':
+        return this.callOnUnknown(callee, args, site);
       default:
         return unknown('call-expression', site);
     }
+  }
+
+  /**
+   * `items.forEach(cb)` / `for … of` over a collection known only at run time: the callback runs
+   * once with an unknown element, under a condition, so what it registers is reported unresolved
+   * (`GET <unresolved:x.path>`) instead of vanishing.
+   */
+  private callOnUnknown(callee: Extract<Value, { k: 'unknown' }>, args: Value[], site: Node): Value {
+    const member = Node.isCallExpression(site) ? site.getExpression() : null;
+    const fn = args[0];
+    if (!member || !Node.isPropertyAccessExpression(member) || !['forEach', 'map'].includes(member.getName()) || fn?.k !== 'fn') return unknown(callee.reason === 'environment' ? 'environment' : 'call-expression', site);
+    return this.ev.withCondition(`loop over ${clip(member.getExpression().getText())}`, () => {
+      this.ev.invoke(fn, [unknown('dynamic-path', member.getExpression()), unknown('dynamic-path', member.getExpression())], site);
+      return unknown('dynamic-path', site);
+    });
   }
 
   private callExpress(member: string[], args: Value[], site: Node): Value {
@@ -131,13 +156,17 @@ export class ExpressApi {
   private callBuiltin(callee: Extract<Value, { k: 'builtin' }>, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
     const [first, ...rest] = callee.member;
     const strings = args.every((a) => a.k === 'str') ? args.map((a) => (a as { v: string }).v) : null;
-    if (callee.name === 'path' && ['join', 'resolve', 'dirname'].includes(first) && rest.length === 0) {
+    if (callee.name === 'path' && ['join', 'resolve', 'dirname', 'basename', 'extname'].includes(first) && rest.length === 0) {
       if (!strings) return unknown('dynamic-path', site);
-      return { k: 'str', v: first === 'join' ? path.join(...strings) : first === 'resolve' ? path.resolve(...strings) : path.dirname(strings[0]) };
+      const [a, b] = strings;
+      const fold = { join: () => path.join(...strings), resolve: () => path.resolve(...strings), dirname: () => path.dirname(a), basename: () => path.basename(a, b), extname: () => path.extname(a) };
+      return { k: 'str', v: fold[first as keyof typeof fold]() };
     }
     if (callee.name === 'url' && first === 'fileURLToPath' && strings?.[0]?.startsWith('file://')) return { k: 'str', v: fileURLToPath(strings[0]) };
     if (callee.name === 'function') return this.callFunctionMethod(receiver, first, args, site);
     if (callee.name === 'array') return this.callArrayMethod(receiver, first, site, args, argNodes);
+    if (callee.name === 'string' && receiver?.k === 'str') return callStringMethod(receiver.v, first, args, site);
+    if ((callee.name === 'fs' || callee.name === 'fs/promises') && /^readdir(Sync)?$/.test(callee.member.at(-1) ?? '')) return this.listDirectory(args[0], site);
     if (callee.name === 'global' && first === 'Object' && args[0]?.k === 'object') {
       const props = [...args[0].props];
       if (rest[0] === 'keys') return { k: 'array', items: props.map(([k]) => ({ k: 'str', v: k })) };
@@ -155,12 +184,36 @@ export class ExpressApi {
     return unknown('call-expression', site);
   }
 
-  /** `[...].forEach(fn)` / `.map(fn)` over a known array: the callback runs once per element. */
+  /**
+   * Array methods over a known array: `forEach`/`map`/`filter` run the callback once per element
+   * (`filter` keeps what the callback keeps; a run-time decision makes the result unknown), `push`
+   * appends (registrars that collect routes first).
+   */
   private callArrayMethod(target: Value | undefined, method: string, site: Node, args: Value[], argNodes: Node[]): Value {
     const fn = args[0];
-    if (target?.k !== 'array' || fn?.k !== 'fn' || !['forEach', 'map'].includes(method)) return unknown('call-expression', site);
-    const results = target.items.map((item, i) => this.ev.invoke(fn, [item, { k: 'num', v: i }, target], argNodes[0] ?? site));
-    return method === 'map' ? { k: 'array', items: results } : UNDEF;
+    if (target?.k === 'array' && method === 'push') {
+      target.items.push(...args);
+      target.nodes?.push(...argNodes);
+      return { k: 'num', v: target.items.length };
+    }
+    if (target?.k !== 'array' || fn?.k !== 'fn' || !['forEach', 'map', 'filter'].includes(method)) return unknown('call-expression', site);
+    const results = this.ev.overFilesystem(target, () => target.items.map((item, i) => this.ev.invoke(fn, [item, { k: 'num', v: i }, target], argNodes[0] ?? site)));
+    if (method === 'forEach') return UNDEF;
+    if (method === 'map') return { k: 'array', items: results, fromFilesystem: target.fromFilesystem };
+    const kept = results.map((r) => this.ev.truthiness(r));
+    if (kept.some((k) => k === undefined)) return unknown('dynamic-path', site);
+    return { k: 'array', items: target.items.filter((_, i) => kept[i]), fromFilesystem: target.fromFilesystem };
+  }
+
+  /** `fs.readdirSync(dir)` inside the project: the names there now, sorted, as a directory listing. */
+  private listDirectory(dir: Value | undefined, site: Node): Value {
+    if (dir?.k !== 'str' || !path.resolve(dir.v).startsWith(this.ev.ctx.root)) return unknown('filesystem-registration', site);
+    try {
+      const names = readdirSync(dir.v).sort();
+      return { k: 'array', items: names.map((v): Value => ({ k: 'str', v })), fromFilesystem: site };
+    } catch {
+      return unknown('filesystem-registration', site);
+    }
   }
 
   // ── Express ────────────────────────────────────────────────────────────────
@@ -205,7 +258,7 @@ export class ExpressApi {
         this.addUse(router, args, argNodes, site);
         return self;
       case 'route': {
-        const reasons: Reason[] = [];
+        const reasons: Reason[] = [...this.ev.ambient];
         const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons };
         router.stack.push(layer);
         return { k: 'routeChain', layer, router };
@@ -261,7 +314,7 @@ export class ExpressApi {
 
   private addRoute(router: RouterNode, method: string, args: Value[], argNodes: Node[], site: Node): void {
     const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
-    const reasons: Reason[] = [];
+    const reasons: Reason[] = [...this.ev.ambient];
     const paths = this.pathsOf(args[0], argNodes[0], site, reasons);
     router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons });
   }
@@ -269,7 +322,7 @@ export class ExpressApi {
   private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {
     let paths: PathSpec[] = [{ kind: 'string', value: '/' }];
     let rest = 0;
-    const pathReasons: Reason[] = [];
+    const pathReasons: Reason[] = [...this.ev.ambient];
     if (args.length > 0 && isPathArg(args[0], argNodes[0])) {
       paths = this.pathsOf(args[0], argNodes[0], site, pathReasons);
       rest = 1;
@@ -313,6 +366,33 @@ export class ExpressApi {
   setting(router: RouterNode, key: string, value: Value, kind: 'set' | 'enable' | 'disable' | 'locals' | 'read', site: Node, valueNode?: Node): void {
     const json = toJson(value);
     router.settings.push({ key, value: json ?? null, raw: valueNode?.getText() ?? '', kind, site, resolved: json !== undefined || kind === 'read' });
+  }
+}
+
+/** The string methods paths are built with; anything else is unknown. */
+function callStringMethod(text: string, method: string, args: Value[], site: Node): Value {
+  const strs = args.map((a) => (a.k === 'str' ? a.v : a.k === 'num' ? a.v : undefined));
+  if (strs.some((a) => a === undefined)) return unknown('call-expression', site);
+  const [a, b] = strs as (string | number)[];
+  switch (method) {
+    case 'toLowerCase':
+      return { k: 'str', v: text.toLowerCase() };
+    case 'toUpperCase':
+      return { k: 'str', v: text.toUpperCase() };
+    case 'trim':
+      return { k: 'str', v: text.trim() };
+    case 'replace':
+      return typeof a === 'string' && typeof b === 'string' ? { k: 'str', v: text.replace(a, b) } : unknown('call-expression', site);
+    case 'slice':
+      return { k: 'str', v: text.slice(Number(a ?? 0), b === undefined ? undefined : Number(b)) };
+    case 'split':
+      return typeof a === 'string' ? { k: 'array', items: text.split(a).map((v): Value => ({ k: 'str', v })) } : unknown('call-expression', site);
+    case 'startsWith':
+    case 'endsWith':
+    case 'includes':
+      return { k: 'bool', v: text[method](String(a)) };
+    default:
+      return unknown('call-expression', site);
   }
 }
 

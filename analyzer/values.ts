@@ -13,8 +13,9 @@ export type Value =
   | { k: 'undef' }
   | { k: 'null' }
   | { k: 'regexp'; source: string; flags: string }
-  /** `nodes[i]` is the expression that produced `items[i]`, when written as an array literal. */
-  | { k: 'array'; items: Value[]; nodes?: (Node | undefined)[] }
+  /** `nodes[i]` is the expression that produced `items[i]`, when written as an array literal;
+   * `fromFilesystem` is the directory listing call (`fs.readdirSync(dir)`) that produced it. */
+  | { k: 'array'; items: Value[]; nodes?: (Node | undefined)[]; fromFilesystem?: Node }
   | ObjectValue
   | FnValue
   | ClassValue
