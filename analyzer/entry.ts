@@ -4,7 +4,7 @@
  * wrappers (`asyncHandler(fn)` → `fn` wrapped by `asyncHandler`), `Function.length` and `async`.
  */
 import { Node, SyntaxKind } from 'ts-morph';
-import type { Evaluator } from './evaluate.js';
+import type { Env, Evaluator } from './evaluate.js';
 import type { EntryRef } from './graph.js';
 import type { Reason } from './model.js';
 import type { Value } from './values.js';
@@ -55,9 +55,9 @@ export function describeEntry(ev: Evaluator, node: Node, value: Value | undefine
   let site = node;
   let current = value;
   for (;;) {
-    const inner = wrappedArgument(ev, site);
+    const inner = wrappedArgument(ev, site) ?? forwardedCall(ev, current);
     if (!inner) break;
-    wrappers.push(expressionName(site));
+    if (!inner.forward) wrappers.push(inner.package ? `${expressionName(site)} [${inner.package}]` : expressionName(site));
     site = inner.node;
     current = inner.value;
   }
@@ -85,8 +85,43 @@ export function describeEntry(ev: Evaluator, node: Node, value: Value | undefine
 /** Packages whose purpose is to wrap a handler (the innermost function is the handler). */
 const WRAPPER_PACKAGES = new Set(['express-async-handler', 'express-async-wrap', 'express-promise-wrap', 'async-handler', 'express-asyncify', '@awaitjs/express']);
 
+interface Inner {
+  node: Node;
+  value: Value | undefined;
+  /** Package of the wrapper (`express-async-handler`), when it is one. */
+  package?: string;
+  /** Set when the outer function only forwards its arguments to `node`. */
+  forward?: boolean;
+}
+
+/**
+ * A function that only forwards its parameters to another — `(req, res, next) =>
+ * ctrl.show(req, res, next)`, also as `{ return …; }` — stands for its target, evaluated in the
+ * forwarding function's scope (analyzer-patterns.md §3 P45).
+ */
+function forwardedCall(ev: Evaluator, value: Value | undefined): Inner | null {
+  if (value?.k !== 'fn' || !(Node.isArrowFunction(value.node) || Node.isFunctionExpression(value.node))) return null;
+  const fn = value.node;
+  const body = fn.getBody();
+  const statements = Node.isBlock(body) ? body.getStatements() : [];
+  const single = statements.length === 1 ? statements[0] : undefined;
+  const expr = Node.isBlock(body) ? (Node.isReturnStatement(single) || Node.isExpressionStatement(single) ? single.getExpression() : undefined) : body;
+  const call = expr && Node.isAwaitExpression(expr) ? expr.getExpression() : expr;
+  // Only references are evaluated again (`ctrl.show`), never calls, which could register routes twice.
+  if (!call || !Node.isCallExpression(call) || !isReference(call.getExpression())) return null;
+  const params = fn.getParameters().map((p) => p.getName());
+  const args = call.getArguments().map((a) => a.getText());
+  if (args.length < 2 || args.length > params.length || !args.every((a, i) => a === params[i])) return null;
+  const target = ev.ev(call.getExpression(), value.env as Env);
+  return target.k === 'fn' || target.k === 'pkg' ? { node: call.getExpression(), value: target, forward: true } : null;
+}
+
+function isReference(node: Node): boolean {
+  return Node.isIdentifier(node) || (Node.isPropertyAccessExpression(node) && isReference(node.getExpression())) || node.getKind() === SyntaxKind.ThisKeyword;
+}
+
 /** For a wrapper call `w(fn)`, the argument that is a function, with its value. */
-function wrappedArgument(ev: Evaluator, node: Node): { node: Node; value: Value | undefined } | null {
+function wrappedArgument(ev: Evaluator, node: Node): Inner | null {
   const call = Node.isCallExpression(node) ? node : null;
   if (!call) return null;
   const callee = call.getExpression();
@@ -98,7 +133,7 @@ function wrappedArgument(ev: Evaluator, node: Node): { node: Node; value: Value 
   if (wrapper?.k !== 'pkg' && wrapper?.k !== 'fn') return null;
   for (const arg of call.getArguments()) {
     const v = ev.argValues.get(arg);
-    if (FUNCTION_KINDS.has(arg.getKind()) || v?.k === 'fn') return { node: arg, value: v };
+    if (FUNCTION_KINDS.has(arg.getKind()) || v?.k === 'fn') return { node: arg, value: v, ...(wrapper.k === 'pkg' ? { package: wrapper.name } : {}) };
   }
   return null;
 }
