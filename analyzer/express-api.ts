@@ -346,6 +346,9 @@ export class ExpressApi {
       } else {
         const entry = describeEntry(this.ev, node, value);
         layer = { ...base, seq: ++this.seq, type: 'use', entry, errorHandler: isErrorHandler(entry, value) };
+        if (value.k === 'pkg' && rest === 1 && /router|routes?$/i.test(entry.name)) {
+          this.ev.diagnose('unresolved-router', 'warning', `\`${entry.name}\` from the package ${value.name} is mounted at ${clip(argNodes[0].getText())}; if it is a router, its routes are in package code the analyzer does not read and are missing from this inventory`, node);
+        }
         const stat = staticOf(value, this.ev.argValues, node);
         if (stat) layer.static = stat;
         if (!layer.errorHandler && value.k === 'fn' && looksLikeErrorHandler(value.node)) {
