@@ -618,6 +618,8 @@ export class Evaluator {
       case 'Object':
       case 'JSON':
       case 'Array':
+      case 'Map':
+      case 'Set':
         return { k: 'builtin', name: 'global', member: [name] };
       default:
         return unknown('unresolved-value', node);
@@ -877,6 +879,8 @@ export class Evaluator {
     const ctor = this.ev(ne.getExpression(), env);
     const argNodes = ne.getArguments();
     const args = argNodes.map((a) => this.ev(a, env));
+    // `new Map([[k, v], …])` and `new Set([…])` iterate like the array they were built from.
+    if (ctor.k === 'builtin' && ctor.name === 'global' && (ctor.member[0] === 'Map' || ctor.member[0] === 'Set') && (args[0]?.k === 'array' || !args.length)) return args[0] ?? { k: 'array', items: [] };
     if (ctor.k !== 'class') return this.api.call(ctor, args, argNodes, node);
     return this.construct(ctor, args, node);
   }

@@ -78,7 +78,7 @@ export class ModuleResolver {
       const file = this.sourceFor(out.resolvedFileName);
       if (file.startsWith(this.opts.root + path.sep)) return { kind: 'file', path: file };
     }
-    if (isBare && this.isPathAlias(specifier)) return { kind: 'unresolved' };
+    if (isBare && !out && this.isPathAlias(specifier)) return { kind: 'unresolved' };
     if (isBare) {
       const name = packageName(specifier);
       return { kind: 'package', name, subpath: specifier.slice(name.length) };
@@ -88,7 +88,9 @@ export class ModuleResolver {
 
   /** A specifier matched by a tsconfig `paths` pattern is the project's own, never a package. */
   private isPathAlias(specifier: string): boolean {
+    // A bare `*` pattern (`"*": ["node_modules/*", …]`) maps packages too; it says nothing.
     return Object.keys(this.options.paths ?? {}).some((pattern) => {
+      if (pattern === '*') return false;
       const star = pattern.indexOf('*');
       return star < 0 ? specifier === pattern : specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1));
     });

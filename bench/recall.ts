@@ -8,11 +8,12 @@
  * register them when the connection fails; apps that cannot load are listed, not dropped.
  *
  * Prints per app and in total: recall (runtime route keys the analyzer found), precision (static
- * keys Express really has) and chain accuracy (matched routes whose ordered chain agrees, entry by
+ * keys Express really has; a route the analyzer marks conditional that is absent in this run is
+ * left out, as the analyzer said it may be) and chain accuracy (matched routes whose ordered chain agrees, entry by
  * entry: same package, or same file for the app's own functions; a wrapped or unresolved entry
  * matches any one function).
  *
- * Run: `npm run bench:recall -- [--wait ms] [--verbose] [app-folder …]` (default: the example
+ * Run: `npm run bench:recall -- [--wait ms] [--verbose] [--env KEY=VALUE …] [app-folder …]` (default: the example
  * apps). Folders of public apps are taken as arguments and never committed; install their
  * dependencies first (`npm install --ignore-scripts`). This dev script is the only place the
  * project runs someone else's app.
@@ -38,12 +39,14 @@ interface AppResult {
   app: string;
   error?: string;
   staticRoutes: Routes;
+  /** Static keys registered under a condition (`if (production)`), which may be absent here. */
+  conditional?: Set<string>;
   runtimeRoutes: Routes;
 }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { wait: { type: 'string', default: '3000' }, verbose: { type: 'boolean', default: false } },
+  options: { wait: { type: 'string', default: '3000' }, verbose: { type: 'boolean', default: false }, env: { type: 'string', multiple: true, default: [] } },
 });
 const apps = positionals.length ? positionals.map((p) => path.resolve(p)) : readdirSync(path.join(ROOT, 'fixtures/apps'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => path.join(ROOT, 'fixtures/apps', d.name));
 
@@ -58,7 +61,7 @@ async function measure(dir: string): Promise<AppResult> {
   const staticRoutes = staticChains(inv);
   if (!inv.project.entry) return { app, error: 'no entry found', staticRoutes, runtimeRoutes: new Map() };
   const runtime = load(dir, path.join(inv.project.root, inv.project.entry));
-  return { app, ...runtime, staticRoutes };
+  return { app, ...runtime, staticRoutes, conditional: conditionalKeys(inv) };
 }
 
 /** Loads the app in a child with the probe and returns what Express registered. */
@@ -69,7 +72,7 @@ function load(dir: string, entry: string): { error?: string; runtimeRoutes: Rout
   const args = [...(ts ? ['--import', TSX] : []), '--import', LANE_HOOK, '--import', PROBE, entry];
   const child = spawnSync(process.execPath, args, {
     cwd: dir,
-    env: { ...exampleEnv(dir), ...process.env, NODE_ENV: 'development', RECALL_OUT: out, RECALL_APP_DIR: dir, RECALL_WAIT_MS: values.wait },
+    env: { ...exampleEnv(dir), ...process.env, NODE_ENV: 'development', ...extraEnv, RECALL_OUT: out, RECALL_APP_DIR: dir, RECALL_WAIT_MS: values.wait },
     encoding: 'utf8',
     timeout: Number(values.wait) + 30_000,
   });
@@ -85,11 +88,18 @@ function load(dir: string, entry: string): { error?: string; runtimeRoutes: Rout
   }
 }
 
-/** Variables from `.env.example` (or `.env.sample`) when the app has no `.env`, so config validation passes. */
+/** `--env KEY=VALUE` (repeatable): variables an app needs to load at all (`DATABASE_URL=…`). */
+const extraEnv = Object.fromEntries((values.env as string[]).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+
+/**
+ * Variables from `.env.example` (or `.env.sample`) when the app has no `.env`, so config
+ * validation passes; an empty example value becomes a placeholder (dotenv-safe rejects empty ones).
+ */
 function exampleEnv(dir: string): Record<string, string> {
   if (existsSync(path.join(dir, '.env'))) return {};
   const example = ['.env.example', '.env.sample', 'env.example'].map((f) => path.join(dir, f)).find(existsSync);
-  return example ? (parseEnv(readFileSync(example, 'utf8')) as Record<string, string>) : {};
+  if (!example) return {};
+  return Object.fromEntries(Object.entries(parseEnv(readFileSync(example, 'utf8'))).map(([k, v]) => [k, v || 'recall-placeholder']));
 }
 
 function lastLine(text: string | null): string {
@@ -100,15 +110,24 @@ function lastLine(text: string | null): string {
 
 function staticChains(inv: Inventory): Routes {
   const routes: Routes = new Map();
-  const conditional = new Set(inv.middleware.filter((m) => m.reasons.some((x) => x.code === 'conditional')).map((m) => m.id));
+  const isConditional = (reasons: { code: string }[]) => reasons.some((x) => x.code === 'conditional');
+  const conditional = new Set(inv.middleware.filter((m) => isConditional(m.reasons)).map((m) => m.id));
+  // Route-level entries borrowed from an earlier conditional route (`app.get('*')` in production only).
+  for (const r of inv.routes) if (isConditional(r.reasons)) conditional.add(`${r.registration.file}:${r.registration.line}`);
   for (const r of inv.routes) if (!routes.has(r.key)) routes.set(r.key, chainTokens(r, conditional));
   return routes;
+}
+
+/** Static routes registered under a condition: absent at runtime is not a mistake, present is a match. */
+function conditionalKeys(inv: Inventory): Set<string> {
+  return new Set(inv.routes.filter((r) => r.reasons.some((x) => x.code === 'conditional')).map((r) => r.key));
 }
 
 /** Chain tokens; `?` marks an entry registered under a condition, which may or may not run here. */
 function chainTokens(r: Route, conditional: Set<string>): string[] {
   return [...r.chain, r.handler].map((e: ChainEntry | Handler) => {
-    const optional = 'middlewareId' in e && e.middlewareId && conditional.has(e.middlewareId) ? '?' : '';
+    const borrowed = 'scope' in e && e.scope === 'route' && conditional.has(`${e.registration.file}:${e.registration.line}`);
+    const optional = ('middlewareId' in e && e.middlewareId && conditional.has(e.middlewareId)) || borrowed ? '?' : '';
     if (e.wrappers?.length) return `${optional}*`;
     if (e.origin === 'package' && e.package) return `${optional}pkg:${e.package}`;
     if (e.origin === 'local' && e.definition) return `${optional}file:${e.definition.file}`;
@@ -165,11 +184,13 @@ function report(all: AppResult[]): void {
     const dir = apps[all.indexOf(r)];
     const found = [...r.runtimeRoutes.keys()].filter((k) => r.staticRoutes.has(k));
     const chains = found.filter((k) => chainsMatch(r.staticRoutes.get(k)!, r.runtimeRoutes.get(k)!, dir));
+    // Precision counts the static keys that should exist here: conditional ones absent at runtime are left out.
+    const staticCount = [...r.staticRoutes.keys()].filter((k) => r.runtimeRoutes.has(k) || !r.conditional?.has(k)).length;
     runtimeTotal += r.runtimeRoutes.size;
-    staticTotal += r.staticRoutes.size;
+    staticTotal += staticCount;
     foundTotal += found.length;
     chainsTotal += chains.length;
-    rows.push([r.app, String(r.runtimeRoutes.size), String(r.staticRoutes.size), String(found.length), pct(found.length, r.runtimeRoutes.size), pct(found.length, r.staticRoutes.size), pct(chains.length, found.length), r.error ?? '']);
+    rows.push([r.app, String(r.runtimeRoutes.size), String(staticCount), String(found.length), pct(found.length, r.runtimeRoutes.size), pct(found.length, staticCount), pct(chains.length, found.length), r.error ?? '']);
     if (values.verbose) details(r, found, chains);
   }
   rows.push(['total', String(runtimeTotal), String(staticTotal), String(foundTotal), pct(foundTotal, runtimeTotal), pct(foundTotal, staticTotal), pct(chainsTotal, foundTotal), '']);
@@ -180,7 +201,7 @@ function report(all: AppResult[]): void {
 function details(r: AppResult, found: string[], chains: string[]): void {
   console.log(`\n${r.app}`);
   for (const k of r.runtimeRoutes.keys()) if (!r.staticRoutes.has(k)) console.log(`  missed     ${k}`);
-  for (const k of r.staticRoutes.keys()) if (!r.runtimeRoutes.has(k)) console.log(`  not real   ${k}`);
+  for (const k of r.staticRoutes.keys()) if (!r.runtimeRoutes.has(k)) console.log(`  ${r.conditional?.has(k) ? 'conditional' : 'not real  '} ${k}`);
   for (const k of found) {
     if (chains.includes(k)) continue;
     console.log(`  chain      ${k}\n    static   ${r.staticRoutes.get(k)!.join(' → ')}\n    runtime  ${r.runtimeRoutes.get(k)!.join(' → ')}`);
