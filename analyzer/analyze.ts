@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
 import { glob } from 'tinyglobby';
 import { discoverFiles } from './files.js';
+import { joinTsoaActions } from './decorators.js';
 import { BudgetExceeded, Evaluator } from './evaluate.js';
 import { buildRecords } from './inventory.js';
 import { SCHEMA_VERSION, type Diagnostic, type Inventory, type Location, type Resolution } from './model.js';
@@ -89,6 +90,7 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
       diagnostics.push({ code: 'analysis-budget', severity: 'error', message: 'the evaluation budget was exhausted; the inventory is incomplete', location: locate(e.node) });
     }
   }
+  joinTsoaActions(evaluator);
 
   const records = buildRecords(evaluator.routers, locate, root);
   diagnostics.push(...records.diagnostics, ...sweepUnattributed(discovered.files, sourceFile, evaluator, locate));

@@ -18,6 +18,7 @@ import type { Evaluator } from './evaluate.js';
 import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
 import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
+import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js';
 import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
 import { type AltValue, type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
 import type { Location, Reason } from './model.js';
@@ -60,7 +61,8 @@ export class ExpressApi {
         return Node.isGetAccessorDeclaration(member) ? this.ev.invoke({ ...fn, bound: true }, [], site) : fn;
       }
       case 'class':
-        return target.statics.get(name) ?? UNDEF;
+        // `C.prototype.m` is the method `m` (tsoa's generated routes read decorators through it).
+        return target.statics.get(name) ?? (name === 'prototype' ? { k: 'instance', cls: target, props: new Map() } : UNDEF);
       case 'array':
         if (name === 'length') return { k: 'num', v: target.items.length };
         return /^\d+$/.test(name) ? target.items[Number(name)] ?? UNDEF : { k: 'builtin', name: 'array', member: [name] };
@@ -114,7 +116,7 @@ export class ExpressApi {
         const routerPkg = this.ev.routerPackage(callee);
         if (routerPkg) return this.newRouter('router', routerPkg, args[0], site);
         if (CONFIG_PACKAGES.has(callee.name) && callee.member.length > 0) return unknown('environment', site);
-        return { k: 'pkg', name: callee.name, member: callee.member, called: true };
+        return callDecoratorPackage(this.ev, callee, args, site) ?? { k: 'pkg', name: callee.name, member: callee.member, called: true };
       }
       case 'builtin':
         return this.callBuiltin(callee, args, argNodes, site, receiver);
@@ -125,7 +127,7 @@ export class ExpressApi {
       case 'class':
         return this.ev.construct(callee, args, site);
       case 'unknown':
-        return this.callOnUnknown(callee, args, site);
+        return registerMissingTsoaRoutes(this.ev, callee, args, site) ?? this.callOnUnknown(callee, args, site);
       default:
         return unknown('call-expression', site);
     }

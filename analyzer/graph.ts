@@ -14,6 +14,9 @@ export interface EntryRef {
   package?: string;
   /** The innermost function's node, when it is in the project. */
   fn?: Node;
+  /** Set when `fn` is a controller method (routing-controllers, tsoa) that the library's own
+   * `(req, res, next)` function calls: its parameters are not Express's. */
+  action?: boolean;
   /** The argument expression at the registration site. */
   site: Node;
   wrappers: string[];
