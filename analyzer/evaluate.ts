@@ -79,37 +79,51 @@ export function concat(left: Value, right: Value, node: Node): Value {
   return unknown(reason, blocker?.k === 'unknown' && blocker.node ? blocker.node : node);
 }
 
+/** Strict equality of two folded primitive values. */
+function sameValue(a: Value, b: Value): boolean {
+  return (a.k === 'str' || a.k === 'num' || a.k === 'bool') && a.k === b.k && a.v === (b as { v: unknown }).v;
+}
+
+/** `typeof v` when the value's kind decides it. */
+function typeOf(v: Value, node: Node): Value {
+  const kinds: Partial<Record<Value['k'], string>> = { str: 'string', num: 'number', bool: 'boolean', undef: 'undefined', null: 'object', object: 'object', array: 'object', instance: 'object', regexp: 'object', fn: 'function', class: 'function', router: 'function' };
+  const t = kinds[v.k];
+  return t ? { k: 'str', v: t } : unknown('unresolved-value', node);
+}
+
 /** A path-like string (`/x`) and a function among a call's arguments, or inside an object argument. */
 function looksLikeRegistration(args: Value[]): boolean {
   const flat = args.flatMap((a) => (a.k === 'object' ? [...a.props.values()] : [a]));
   return flat.some((a) => a.k === 'str' && a.v.startsWith('/')) && flat.some((a) => a.k === 'fn');
 }
 
-/** Argument values of one call mapped to their expressions, one level into object and array literals. */
-function argumentOrigins(args: Value[], nodes: Node[], argValues: WeakMap<Node, Value>): Map<Value, Node> {
+/** Argument values of one call mapped to their expressions, down into object and array literals written at the call. */
+function argumentOrigins(args: Value[], nodes: Node[]): Map<Value, Node> {
   const origins = new Map<Value, Node>();
-  const add = (node: Node, value: Value | undefined) => {
-    if (!value) return;
+  const add = (node: Node, value: Value | undefined, depth: number) => {
+    if (!value || depth > 4) return;
     origins.set(value, node);
-    if (Node.isArrayLiteralExpression(node) && value.k === 'array') node.getElements().forEach((el, i) => value.items[i] && origins.set(value.items[i], el));
-  };
-  args.forEach((value, i) => {
-    const node = nodes[i];
-    if (!node) return;
-    add(node, value);
+    if (Node.isArrayLiteralExpression(node) && value.k === 'array') node.getElements().forEach((el, i) => add(el, value.items[i], depth + 1));
     if (Node.isObjectLiteralExpression(node) && value.k === 'object') {
       for (const prop of node.getProperties()) {
-        if (Node.isPropertyAssignment(prop)) add(prop.getInitializerOrThrow(), value.props.get(prop.getName()) ?? argValues.get(prop.getInitializerOrThrow()));
-        else if (Node.isShorthandPropertyAssignment(prop)) add(prop.getNameNode(), value.props.get(prop.getName()));
+        if (Node.isPropertyAssignment(prop)) add(prop.getInitializerOrThrow(), value.props.get(literalName(prop)), depth + 1);
+        else if (Node.isShorthandPropertyAssignment(prop)) add(prop.getNameNode(), value.props.get(prop.getName()), depth + 1);
       }
     }
-  });
+  };
+  args.forEach((value, i) => nodes[i] && add(nodes[i], value, 0));
   return origins;
+}
+
+/** The key of `'/users': …` or `get: …`. */
+function literalName(prop: import('ts-morph').PropertyAssignment): string {
+  const n = prop.getNameNode();
+  return Node.isStringLiteral(n) ? n.getLiteralValue() : n.getText();
 }
 
 /** Interpreter limits: deep enough for real apps, bounded so no input can hang the analysis. */
 const MAX_CALL_DEPTH = 40;
-const MAX_RECURSION_PER_FUNCTION = 3;
+const MAX_RECURSION_PER_FUNCTION = 6;
 const MAX_LOOP_ITEMS = 200;
 const MAX_STEPS = 2_000_000;
 
@@ -336,14 +350,8 @@ export class Evaluator {
           const c = this.exec(body, new Env(env));
           return c?.type === 'return' ? c : undefined;
         });
-      case SyntaxKind.SwitchStatement: {
-        const sw = st.asKindOrThrow(SyntaxKind.SwitchStatement);
-        for (const clause of sw.getCaseBlock().getClauses()) {
-          const c = this.withCondition(`switch (${sw.getExpression().getText()}) ${clause.getText().split(':')[0]}`, () => this.execScoped(clause.getStatements(), env));
-          if (c?.type === 'return') return c;
-        }
-        return undefined;
-      }
+      case SyntaxKind.SwitchStatement:
+        return this.execSwitch(st.asKindOrThrow(SyntaxKind.SwitchStatement), env);
       case SyntaxKind.BreakStatement:
         return { type: 'break' };
       case SyntaxKind.ContinueStatement:
@@ -353,6 +361,32 @@ export class Evaluator {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * A switch on a known value runs the matching clause and falls through to the next `break`, as
+   * JavaScript does; on a value known only at run time every clause runs under a condition.
+   */
+  private execSwitch(sw: import('ts-morph').SwitchStatement, env: Env): Completion {
+    const clauses = sw.getCaseBlock().getClauses();
+    const subject = this.ev(sw.getExpression(), env);
+    const known = subject.k === 'str' || subject.k === 'num' || subject.k === 'bool';
+    if (known) {
+      let start = clauses.findIndex((c) => Node.isCaseClause(c) && sameValue(this.ev(c.getExpression(), env), subject));
+      if (start < 0) start = clauses.findIndex((c) => Node.isDefaultClause(c));
+      const scope = new Env(env);
+      for (const clause of start < 0 ? [] : clauses.slice(start)) {
+        const c = this.execBlock(clause.getStatements(), scope);
+        if (c?.type === 'break') break;
+        if (c) return c;
+      }
+      return undefined;
+    }
+    for (const clause of clauses) {
+      const c = this.withCondition(`switch (${sw.getExpression().getText()}) ${clause.getText().split(':')[0]}`, () => this.execScoped(clause.getStatements(), env));
+      if (c?.type === 'return') return c;
+    }
+    return undefined;
   }
 
   private execScoped(statements: Node[], env: Env): Completion {
@@ -592,6 +626,14 @@ export class Evaluator {
       }
       case SyntaxKind.VoidExpression:
         return UNDEF;
+      case SyntaxKind.TypeOfExpression:
+        return typeOf(this.ev(node.asKindOrThrow(SyntaxKind.TypeOfExpression).getExpression(), env), node);
+      case SyntaxKind.PrefixUnaryExpression: {
+        const pu = node.asKindOrThrow(SyntaxKind.PrefixUnaryExpression);
+        if (pu.getOperatorToken() !== SyntaxKind.ExclamationToken) return unknown('unresolved-value', node);
+        const t = this.truthiness(this.ev(pu.getOperand(), env));
+        return t === undefined ? unknown('conditional', node) : { k: 'bool', v: !t };
+      }
       default:
         return unknown('unresolved-value', node);
     }
@@ -840,7 +882,7 @@ export class Evaluator {
       args.push(v);
       nodes.push(a);
     }
-    this.frames.push(argumentOrigins(args, nodes, this.argValues));
+    this.frames.push(argumentOrigins(args, nodes));
     const before = this.api.layers;
     try {
       return this.api.call(callee, args, nodes, call, receiver);

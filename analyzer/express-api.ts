@@ -37,6 +37,8 @@ export const ROUTE_METHODS = new Set([
  */
 export class ExpressApi {
   private readonly locals = new Map<RouterNode, Value>();
+  /** Properties the app's code assigned onto an app or router (`app.map = function …`). */
+  private readonly extensions = new Map<RouterNode, Map<string, Value>>();
   private uid = 0;
   private seq = 0;
 
@@ -76,7 +78,7 @@ export class ExpressApi {
         return name === 'length' ? { k: 'num', v: target.v.length } : { k: 'builtin', name: 'string', member: [name] };
       case 'router':
         if (name === 'locals') return this.localsOf(target.node);
-        return { k: 'method', target: target.node, name };
+        return this.extensions.get(target.node)?.get(name) ?? { k: 'method', target: target.node, name };
       case 'routeChain':
         return { k: 'routeChainMethod', layer: target.layer, router: target.router, name };
       case 'fn':
@@ -94,6 +96,12 @@ export class ExpressApi {
       if (holder.localsOf) this.setting(holder.localsOf, key, value, 'locals', site);
     } else if (holder.k === 'instance') holder.props.set(key, value);
     else if (holder.k === 'class') holder.statics.set(key, value);
+    else if (holder.k === 'router') {
+      // `app.resource = function (path, obj) { this.get(…) }`: apps extended with registrars.
+      const own = this.extensions.get(holder.node) ?? new Map<string, Value>();
+      own.set(key, value);
+      this.extensions.set(holder.node, own);
+    }
   }
 
   private localsOf(router: RouterNode): Value {

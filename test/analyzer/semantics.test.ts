@@ -35,6 +35,16 @@ describe('Express semantics', () => {
     expect(await routesOf(src)).toEqual(['GET /e | boom']);
   });
 
+  it('follows registrars assigned onto the app (app.resource = function … this.get …)', async () => {
+    const src = `${HEAD}app.resource = function (path, obj) {\n  this.get(path, obj.index);\n  this.delete(path + '/:id', obj.destroy);\n};\napp.resource('/users', { index: function index(req, res) { res.end(); }, destroy: function destroy(req, res) { res.end(); } });\n`;
+    expect(await routesOf(src)).toEqual(['GET /users | index', 'DELETE /users/:id | destroy']);
+  });
+
+  it('runs only the matching clause of a switch on a known value, and recurses through route maps', async () => {
+    const src = `${HEAD}function show(req, res) { res.end(); }\nfunction list(req, res) { res.end(); }\napp.map = function (a, route) {\n  route = route || '';\n  for (const key in a) {\n    switch (typeof a[key]) {\n      case 'object': app.map(a[key], route + key); break;\n      case 'function': app[key](route, a[key]); break;\n    }\n  }\n};\napp.map({ '/users': { get: list, '/:uid': { get: show, '/pets': { '/:pid': { get: show } } } } });\n`;
+    expect(await routesOf(src)).toEqual(['GET /users | list', 'GET /users/:uid | show', 'GET /users/:uid/pets/:pid | show']);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
