@@ -81,7 +81,9 @@ function load(dir: string, entry: string): { error?: string; runtimeRoutes: Rout
     const dumped = JSON.parse(readFileSync(out, 'utf8')) as { routes: { key: string; chain: string[] }[]; problems: string[] };
     const runtimeRoutes: Routes = new Map();
     for (const r of dumped.routes) if (!runtimeRoutes.has(r.key)) runtimeRoutes.set(r.key, r.chain);
-    const error = dumped.problems.length ? dumped.problems.join('; ') : !dumped.routes.length ? `no routes registered: ${lastLine(child.stderr) || 'no error output'}` : undefined;
+    // An app without routes (only static files) is a result; one that threw before registering any is not.
+    const failure = lastLine(child.stderr);
+    const error = dumped.problems.length ? dumped.problems.join('; ') : !dumped.routes.length && /Error\b/.test(failure) ? `no routes registered: ${failure}` : undefined;
     return { error, runtimeRoutes };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -46,6 +46,12 @@ describe('catalogue fixtures', () => {
         }
       });
 
+      it('gives a reason for every route it could not pin down exactly', async () => {
+        const inv = await analyze({ dir, entry: expected.entry });
+        const silent = inv.routes.filter((r) => r.resolution !== 'exact' && r.reasons.length === 0).map((r) => r.key);
+        expect(silent).toEqual([]);
+      });
+
       it.runIf(expected.routes.some((r) => r.handler || r.usage))('describes each handler and the request/reply API it uses', async () => {
         const inv = await analyze({ dir, entry: expected.entry });
         for (const r of expected.routes) {
