@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Node, SyntaxKind, type PropertyAccessExpression } from 'ts-morph';
-import type { EntryRef, RouteLayer, RouterNode } from './graph.js';
+import { Node, SyntaxKind, ts, type CompilerNodeToWrappedType, type PropertyAccessExpression } from 'ts-morph';
+import type { EntryRef, MountLayer, RouteLayer, RouterNode } from './graph.js';
 import type { ApiUse, ChainEntry, Handler, Inventory, Location, Reason, Resolution, Route } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
@@ -20,21 +20,32 @@ export function stableId(prefix: string, ...parts: string[]): string {
 export type InventoryRecords = Pick<Inventory, 'apps' | 'routers' | 'mounts' | 'routes' | 'middleware' | 'errorHandlers' | 'notFoundHandlers' | 'staticMounts' | 'viewEngines' | 'settings' | 'diagnostics'>;
 
 type Locate = (node: Node) => Location;
+type Usage = (e: EntryRef) => Route['usage'];
+type FunctionNode = Node & { getParameters(): Node[] };
 
 /** Builds all records for the given routers (every app and router the evaluator created). */
-export function buildRecords(routers: RouterNode[], locate: Locate, root: string): InventoryRecords {
+export function buildRecords(routers: RouterNode[], locateNode: Locate, root: string): InventoryRecords {
+  const locate = locateOnce(locateNode);
   const out: InventoryRecords = { apps: [], routers: [], mounts: [], routes: [], middleware: [], errorHandlers: [], notFoundHandlers: [], staticMounts: [], viewEngines: [], settings: [], diagnostics: [] };
+  // Routers of one name created in one file (a factory called twice) are told apart by their rank.
+  const rank = new Map<RouterNode, number>();
+  const twins = new Map<string, number>();
+  for (const r of routers) {
+    const key = `${r.site.getSourceFile().getFilePath()}\u0000${r.name}`;
+    const n = twins.get(key) ?? 0;
+    twins.set(key, n + 1);
+    if (!rank.has(r)) rank.set(r, n);
+  }
   const routerIds = new Map<RouterNode, string>();
   const idOf = (r: RouterNode) => {
     let id = routerIds.get(r);
     if (!id) {
-      const loc = locate(r.site);
-      const twins = routers.filter((o) => o.name === r.name && locate(o.site).file === loc.file);
-      id = stableId(r.kind === 'app' && r.mountedBy.length === 0 ? 'app' : 'router', loc.file, r.name, String(twins.indexOf(r)));
+      id = stableId(r.kind === 'app' && r.mountedBy.length === 0 ? 'app' : 'router', locate(r.site).file, r.name, String(rank.get(r) ?? -1));
       routerIds.set(r, id);
     }
     return id;
   };
+  const usage = usageCache(locate);
   const reached = new Map<RouterNode, string>();
   for (const app of routers.filter((r) => r.kind === 'app' && r.mountedBy.length === 0)) {
     const appId = idOf(app);
@@ -42,7 +53,7 @@ export function buildRecords(routers: RouterNode[], locate: Locate, root: string
     reached.set(app, appId);
     const items = flatten(app);
     for (const item of items) if (item.type === 'mount' && !reached.has(item.layer.child)) reached.set(item.layer.child, appId);
-    addAppRecords(out, app, appId, items, idOf, locate, root);
+    addAppRecords(out, app, appId, items, idOf, locate, usage, root);
   }
   for (const r of routers) {
     if (r.kind === 'app' && r.mountedBy.length === 0) continue;
@@ -55,7 +66,8 @@ export function buildRecords(routers: RouterNode[], locate: Locate, root: string
   return out;
 }
 
-function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], idOf: (r: RouterNode) => string, locate: Locate, root: string): void {
+function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, root: string): void {
+  const byPath = indexItems(items);
   const occurrences = new Map<string, number>();
   const occ = (key: string) => {
     const n = occurrences.get(key) ?? 0;
@@ -95,7 +107,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         registration: locate(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
         source: e.site.getText().slice(0, 500),
-        usage: e.origin === 'local' ? { ...usageOf(e, locate), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
+        usage: e.origin === 'local' ? { ...usage(e), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {
         const dir = item.layer.static.dir;
@@ -103,18 +115,23 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       }
       routeIdsAt.push(null);
     } else {
-      routeIdsAt.push(addRoutes(out, app, appId, items, index, item, idOf, locate, middlewareIdAt, mountIds, occ));
+      routeIdsAt.push(addRoutes(out, app, appId, items, earlierMatches(byPath, item, index), index, item, idOf, locate, usage, middlewareIdAt, mountIds, occ));
     }
   });
 
   const routeItems = items.map((item, i) => ({ item, i })).filter((x) => x.item.type === 'route');
   addCatchAllRoutes(out, app, appId, routeItems, idOf, locate);
+  let owned: Map<RouterNode, Set<FlatItem>> | undefined;
   items.forEach((item, index) => {
     if (item.type !== 'use') return;
     const e = item.layer.entry;
+    // Positions of the routes under this prefix, in order.
+    const covered = routesUnder(byPath, items, item.full);
+    const coveredBefore = covered.length > 0 && covered[0] < index;
+    const coveredAfter = covered.length > 0 && covered[covered.length - 1] > index;
     if (item.layer.errorHandler) {
-      const covers = routeItems.filter((r) => r.i < index && prefixCovers(item.full, r.item.full)).flatMap((r) => routeIdsAt[r.i] ?? []);
-      const later = routeItems.some((r) => r.i > index && prefixCovers(item.full, r.item.full));
+      const covers = covered.filter((i) => i < index).flatMap((i) => routeIdsAt[i] ?? []);
+      const later = coveredAfter;
       out.errorHandlers.push({
         id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
         fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
@@ -122,16 +139,15 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
       return;
     }
-    const coveredBefore = routeItems.some((r) => r.i < index && prefixCovers(item.full, r.item.full));
-    const coveredAfter = routeItems.some((r) => r.i > index && prefixCovers(item.full, r.item.full));
     if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static) {
       const body = e.fn?.getText() ?? '';
       out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
     }
     if (item.owner !== app && pathText(item.spec) === '/') {
-      const ownerItems = new Set(items.filter((x) => x.owner === item.owner || x.mounts.some((m) => m.layer.child === item.owner)));
-      const leaks = routeItems.filter((r) => r.i > index && !ownerItems.has(r.item) && prefixCovers(item.full, r.item.full));
-      if (leaks.length > 0) out.diagnostics.push({ code: 'router-middleware-leak', severity: 'warning', message: `\`${e.name}\` is router-level middleware of \`${item.owner.name}\` without a path, so it also runs for ${leaks.length} route(s) of routers mounted after it (e.g. ${leaks[0].item.full})`, location: locate(item.layer.site) });
+      owned ??= routesByRouter(items);
+      const ownerRoutes = owned.get(item.owner);
+      const leaks = covered.filter((i) => i > index && !ownerRoutes?.has(items[i]));
+      if (leaks.length > 0) out.diagnostics.push({ code: 'router-middleware-leak', severity: 'warning', message: `\`${e.name}\` is router-level middleware of \`${item.owner.name}\` without a path, so it also runs for ${leaks.length} route(s) of routers mounted after it (e.g. ${items[leaks[0]].full})`, location: locate(item.layer.site) });
     }
   });
 
@@ -139,6 +155,98 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
     if (r.kind !== 'app') continue;
     addSettings(out, r, appId, idOf(r), locate, root);
   }
+}
+
+/**
+ * An app's flattened items indexed for path matching, by position. Paths are keyed by their
+ * lower-cased segments: `routes` by every leading run of them (`''`, `api`, `api/users`, …),
+ * middleware and route patterns by their literal head (headKey). A prefix can only cover a route
+ * (path.ts prefixCovers) when its head is one of the route's leading runs, so a lookup yields a
+ * few candidates, which are then checked with path.ts itself.
+ */
+interface ItemIndex {
+  routes: Map<string, number[]>;
+  /** Middleware other than error handlers, by the head of their prefix. */
+  middleware: Map<string, number[]>;
+  /** Routes whose last segment may be a wildcard (path.ts patternCovers), by the head of the rest. */
+  patterns: Map<string, number[]>;
+  mounts: Map<MountLayer, number[]>;
+}
+
+function indexItems(items: FlatItem[]): ItemIndex {
+  const index: ItemIndex = { routes: new Map(), middleware: new Map(), patterns: new Map(), mounts: new Map() };
+  items.forEach((item, i) => {
+    if (item.type === 'mount') addTo(index.mounts, item.layer, i);
+    else if (item.type === 'use') {
+      if (!item.layer.errorHandler) addTo(index.middleware, headKey(segments(item.full)), i);
+    } else {
+      const segs = segments(item.full);
+      for (const key of leadingKeys(segs)) addTo(index.routes, key, i);
+      if (segs.length > 0 && segs[segs.length - 1].includes('*')) addTo(index.patterns, headKey(segs.slice(0, -1)), i);
+    }
+  });
+  return index;
+}
+
+/**
+ * Positions before `index` of the items that may contribute to the chain of route item `item`
+ * (addRoutes checks each): middleware and route patterns that may cover its path, and the mounts
+ * it sits under.
+ */
+function earlierMatches(byPath: ItemIndex, item: FlatItem, index: number): number[] {
+  const found = new Set<number>();
+  for (const key of leadingKeys(segments(item.full))) {
+    for (const i of byPath.middleware.get(key) ?? []) if (i < index) found.add(i);
+    for (const i of byPath.patterns.get(key) ?? []) if (i < index) found.add(i);
+  }
+  for (const m of item.mounts) for (const i of byPath.mounts.get(m.layer) ?? []) if (i < index) found.add(i);
+  return [...found].sort((a, b) => a - b);
+}
+
+/** Positions of the route items a middleware prefix covers, in order. */
+function routesUnder(byPath: ItemIndex, items: FlatItem[], prefix: string): number[] {
+  return (byPath.routes.get(headKey(segments(prefix))) ?? []).filter((i) => prefixCovers(prefix, items[i].full));
+}
+
+/** The route items of each router: its own and those of routers mounted in it. */
+function routesByRouter(items: FlatItem[]): Map<RouterNode, Set<FlatItem>> {
+  const out = new Map<RouterNode, Set<FlatItem>>();
+  for (const item of items) {
+    if (item.type !== 'route') continue;
+    for (const r of [item.owner, ...item.mounts.map((m) => m.layer.child)]) {
+      let set = out.get(r);
+      if (!set) out.set(r, (set = new Set()));
+      set.add(item);
+    }
+  }
+  return out;
+}
+
+/** Lower-cased path segments (split as path.ts splits them). */
+function segments(path: string): string[] {
+  return path.split('/').filter((s) => s !== '').map((s) => s.toLowerCase());
+}
+
+/** Segments that may be a parameter or a wildcard, which match other text than their own. */
+const MAY_MATCH_ANY = /[:{*]/;
+
+/** The literal segments a prefix starts with (up to the first that may match anything), joined. */
+function headKey(segs: string[]): string {
+  const n = segs.findIndex((s) => MAY_MATCH_ANY.test(s));
+  return (n < 0 ? segs : segs.slice(0, n)).join('/');
+}
+
+/** Every leading run of a path's segments, joined: `''`, `api`, `api/users`, … */
+function leadingKeys(segs: string[]): string[] {
+  const keys = [''];
+  segs.forEach((s, i) => keys.push(i === 0 ? s : `${keys[i]}/${s}`));
+  return keys;
+}
+
+function addTo<K>(map: Map<K, number[]>, key: K, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
 }
 
 const CATCH_ALL = /^(\*|\/\*|\/\*\w+|\/\{\*\w+\}|\/\(\.\*\))$/;
@@ -166,7 +274,11 @@ function routeMethods(layer: RouteLayer): string[] {
   return allLast || specific.length === 0 ? [...specific, 'ALL'] : specific;
 }
 
-function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
+/**
+ * Route records of route item `items[index]`, one per method it answers. `earlier` holds the
+ * positions before `index` whose layers may run first (earlierMatches), in order.
+ */
+function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], earlier: number[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
   const layer = item.layer;
   const ids: string[] = [];
   for (const method of routeMethods(layer)) {
@@ -181,7 +293,8 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     const params = [...mountParams, ...pathParams(item.spec)];
     const ownNames = pathParams(item.spec).map((p) => p.name);
     const chain: ChainEntry[] = [];
-    items.slice(0, index).forEach((prev, i) => {
+    for (const i of earlier) {
+      const prev = items[i];
       if (prev.type === 'use' && !prev.layer.errorHandler && prefixCovers(prev.full, full)) {
         chain.push(chainEntry(prev.layer.entry, prev.owner === app ? 'app' : 'router', locate(prev.layer.site), locate, middlewareIdAt.get(i)));
       } else if (prev.type === 'mount' && item.mounts.some((m) => m.layer === prev.layer && m.full === prev.full)) {
@@ -191,7 +304,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       } else if (prev.type === 'route' && patternCovers(prev.full, full)) {
         for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate));
       }
-    });
+    }
     for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
     for (const e of own.slice(0, -1)) chain.push(chainEntry(e, 'route', locate(layer.site), locate));
     const reasons: Reason[] = [...handlerEntry.reasons, ...chain.flatMap((c) => (c.resolution === 'exact' ? [] : [{ code: 'unresolved-middleware', message: `middleware \`${c.name}\` could not be resolved`, location: c.registration }]))];
@@ -211,7 +324,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
       mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
       registration: { ...locate(verbSite), kind: layer.kind },
-      handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), locate), conditions: layer.conditions, order: index, resolution, reasons,
+      handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
   }
@@ -240,20 +353,26 @@ function handlerOf(e: EntryRef, locate: Locate): Handler {
 /**
  * `req.*`, `res.*` and `next(…)` uses in the handler's own body (helpers in other files: a later
  * issue): the first use of each API, writes recorded apart, and whether a use sits in a nested
- * function (a callback), which an async handler on Fastify must not answer from.
+ * function (a callback), which an async handler on Fastify must not answer from. `usesOf` finds
+ * them in one function (parameterUses; usageCache passes a memo of it).
  */
-function usageOf(e: EntryRef, locate: Locate): Route['usage'] {
-  const usage: Route['usage'] = { req: [], res: [], next: [] };
+function usageOf(e: EntryRef, usesOf: (fn: FunctionNode) => Route['usage']): Route['usage'] {
   const fn = e.fn;
-  if (!fn || !('getParameters' in fn)) return usage;
-  const params = (fn as Node & { getParameters(): Node[] }).getParameters();
+  if (!fn || !('getParameters' in fn)) return { req: [], res: [], next: [] };
+  return usesOf(fn as FunctionNode);
+}
+
+/** The uses of `fn`'s first three parameters as `req`, `res` and `next` (see usageOf). */
+function parameterUses(fn: FunctionNode, locate: Locate): Route['usage'] {
+  const usage: Route['usage'] = { req: [], res: [], next: [] };
+  const params = fn.getParameters();
   params.slice(0, 2).forEach((p, i) => collectUses(fn, p, i === 0 ? 'req' : 'res', i === 0 ? usage.req : usage.res, locate));
   const next = params[2];
   if (next && Node.isParameterDeclaration(next) && Node.isIdentifier(next.getNameNode())) {
     const name = next.getName();
     const seen = new Set<string>();
-    for (const call of fn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      if (call.getExpression().getText() !== name) continue;
+    const text = textOf(fn);
+    for (const call of descendantsWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && text(c.expression) === name)) {
       const [arg] = call.getArguments();
       const api = !arg ? 'next()' : Node.isStringLiteral(arg) ? `next('${arg.getLiteralValue()}')` : 'next(err)';
       if (seen.has(api)) continue;
@@ -265,13 +384,41 @@ function usageOf(e: EntryRef, locate: Locate): Route['usage'] {
 }
 
 /**
+ * `locate` computed once per node (a chain names the same registrations on many routes, and
+ * locating scans the file's text); every call returns its own copy.
+ */
+function locateOnce(locate: Locate): Locate {
+  const known = new WeakMap<Node, Location>();
+  return (node) => {
+    let loc = known.get(node);
+    if (!loc) known.set(node, (loc = locate(node)));
+    return { ...loc };
+  };
+}
+
+/**
+ * usageOf with parameterUses computed once per function (shared middleware runs on many routes);
+ * every call returns its own copy, since callers add to the lists.
+ */
+function usageCache(locate: Locate): Usage {
+  const known = new WeakMap<Node, Route['usage']>();
+  const copy = (u: ApiUse): ApiUse => ({ ...u, location: { ...u.location }, ...(u.via ? { via: { ...u.via } } : {}) });
+  const usesOf = (fn: FunctionNode) => {
+    let usage = known.get(fn);
+    if (!usage) known.set(fn, (usage = parameterUses(fn, locate)));
+    return { req: usage.req.map(copy), res: usage.res.map(copy), next: usage.next.map(copy) };
+  };
+  return (e) => usageOf(e, usesOf);
+}
+
+/**
  * The handler's uses, plus the `next(…)` calls of the route's own middleware (`next('route')` is
  * usually there: a guard that skips to the next route).
  */
-function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], locate: Locate): Route['usage'] {
-  const usage = usageOf(handler, locate);
+function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], usageOf: Usage): Route['usage'] {
+  const usage = usageOf(handler);
   for (const m of routeMiddleware) {
-    for (const use of usageOf(m, locate).next) if (!usage.next.some((u) => u.api === use.api)) usage.next.push(use);
+    for (const use of usageOf(m).next) if (!usage.next.some((u) => u.api === use.api)) usage.next.push(use);
   }
   return usage;
 }
@@ -371,8 +518,9 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
   if (Node.isObjectBindingPattern(nameNode)) addBindings(nameNode);
   else {
     const name = p.getName();
-    for (const pa of fn.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)) {
-      if (pa.getExpression().getText() !== name || shadowed(pa, fn, name)) continue;
+    const text = textOf(fn);
+    for (const pa of descendantsWhere(fn, (c): c is ts.PropertyAccessExpression => ts.isPropertyAccessExpression(c) && text(c.expression) === name)) {
+      if (shadowed(pa, fn, name)) continue;
       add(`${prefix}.${pa.getName()}`, pa, isWritten(pa), valueUse(pa));
       // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
       for (let call = pa.getParent(); Node.isCallExpression(call) && Node.isPropertyAccessExpression(call.getParent()); ) {
@@ -382,9 +530,32 @@ function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: 
       }
     }
     // `const { status = 500 } = err`
-    for (const decl of fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) if (decl.getInitializer()?.getText() === name) addBindings(decl.getNameNode());
+    for (const decl of descendantsWhere(fn, (c): c is ts.VariableDeclaration => ts.isVariableDeclaration(c) && !!c.initializer && text(c.initializer) === name)) addBindings(decl.getNameNode());
   }
   list.sort((a, b) => a.api.localeCompare(b.api) || Number(a.write ?? false) - Number(b.write ?? false));
+}
+
+/**
+ * `fn.getDescendantsOfKind(kind).filter(…)` with the test run on compiler nodes, so that only the
+ * matches get ts-morph wrappers: wrapping every property access of every handler dominated the
+ * inventory of large apps. Same nodes, same (document) order; the wrappers come from ts-morph's
+ * own factory (the internal method getDescendantsOfKind uses), so node identity holds.
+ */
+function descendantsWhere<T extends ts.Node>(fn: Node, match: (c: ts.Node) => c is T): CompilerNodeToWrappedType<T>[] {
+  const wrapper = fn as unknown as { _getNodeFromCompilerNode(c: T): CompilerNodeToWrappedType<T> };
+  const found: CompilerNodeToWrappedType<T>[] = [];
+  const visit = (c: ts.Node): undefined => {
+    if (match(c)) found.push(wrapper._getNodeFromCompilerNode(c));
+    ts.forEachChild(c, visit);
+  };
+  ts.forEachChild(fn.compilerNode, visit);
+  return found;
+}
+
+/** `getText()` of compiler nodes in `node`'s file, computed as ts-morph computes it. */
+function textOf(node: Node): (c: ts.Node) => string {
+  const file = node.getSourceFile().compilerNode;
+  return (c) => file.text.substring(c.getStart(file), c.getEnd());
 }
 
 /**
