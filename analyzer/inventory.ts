@@ -314,7 +314,8 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     // What decides the route's own registration, then every mount above it (outermost first).
     for (const m of item.mounts) reasons.push(...m.layer.reasons, ...conditionReasons(m.layer.conditions, locate(m.layer.site)));
     reasons.push(...layer.reasons, ...conditionReasons(layer.conditions, locate(layer.site)));
-    const resolution: Resolution = pathUnresolved ? 'unresolved' : reasons.length > 0 ? 'partial' : 'exact';
+    const inferred = reasons.some((r) => r.code === 'filesystem-registration' || r.code === 'decorator-routes');
+    const resolution: Resolution = pathUnresolved ? 'unresolved' : inferred ? 'inferred' : reasons.length > 0 ? 'partial' : 'exact';
     const key = `${method} ${full}`;
     const id = stableId('route', appId, method, full, occ(`route ${key}`));
     ids.push(id);
@@ -358,7 +359,8 @@ function handlerOf(e: EntryRef, locate: Locate): Handler {
  */
 function usageOf(e: EntryRef, usesOf: (fn: FunctionNode) => Route['usage']): Route['usage'] {
   const fn = e.fn;
-  if (!fn || !('getParameters' in fn)) return { req: [], res: [], next: [] };
+  // A controller action's parameters are bound by decorators, not (req, res, next).
+  if (!fn || e.action || !('getParameters' in fn)) return { req: [], res: [], next: [] };
   return usesOf(fn as FunctionNode);
 }
 
