@@ -11,6 +11,7 @@ import { discoverFiles } from './files.js';
 import { joinTsoaActions } from './decorators.js';
 import { BudgetExceeded, Evaluator } from './evaluate.js';
 import { buildRecords } from './inventory.js';
+import { helperLookup } from './helpers.js';
 import { SCHEMA_VERSION, type Diagnostic, type Inventory, type Location, type Resolution } from './model.js';
 import { detectEntry, readPackageJson, readProjectFacts, workspaceDirs } from './project.js';
 import { ModuleResolver } from './resolve.js';
@@ -92,7 +93,7 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   }
   joinTsoaActions(evaluator);
 
-  const records = buildRecords(evaluator.routers, locate, root);
+  const records = buildRecords(evaluator.routers, locate, root, helperLookup(evaluator));
   diagnostics.push(...records.diagnostics, ...sweepUnattributed(discovered.files, sourceFile, evaluator, locate));
   for (const file of discovered.files) {
     if (!evaluator.modules.has(file) && !failed.has(file) && !isTestFile(file) && importsExpress(file)) {
