@@ -69,7 +69,7 @@ describe('migrate analyze', () => {
     const r = migrate('analyze', dir, '--fail-on', 'incomplete');
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')[0]).toMatch(/^Inventory INCOMPLETE: 1 of 1 routes is not resolved exactly/);
-    expect(r.stdout).toMatch(/dynamic-path .*app\.js:3/);
+    expect(r.stdout).toMatch(/environment .*app\.js:3/);
     expect(migrate('analyze', dir).code).toBe(0);
   });
 });
