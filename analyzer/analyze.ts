@@ -12,7 +12,7 @@ import { joinTsoaActions } from './decorators.js';
 import { BudgetExceeded, Evaluator } from './evaluate.js';
 import { buildRecords } from './inventory.js';
 import { helperLookup } from './helpers.js';
-import { SCHEMA_VERSION, type Diagnostic, type Inventory, type Location, type Resolution } from './model.js';
+import { BLIND_SPOTS, SCHEMA_VERSION, type Diagnostic, type Inventory, type Location, type Resolution } from './model.js';
 import { detectEntry, readPackageJson, readProjectFacts, workspaceDirs } from './project.js';
 import { ModuleResolver } from './resolve.js';
 import { ROUTE_METHODS } from './express-api.js';
@@ -196,15 +196,16 @@ function summarise(inv: Inventory, files: Inventory['summary']['files']): Invent
     for (const reason of r.reasons) reasons[reason.code] = (reasons[reason.code] ?? 0) + 1;
   }
   for (const m of inv.mounts) for (const reason of m.reasons) reasons[reason.code] = (reasons[reason.code] ?? 0) + 1;
-  const unattributed = inv.diagnostics.filter((d) => d.code === 'unresolved-router').length;
+  const blind = inv.diagnostics.filter((d) => BLIND_SPOTS.includes(d.code));
+  for (const d of blind) reasons[d.code] = (reasons[d.code] ?? 0) + 1;
+  const unattributed = blind.length;
   const parseErrors = inv.diagnostics.filter((d) => d.code === 'parse-error' || d.code === 'analysis-budget').length;
-  if (unattributed) reasons['unresolved-router'] = unattributed;
   if (parseErrors) reasons['parse-error'] = parseErrors;
   const notExact = inv.routes.length - byResolution.exact;
   const complete = notExact === 0 && unattributed === 0 && parseErrors === 0 && inv.mounts.every((m) => m.resolution === 'exact');
   const problems = [
     notExact ? `${notExact} of ${inv.routes.length} routes ${notExact === 1 ? 'is' : 'are'} not resolved exactly` : '',
-    unattributed ? `${unattributed} route-like call${unattributed === 1 ? '' : 's'} could not be attributed to an app` : '',
+    unattributed ? `${unattributed} registration${unattributed === 1 ? '' : 's'} could not be followed (${[...new Set(blind.map((d) => d.code))].join(', ')})` : '',
     parseErrors ? `${parseErrors} file${parseErrors === 1 ? '' : 's'} could not be analysed` : '',
   ].filter(Boolean);
   const headline = inv.routes.length === 0 && inv.apps.length === 0

@@ -39,6 +39,8 @@ export class ExpressApi {
   private readonly locals = new Map<RouterNode, Value>();
   /** Properties the app's code assigned onto an app or router (`app.map = function …`). */
   private readonly extensions = new Map<RouterNode, Map<string, Value>>();
+  /** Callbacks already run by runCallbacks (a callback registered twice runs once). */
+  private readonly invokedCallbacks = new Set<Node>();
   private uid = 0;
   private seq = 0;
 
@@ -124,7 +126,10 @@ export class ExpressApi {
         const routerPkg = this.ev.routerPackage(callee);
         if (routerPkg) return this.newRouter('router', routerPkg, args[0], site);
         if (CONFIG_PACKAGES.has(callee.name) && callee.member.length > 0) return unknown('environment', site);
-        return callDecoratorPackage(this.ev, callee, args, site) ?? { k: 'pkg', name: callee.name, member: callee.member, called: true };
+        const result = callDecoratorPackage(this.ev, callee, args, site);
+        if (result) return result;
+        this.runCallbacks(`${callee.name}${callee.member.length ? `.${callee.member.join('.')}` : ''}`, args, site);
+        return { k: 'pkg', name: callee.name, member: callee.member, called: true };
       }
       case 'builtin':
         return this.callBuiltin(callee, args, argNodes, site, receiver);
@@ -149,11 +154,32 @@ export class ExpressApi {
   private callOnUnknown(callee: Extract<Value, { k: 'unknown' }>, args: Value[], site: Node): Value {
     const member = Node.isCallExpression(site) ? site.getExpression() : null;
     const fn = args[0];
+    if (member && Node.isPropertyAccessExpression(member) && ['then', 'finally'].includes(member.getName())) {
+      this.runCallbacks(clip(member.getText()), args, site);
+      return unknown('call-expression', site);
+    }
     if (!member || !Node.isPropertyAccessExpression(member) || !['forEach', 'map'].includes(member.getName()) || fn?.k !== 'fn') return unknown(callee.reason === 'environment' ? 'environment' : 'call-expression', site);
     return this.ev.withCondition(`loop over ${clip(member.getExpression().getText())}`, () => {
       this.ev.invoke(fn, [unknown('dynamic-path', member.getExpression()), unknown('dynamic-path', member.getExpression())], site);
       return unknown('dynamic-path', site);
     });
+  }
+
+  /**
+   * Functions of the project handed to a package or a promise (`db.connect().then(() => …)`,
+   * `bootstrap({ loaders: [expressLoader] })`) run later, when the package calls them: each runs
+   * once here, with unknown arguments, under a condition, so the routes they register are listed
+   * (partial) instead of lost. Only functions of at most one parameter: a function taking
+   * `(req, res)` is a handler or middleware the package wraps, not a callback that sets up the app.
+   */
+  private runCallbacks(callee: string, args: Value[], site: Node): void {
+    const callbacks = args.flatMap((a) => (a.k === 'object' ? [...a.props.values()] : [a])).flatMap((a) => (a.k === 'array' ? a.items : [a]));
+    for (const fn of callbacks) {
+      if (fn.k !== 'fn' || !('getParameters' in fn.node) || (fn.node as Node & { getParameters(): Node[] }).getParameters().length > 1) continue;
+      if (this.invokedCallbacks.has(fn.node)) continue;
+      this.invokedCallbacks.add(fn.node);
+      this.ev.withCondition(`callback of ${callee}`, () => this.ev.invoke(fn, [unknown('call-expression', site)], site));
+    }
   }
 
   private callExpress(member: string[], args: Value[], site: Node): Value {

@@ -10,6 +10,13 @@
 /** Semver of the Inventory shape; bump the major when a field changes meaning. */
 export const SCHEMA_VERSION = '1.0.0';
 
+/**
+ * Diagnostic codes meaning registrations may be missing from the inventory: calls it could not
+ * attribute, imports it could not follow, registrars and decorators it could not read, directory
+ * scans. Any of them makes the inventory incomplete (analyzer-patterns.md §4.6).
+ */
+export const BLIND_SPOTS: readonly string[] = ['unresolved-router', 'unresolved-import', 'dynamic-import', 'custom-registrar', 'decorator-routes', 'filesystem-registration'];
+
 /** How sure the analyzer is about a record. */
 export type Resolution = 'exact' | 'partial' | 'inferred' | 'unresolved';
 

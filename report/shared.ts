@@ -1,5 +1,5 @@
 /** Helpers shared by the report renderers. */
-import type { Diagnostic, Inventory, Location, Route } from '../analyzer/model.js';
+import { BLIND_SPOTS, type Diagnostic, type Inventory, type Location, type Route } from '../analyzer/model.js';
 import { joinPaths } from '../analyzer/path.js';
 
 /** `file:line` of a location. */
@@ -45,7 +45,7 @@ export function resolutionNote(r: Route): string {
 }
 
 /** Diagnostic codes that mean part of the app could not be inventoried (vs notes for the migration). */
-const RESOLUTION_CODES = new Set(['parse-error', 'file-skipped', 'analysis-budget', 'unresolved-router', 'unresolved-import', 'dynamic-import', 'unresolved-path', 'unmounted-router', 'no-entry']);
+const RESOLUTION_CODES = new Set([...BLIND_SPOTS, 'parse-error', 'file-skipped', 'analysis-budget', 'unresolved-path', 'unmounted-router', 'no-entry']);
 
 export interface ReportItem {
   code: string;
