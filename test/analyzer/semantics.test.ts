@@ -45,6 +45,25 @@ describe('Express semantics', () => {
     expect(await routesOf(src)).toEqual(['GET /users | list', 'GET /users/:uid | show', 'GET /users/:uid/pets/:pid | show']);
   });
 
+  it('lists routes registered in a callback a package calls later, as conditional', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2', mongoose: '^8' } }),
+      'app.js': `${HEAD}const mongoose = require('mongoose');\nmongoose.connect(process.env.DB).then(() => {\n  app.get('/ready', function ready(req, res) { res.end(); });\n});\n`,
+    });
+    const inv = await analyze({ dir });
+    expect(inv.routes.map((r) => [r.key, r.resolution, r.reasons.map((x) => x.code)])).toEqual([['GET /ready', 'partial', ['conditional']]]);
+  });
+
+  it('calls the inventory incomplete when a registrar could not be followed', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}const later = [];\nfunction define(path, fn) { later.push({ path, fn }); }\ndefine('/jobs', function jobs(req, res) { res.end(); });\n`,
+    });
+    const inv = await analyze({ dir });
+    expect(inv.summary.complete).toBe(false);
+    expect(inv.summary.headline).toMatch(/^Inventory INCOMPLETE: 1 registration could not be followed \(custom-registrar\)/);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
