@@ -78,12 +78,13 @@ function load(dir: string, entry: string): { error?: string; runtimeRoutes: Rout
   });
   try {
     if (!existsSync(out)) return { error: `did not load: ${lastLine(child.stderr) || `exit ${child.status ?? child.signal}`}`, runtimeRoutes: new Map() };
-    const dumped = JSON.parse(readFileSync(out, 'utf8')) as { routes: { key: string; chain: string[] }[]; problems: string[] };
+    const dumped = JSON.parse(readFileSync(out, 'utf8')) as { routes: { key: string; chain: string[] }[]; problems: string[]; crashes: string[] };
     const runtimeRoutes: Routes = new Map();
     for (const r of dumped.routes) if (!runtimeRoutes.has(r.key)) runtimeRoutes.set(r.key, r.chain);
     // An app without routes (only static files) is a result; one that threw before registering any is not.
-    const failure = lastLine(child.stderr);
-    const error = dumped.problems.length ? dumped.problems.join('; ') : !dumped.routes.length && /Error\b/.test(failure) ? `no routes registered: ${failure}` : undefined;
+    const failure = dumped.crashes[0] ?? lastLine(child.stderr);
+    const crashed = dumped.crashes.length > 0 || /Error\b/.test(failure);
+    const error = dumped.problems.length ? dumped.problems.join('; ') : !dumped.routes.length && crashed ? `no routes registered: ${failure}` : crashed ? `crashed after registering: ${failure}` : undefined;
     return { error, runtimeRoutes };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -30,6 +30,9 @@ session.post('Debugger.enable');
 
 const apps = [];
 const problems = [];
+/** Uncaught exceptions, seen even when the app's logger handles them (winston's exitOnError). */
+const crashes = [];
+process.on('uncaughtExceptionMonitor', (err) => crashes.push(String(err?.message ?? err).split('\n')[0].slice(0, 160)));
 instrument();
 
 let written = false;
@@ -146,7 +149,7 @@ function dump() {
   const roots = apps.filter((a) => !mounted.has(a));
   const routes = [];
   for (const app of roots) routes.push(...chains(events.get(app)));
-  writeFileSync(out, JSON.stringify({ apps: apps.length, roots: roots.length, routes, problems }, null, 1));
+  writeFileSync(out, JSON.stringify({ apps: apps.length, roots: roots.length, routes, problems, crashes }, null, 1));
 }
 
 /** The app's routing tree flattened in Express's matching order: middleware and routes. */
