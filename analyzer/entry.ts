@@ -54,10 +54,11 @@ export function describeEntry(ev: Evaluator, node: Node, value: Value | undefine
   const wrappers: string[] = [];
   let site = node;
   let current = value;
-  for (;;) {
-    const inner = wrappedArgument(ev, site) ?? forwardedCall(ev, current);
+  for (let depth = 0; depth < 8; depth++) {
+    const inner = wrappedArgument(ev, site) ?? forwardedCall(ev, current, site);
     if (!inner) break;
-    if (!inner.forward) wrappers.push(inner.package ? `${expressionName(site)} [${inner.package}]` : expressionName(site));
+    if (inner.wrapper) wrappers.push(inner.wrapper);
+    else if (!inner.forward) wrappers.push(inner.package ? `${expressionName(site)} [${inner.package}]` : expressionName(site));
     site = inner.node;
     current = inner.value;
   }
@@ -92,28 +93,50 @@ interface Inner {
   package?: string;
   /** Set when the outer function only forwards its arguments to `node`. */
   forward?: boolean;
+  /** Set when the outer function is a wrapper made elsewhere (`catchAsync(…)` applied where the handler is defined): its maker's name. */
+  wrapper?: string;
 }
 
 /**
  * A function that only forwards its parameters to another — `(req, res, next) =>
  * ctrl.show(req, res, next)`, also as `{ return …; }` — stands for its target, evaluated in the
- * forwarding function's scope (analyzer-patterns.md §3 P45).
+ * forwarding function's scope (analyzer-patterns.md §3 P45). When the target is a parameter of
+ * the function that made the forwarder — `const catchAsync = (fn) => (req, res, next) =>
+ * Promise.resolve(fn(req, res, next)).catch(next)`, applied where the handler is defined
+ * (`const create = catchAsync(async (req, res) => …)`) — the forwarder is a wrapper named after
+ * its maker, and the handler is the function it was given (§3 P44).
  */
-function forwardedCall(ev: Evaluator, value: Value | undefined): Inner | null {
+function forwardedCall(ev: Evaluator, value: Value | undefined, site: Node): Inner | null {
   if (value?.k !== 'fn' || !(Node.isArrowFunction(value.node) || Node.isFunctionExpression(value.node))) return null;
   const fn = value.node;
   const body = fn.getBody();
-  const statements = Node.isBlock(body) ? body.getStatements() : [];
-  const single = statements.length === 1 ? statements[0] : undefined;
-  const expr = Node.isBlock(body) ? (Node.isReturnStatement(single) || Node.isExpressionStatement(single) ? single.getExpression() : undefined) : body;
-  const call = expr && Node.isAwaitExpression(expr) ? expr.getExpression() : expr;
-  // Only references are evaluated again (`ctrl.show`), never calls, which could register routes twice.
-  if (!call || !Node.isCallExpression(call) || !isReference(call.getExpression())) return null;
+  if (Node.isBlock(body) && body.getStatements().length > 2) return null;
   const params = fn.getParameters().map((p) => p.getName());
-  const args = call.getArguments().map((a) => a.getText());
-  if (args.length < 2 || args.length > params.length || !args.every((a, i) => a === params[i])) return null;
-  const target = ev.ev(call.getExpression(), value.env as Env);
-  return target.k === 'fn' || target.k === 'pkg' ? { node: call.getExpression(), value: target, forward: true } : null;
+  const forwards = (call: Node) => {
+    if (!Node.isCallExpression(call) || !isReference(call.getExpression())) return false;
+    const args = call.getArguments().map((a) => a.getText());
+    return args.length >= 2 && args.length <= params.length && args.every((a, i) => a === params[i]);
+  };
+  // Only references are evaluated again (`ctrl.show`, `fn`), never calls, which could register routes twice.
+  const calls = [body, ...body.getDescendantsOfKind(SyntaxKind.CallExpression)].filter(forwards);
+  // One forwarding call only: `cond ? a(req, res, next) : b(req, res, next)` picks at run time.
+  const call = calls.length === 1 ? calls[0] : undefined;
+  if (!call || !Node.isCallExpression(call)) return null;
+  const callee = call.getExpression();
+  const target = ev.ev(callee, value.env as Env);
+  if (target.k !== 'fn' && target.k !== 'pkg') return null;
+  const maker = Node.isIdentifier(callee) ? makerOf(fn, callee.getText()) : undefined;
+  return maker ? { node: site, value: target, wrapper: maker } : { node: callee, value: target, forward: true };
+}
+
+/** Name of the function enclosing `fn` that declares the parameter `name` (`catchAsync` for `(fn) => (req, res, next) => fn(…)`). */
+function makerOf(fn: Node, name: string): string | undefined {
+  const maker = fn.getFirstAncestor((n) => Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isFunctionDeclaration(n));
+  if (!maker || !(Node.isArrowFunction(maker) || Node.isFunctionExpression(maker) || Node.isFunctionDeclaration(maker))) return undefined;
+  if (!maker.getParameters().some((p) => p.getName() === name)) return undefined;
+  const holder = maker.getParent();
+  const named = Node.isFunctionDeclaration(maker) ? maker.getName() : Node.isVariableDeclaration(holder) ? holder.getName() : undefined;
+  return named ?? '<anonymous>';
 }
 
 function isReference(node: Node): boolean {

@@ -64,6 +64,18 @@ describe('Express semantics', () => {
     expect(inv.summary.headline).toMatch(/^Inventory INCOMPLETE: 1 registration could not be followed \(custom-registrar\)/);
   });
 
+  it('reads a handler wrapped where it is defined (const create = catchAsync(async (req, res) => …))', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}const catchAsync = (fn) => (req, res, next) => {\n  Promise.resolve(fn(req, res, next)).catch((err) => next(err));\n};\nconst users = {\n  create: catchAsync(async (req, res) => {\n    res.status(201).cookie('sid', 'x', { maxAge: 1000 }).send(req.body);\n  }),\n};\napp.post('/users', users.create);\n`,
+    });
+    const inv = await analyze({ dir });
+    const [route] = inv.routes;
+    expect([route.handler.name, route.handler.wrappers, route.handler.async, route.handler.definition?.line]).toEqual(['users.create', ['catchAsync'], true, 8]);
+    expect(route.usage.res.map((u) => u.api)).toEqual(['res.cookie', 'res.send', 'res.status']);
+    expect(route.usage.req.map((u) => u.api)).toEqual(['req.body']);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
