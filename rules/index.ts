@@ -78,7 +78,8 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
         rule: rule.id,
         severity: draft.severity ?? rule.severity,
         stage: draft.stage ?? rule.stage,
-        autoFixable: rule.autoFixable,
+        // What only a human can do (stage `manual`) is never fixed unaided, whatever the rule's default.
+        autoFixable: (draft.stage ?? rule.stage) === 'manual' ? false : (draft.autoFixable ?? rule.autoFixable),
         message: draft.message,
         fastify: draft.fastify,
         location: draft.location,

@@ -37,6 +37,8 @@ export interface FindingDraft {
   severity?: Severity;
   /** Overrides the rule's stage (a catalogue entry says which stage replaces the thing). */
   stage?: Stage;
+  /** Overrides whether the stage fixes it unaided (a finding in stage `manual` never is). */
+  autoFixable?: boolean;
   appliesTo?: Finding['appliesTo'];
 }
 

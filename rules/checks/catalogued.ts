@@ -100,7 +100,9 @@ export const apiUsage: Rule = {
     example: { express: "res.send('<p>hi</p>') // text/html", fastify: "reply.type('text/html; charset=utf-8').send('<p>hi</p>')" },
   },
   check: (inventory) => {
-    const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package))].filter(Boolean) as string[]);
+    // Packages that may set request properties: middleware, chain entries, and middleware the app's own functions run (`upload.single('f')(req, res, next)`).
+    const called = inventory.middleware.flatMap((m) => (m.usage.calls ?? []).map((c) => /\[([^\]]+)\]$/.exec(c.api)?.[1]));
+    const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package)), ...called].filter(Boolean) as string[]);
     // Routes, and not-found handlers registered as middleware (`app.use((req, res) => res.status(404).send(…))`).
     const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));
     const sites = [
@@ -115,7 +117,8 @@ export const apiUsage: Rule = {
         seen.add(use.api);
         const entry = apiFor(use.api);
         if (!entry || entry.safety === 'safe') return [];
-        const appProvided = providedByApp(entry.requires ?? [], packages);
+        // Only request properties can come from the app's own middleware; `res.render` and `res.sendFile` are Express's own.
+        const appProvided = use.api.startsWith('req.') ? providedByApp(entry.requires ?? [], packages) : null;
         return [{
           subject: route.id,
           message: appProvided

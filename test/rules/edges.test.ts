@@ -122,3 +122,24 @@ describe('api-usage: what cannot differ is not reported', () => {
     expect(found).toEqual([expect.stringMatching(/^4: GET \/b uses res\.status: Fastify throws FST_ERR_BAD_STATUS_CODE outside 100–599/)]);
   });
 });
+
+describe('api-usage', () => {
+  async function inventoryOf(source: string) {
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', pug: '^3' } }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
+    return runRules(await analyze({ dir }));
+  }
+
+  it('an API with no Fastify equivalent is a manual error that keeps the route on Express', async () => {
+    const inv = await inventoryOf("app.get('/stream', (req, res) => { res.write('a'); res.end(); });\n");
+    const write = inv.findings!.find((f) => f.rule === 'api-usage' && f.message.includes('res.write'))!;
+    expect([write.severity, write.stage, write.autoFixable]).toEqual(['error', 'manual', false]);
+    expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /stream', 'manual']]);
+  });
+
+  it("res.render is Express's own, never a decoration the app's middleware sets", async () => {
+    const inv = await inventoryOf("app.set('view engine', 'pug');\napp.get('/', (req, res) => res.render('home'));\n");
+    const render = inv.findings!.filter((f) => f.message.includes('res.render'));
+    expect(render.map((f) => f.message)).not.toContainEqual(expect.stringContaining("app's own middleware"));
+    expect(render.map((f) => f.fastify)).not.toContainEqual(expect.stringContaining('decorateRequest'));
+  });
+});
