@@ -1,5 +1,5 @@
 /** What the analysis itself says needs a human: routes it could not pin down, router middleware that leaks. */
-import type { Rule } from '../rule.js';
+import type { FindingDraft, Rule } from '../rule.js';
 
 export const unresolvedRoute: Rule = {
   id: 'unresolved-route',
@@ -8,7 +8,7 @@ export const unresolvedRoute: Rule = {
   stage: 'manual',
   autoFixable: false,
   docs: {
-    summary: 'The analyzer could not pin the route down exactly (a path built at run time, a condition, middleware it could not follow). The codemods move only what they understand, so such a route stays on Express until a human checks it.',
+    summary: 'The analyzer could not pin the route down exactly (a path built at run time, a condition, middleware it could not follow). The codemods move only what they understand, so such a route stays on Express until a human checks it; a route whose path and chain are known but which is registered under a condition (or with an environment fallback) moves with the same condition, for review (assisted).',
     fix: 'Read the reasons; make the path or middleware static where you can, or move the route by hand.',
     source: 'analyzer-patterns.md §4.6 (reason codes)',
     example: { express: 'app.get(process.env.PREFIX + "/x", h)', fastify: "fastify.get('/x', { prefixTrailingSlash: 'both' }, h) // with the prefix on register()" },
@@ -16,13 +16,18 @@ export const unresolvedRoute: Rule = {
   check: (inventory) =>
     inventory.routes
       .filter((r) => r.resolution !== 'exact')
-      .map((r) => ({
-        subject: r.id,
-        message: `${r.key} is ${r.resolution}: ${[...new Set(r.reasons.map((x) => x.message))].join('; ') || 'no reason recorded'}.`,
-        fastify: 'Moved by hand once the path and chain are known.',
-        location: r.registration,
-        related: r.reasons.flatMap((x) => (x.location ? [{ location: x.location, message: x.message }] : [])),
-      })),
+      .map((r): FindingDraft => {
+        // Path and chain known, registered under a condition or with an environment fallback: it moves with the same condition, for a human to check.
+        const conditionalOnly = r.resolution === 'partial' && r.reasons.every((x) => x.code === 'conditional' || x.code === 'environment');
+        return {
+          subject: r.id,
+          message: `${r.key} is ${r.resolution}: ${[...new Set(r.reasons.map((x) => x.message))].join('; ') || 'no reason recorded'}.`,
+          fastify: conditionalOnly ? 'Registered under the same condition in Fastify (`if (…) fastify.get(…)`, or the fallback as the default); check the condition.' : 'Moved by hand once the path and chain are known.',
+          location: r.registration,
+          related: r.reasons.flatMap((x) => (x.location ? [{ location: x.location, message: x.message }] : [])),
+          ...(conditionalOnly ? { stage: 'routes' as const } : {}),
+        };
+      }),
 };
 
 export const routerMiddlewareLeak: Rule = {

@@ -136,6 +136,11 @@ describe('api-usage', () => {
     expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /stream', 'manual']]);
   });
 
+  it('a route registered under a condition moves with it (assisted); one with a path known only at run time stays (manual)', async () => {
+    const inv = await inventoryOf("if (process.env.NODE_ENV === 'production') app.get('/debug', (req, res) => res.end());\napp.get(process.env.HEALTH, (req, res) => res.end());\n");
+    expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /debug', 'assisted'], ['GET <unresolved:process.env.HEALTH>', 'manual']]);
+  });
+
   it("res.render is Express's own, never a decoration the app's middleware sets", async () => {
     const inv = await inventoryOf("app.set('view engine', 'pug');\napp.get('/', (req, res) => res.render('home'));\n");
     const render = inv.findings!.filter((f) => f.message.includes('res.render'));
