@@ -71,6 +71,12 @@ export interface MiddlewareEntry {
   source: string;
   /** The methods of the routes it matters for, when not all (method-override: the methods a form is overridden to). */
   affectsMethods?: readonly string[];
+  /**
+   * Routes the Fastify plugin registers itself, as `METHOD path`, `{prefix}` standing for the
+   * middleware's mount path: an app route with the same method and path makes Fastify refuse to
+   * boot (FST_ERR_DUPLICATED_ROUTE).
+   */
+  registersRoutes?: readonly string[];
 }
 
 const BODY_CAVEATS = [
@@ -202,6 +208,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.4, §2.13, §4.3',
+    // @fastify/static registers `GET`/`HEAD` on `prefix + '*'` unless `wildcard: false` (index.js).
+    registersRoutes: ['GET {prefix}/*', 'HEAD {prefix}/*'],
   },
   'serve-static': {
     package: 'serve-static',
@@ -223,6 +231,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3 (express.static / serve-static row), §2.13',
+    // @fastify/static registers `GET`/`HEAD` on `prefix + '*'` unless `wildcard: false` (index.js).
+    registersRoutes: ['GET {prefix}/*', 'HEAD {prefix}/*'],
   },
   cors: {
     package: 'cors',
@@ -244,6 +254,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.6',
+    // @fastify/cors index.js: `fastify.options('*', …)` answers preflight requests (unless `preflight: false`).
+    registersRoutes: ['OPTIONS *'],
   },
   helmet: {
     package: 'helmet',

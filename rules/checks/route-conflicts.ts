@@ -3,8 +3,9 @@
  * boot), and overlapping patterns whose winner changes (Express: first registered; Fastify: most
  * specific — a static segment beats a parameter).
  */
-import type { Route } from '../../analyzer/model.js';
-import type { Rule } from '../rule.js';
+import type { Inventory, Route } from '../../analyzer/model.js';
+import { middlewareFor } from '../catalogue/middleware.js';
+import type { FindingDraft, Rule } from '../rule.js';
 
 const segments = (r: Route) => r.matchKey.slice(r.matchKey.indexOf(' ') + 1).split('/').filter(Boolean);
 
@@ -15,7 +16,7 @@ export const duplicateRoute: Rule = {
   stage: 'manual',
   autoFixable: false,
   docs: {
-    summary: 'Express lets two routes share a method and path (the second runs when the first calls `next()` or `next(\'route\')`). Fastify refuses the second registration at boot (FST_ERR_DUPLICATED_ROUTE), so the app would not start. Paths are compared as Fastify will see them with the router options that keep Express matching (case-insensitive, trailing slash ignored); `all` claims every method, and a GET route brings its HEAD.',
+    summary: 'Express lets two routes share a method and path (the second runs when the first calls `next()` or `next(\'route\')`). Fastify refuses the second registration at boot (FST_ERR_DUPLICATED_ROUTE), so the app would not start. Paths are compared as Fastify will see them with the router options that keep Express matching (case-insensitive, trailing slash ignored); `all` claims every method, and a GET route brings its HEAD. Routes the replacement plugins register themselves count too: @fastify/cors takes `OPTIONS *` (so `app.options(\'*\', cors())` or a catch-all `app.all(\'*\')` clash), @fastify/static takes `GET`/`HEAD <prefix>/*` (an SPA fallback `app.get(\'*\')` next to `express.static` clashes).',
     fix: 'Merge the two handlers into one route that branches, keeping the order Express ran them in.',
     source: 'express-fastify-mapping.md §2.7, §2.14',
     example: { express: "app.get('/a', first); app.get('/a', second)", fastify: "fastify.get('/a', async (req, reply) => (cond(req) ? first(req, reply) : second(req, reply)))" },
@@ -44,9 +45,41 @@ export const duplicateRoute: Rule = {
       }
       for (const m of methods) seen.set(`${r.appId} ${m} ${path}`, r);
     }
-    return out;
+    return [...out, ...pluginRouteClashes(inventory)];
   },
 };
+
+/**
+ * App routes that take a route a replacement plugin registers itself (rules/catalogue
+ * `registersRoutes`): `app.options('*', cors())` or a catch-all `app.all('*')` next to `cors()`
+ * (@fastify/cors registers `OPTIONS *`), an SPA `app.get('*')` next to `express.static` at the
+ * same prefix (@fastify/static registers `GET`/`HEAD <prefix>/*`). Verified on Fastify 5.12.
+ */
+function pluginRouteClashes(inventory: Inventory): FindingDraft[] {
+  const wildcard = (p: string) => p.replace(/^\*$/, '/*').replace(/\/\*[\w$]*$|\/\{\*[\w$]+\}$|\/\(\.\*\)$/, '/*').toLowerCase();
+  const out: FindingDraft[] = [];
+  for (const m of inventory.middleware) {
+    const entry = middlewareFor(m.name, m.package);
+    const reported = new Set<string>(); // one finding per route and plugin
+    for (const taken of entry?.registersRoutes ?? []) {
+      const [method, raw] = taken.split(' ');
+      const path = wildcard(raw.replace('{prefix}', m.fullPath === '/' ? '' : m.fullPath));
+      for (const r of inventory.routes) {
+        if (r.appId !== m.appId || r.path.syntax === 'unresolved' || wildcard(r.path.full) !== path) continue;
+        if ((r.method !== method && r.method !== 'ALL' && !(r.method === 'GET' && method === 'HEAD')) || reported.has(r.id)) continue;
+        reported.add(r.id);
+        out.push({
+          subject: r.id,
+          message: `${r.key} takes \`${method} ${path}\`, which ${entry!.fastify} registers itself (replacing ${m.name} at ${m.registration.file}:${m.registration.line}); Fastify refuses the second route at boot.`,
+          fastify: method === 'OPTIONS' ? 'Drop the route: @fastify/cors answers preflight requests; a catch-all 404 becomes `fastify.setNotFoundHandler`.' : 'Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile(\'index.html\')`), or register @fastify/static with `wildcard: false`.',
+          location: r.registration,
+          related: [{ location: m.registration, message: `${m.name} [${m.package}], replaced by ${entry!.fastify}` }],
+        });
+      }
+    }
+  }
+  return out;
+}
 
 export const overlappingRoutes: Rule = {
   id: 'overlapping-routes',

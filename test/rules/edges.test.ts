@@ -22,6 +22,18 @@ describe('duplicate-route', () => {
   });
 });
 
+describe('duplicate-route: routes a replacement plugin registers itself', () => {
+  it('cors with app.options(*) or app.all(*), express.static with an SPA get(*) at the same prefix (FST_ERR_DUPLICATED_ROUTE on Fastify 5.12)', async () => {
+    const src = ["const cors = require('cors');", 'app.use(cors());', "app.use(express.static('public'));", `app.options('*', cors());`, `app.get('/api/x', ${h});`, `app.get('*', ${h});`, `app.all('/*', ${h});`, ''].join('\n');
+    expect((await findingsOf(src, 'duplicate-route', { dependencies: { express: '^4.21.0', cors: '^2' } })).sort()).toEqual([
+      '6: OPTIONS * takes `OPTIONS /*`, which @fastify/cors registers itself (replacing cors at app.js:4); Fastify refuses the second route at boot.',
+      '8: GET * takes `GET /*`, which @fastify/static registers itself (replacing express.static at app.js:5); Fastify refuses the second route at boot.',
+      '9: ALL /* takes `OPTIONS /*`, which @fastify/cors registers itself (replacing cors at app.js:4); Fastify refuses the second route at boot.',
+      '9: ALL /* takes `GET /*`, which @fastify/static registers itself (replacing express.static at app.js:5); Fastify refuses the second route at boot.',
+    ].sort());
+  });
+});
+
 describe('overlapping-routes', () => {
   it('a wildcard shadows a later static route; a parameter pattern that cannot match the static segment does not', async () => {
     const src = [`app.get('/users/:id(\\\\d+)', ${h});`, `app.get('/users/me', ${h});`, `app.get('/files/*', ${h});`, `app.get('/files/readme', ${h});`, ''].join('\n');
