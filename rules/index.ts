@@ -6,6 +6,7 @@
 import type { Finding, Inventory, Readiness, RouteReadiness, Stage } from '../analyzer/model.js';
 import { stableId } from '../analyzer/inventory.js';
 import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
+import { defaultPages, listenHost } from './checks/app-defaults.js';
 import { arrayPath } from './checks/array-path.js';
 import { bodyPresence } from './checks/body-presence.js';
 import { apiUsage, middlewareNoEquivalent, middlewarePlugin } from './checks/catalogued.js';
@@ -28,6 +29,7 @@ import type { Rule } from './rule.js';
 /** Every rule, in report order. */
 export const RULES: Rule[] = [
   nodeEngine,
+  listenHost,
   trustProxyHops,
   appSettings,
   regexpPath,
@@ -48,6 +50,7 @@ export const RULES: Rule[] = [
   resMethodReassign,
   errStatus,
   errorTypeChecks,
+  defaultPages,
   routerMiddlewareLeak,
   routerGuardUnknownPaths,
   unresolvedRoute,
