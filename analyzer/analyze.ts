@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, Project, ts, type SourceFile } from 'ts-morph';
 import { glob } from 'tinyglobby';
 import { discoverFiles } from './files.js';
 import { joinTsoaActions } from './decorators.js';
@@ -16,6 +16,7 @@ import { BLIND_SPOTS, SCHEMA_VERSION, type Diagnostic, type Inventory, type Loca
 import { detectEntry, readPackageJson, readProjectFacts, workspaceDirs } from './project.js';
 import { ModuleResolver } from './resolve.js';
 import { ROUTE_METHODS } from './express-api.js';
+import { descendantsWhere } from './syntax.js';
 import { toolVersion } from './version.js';
 
 export interface AnalyzeOptions {
@@ -56,11 +57,16 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   for (const problem of resolver.tsconfigProblems) diagnostics.push({ code: 'tsconfig-problem', severity: 'info', message: `tsconfig.json: ${problem} (analysis continues with the options that could be read)` });
   const allowed = new Set(discovered.files);
   const failed = new Set<string>();
-  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
-  const locate = (node: Node): Location => {
-    const sf = node.getSourceFile();
-    const { line, column } = sf.getLineAndColumnAtPos(node.getStart());
-    return { file: rel(sf.getFilePath()), line, column };
+  const relPaths = new Map<string, string>();
+  const rel = (abs: string) => {
+    let r = relPaths.get(abs);
+    if (r === undefined) relPaths.set(abs, (r = path.relative(root, abs).split(path.sep).join('/')));
+    return r;
+  };
+  const locate = (node: Node | ts.Node): Location => {
+    const c = node instanceof Node ? node.compilerNode : node;
+    const sf = c.getSourceFile();
+    return { file: rel(sf.fileName), ...lineAndColumn(sf, c.getStart(sf)) };
   };
   const sourceFile = (abs: string): SourceFile | null => {
     if (failed.has(abs)) return null;
@@ -119,6 +125,26 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   return inventory;
 }
 
+/** Line breaks of TypeScript's line map that ts-morph's line count ignores (it ends lines at `\n` only). */
+const OTHER_LINE_BREAKS = /\r(?!\n)|[\u2028\u2029]/;
+const lineMapAgrees = new WeakMap<ts.SourceFile, boolean>();
+
+/**
+ * Line and column (1-based) of `pos` as ts-morph's getLineAndColumnAtPos gives them: from the
+ * compiler's cached line map when the file has no line breaks the two count differently (ts-morph
+ * scans the text from the start on every call), else by ts-morph's rule.
+ */
+function lineAndColumn(sf: ts.SourceFile, pos: number): { line: number; column: number } {
+  let agrees = lineMapAgrees.get(sf);
+  if (agrees === undefined) lineMapAgrees.set(sf, (agrees = !OTHER_LINE_BREAKS.test(sf.text)));
+  if (!agrees) {
+    const before = sf.text.slice(0, pos);
+    return { line: before.split('\n').length, column: pos - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) };
+  }
+  const { line, character } = sf.getLineAndCharacterOfPosition(pos);
+  return { line: line + 1, column: character + 1 };
+}
+
 /** Picks the folder to analyse: the given one, or one workspace member of a monorepo. */
 async function chooseRoot(dir: string, app?: string): Promise<string> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AnalyzeError('missing-dir', `${dir} is not a folder`);
@@ -170,7 +196,7 @@ function sweepUnattributed(files: string[], sourceFile: (f: string) => SourceFil
     if (isTestFile(file)) continue;
     const sf = ev.modules.get(file)?.source ?? (importsOtherFramework(file) ? null : sourceFile(file));
     if (!sf) continue;
-    for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    for (const call of descendantsWhere(sf, routeLikeCall)) {
       if (ev.visitedCalls.has(call)) continue;
       const callee = call.getExpression();
       if (!Node.isPropertyAccessExpression(callee)) continue;
@@ -186,6 +212,17 @@ function sweepUnattributed(files: string[], sourceFile: (f: string) => SourceFil
     }
   }
   return out;
+}
+
+/**
+ * What sweepUnattributed needs of a call, tested on the compiler node so that only candidates get
+ * ts-morph wrappers: `x.<route method or use>(a, b, …)` with a string or template first argument.
+ */
+function routeLikeCall(c: ts.Node): c is ts.CallExpression {
+  if (!ts.isCallExpression(c) || !ts.isPropertyAccessExpression(c.expression) || c.arguments.length < 2) return false;
+  const method = c.expression.name.text;
+  const first = c.arguments[0];
+  return (ROUTE_METHODS.has(method) || method === 'use') && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first));
 }
 
 function summarise(inv: Inventory, files: Inventory['summary']['files']): Inventory['summary'] {

@@ -3,7 +3,8 @@
  * per the fixture naming rules (fixtures/analyzer/README.md), provenance (local or npm package),
  * wrappers (`asyncHandler(fn)` → `fn` wrapped by `asyncHandler`), `Function.length` and `async`.
  */
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type ts } from 'ts-morph';
+import { textOf } from './syntax.js';
 import type { Env, Evaluator } from './evaluate.js';
 import type { EntryRef } from './graph.js';
 import type { Reason } from './model.js';
@@ -30,11 +31,12 @@ const FUNCTION_KINDS = new Set([SyntaxKind.ArrowFunction, SyntaxKind.FunctionExp
 /** `Function.length`: parameters before the first one with a default or rest (TS `this` excluded). */
 export function functionLength(fn: Node): number | null {
   if (!FUNCTION_KINDS.has(fn.getKind())) return null;
+  // Read from the compiler nodes: wrapping every parameter of every handler was a sizeable part of evaluation.
+  const text = textOf(fn);
   let n = 0;
-  for (const p of (fn as Node & { getParameters(): Node[] }).getParameters()) {
-    if (!Node.isParameterDeclaration(p)) break;
-    if (p.getName() === 'this') continue;
-    if (p.isRestParameter() || p.hasInitializer()) break;
+  for (const p of (fn.compilerNode as ts.SignatureDeclaration).parameters) {
+    if (text(p.name) === 'this') continue;
+    if (p.dotDotDotToken || p.initializer) break;
     n++;
   }
   return n;

@@ -9,13 +9,14 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Node, SyntaxKind, type SourceFile, type Project } from 'ts-morph';
+import { Node, SyntaxKind, ts, type SourceFile, type Project } from 'ts-morph';
 import type { Diagnostic, Location, Reason } from './model.js';
 import type { ModuleResolver } from './resolve.js';
 import type { RouterNode } from './graph.js';
 import { ROUTER_PACKAGES } from './packages.js';
 import { type ClassValue, type FnValue, type ObjectValue, type Value, alt, obj, UNDEF, unknown } from './values.js';
 import { ExpressApi } from './express-api.js';
+import { nameOf, textOf, wrap } from './syntax.js';
 
 /** A lexical scope; bindings may be lazy (imports resolve on first read, like live bindings). */
 export class Env {
@@ -240,23 +241,29 @@ export class Evaluator {
   /** Function declarations are visible in their whole block (hoisting); imports are live bindings. */
   private hoist(statements: Node[], env: Env): void {
     for (const st of statements) {
-      if (Node.isFunctionDeclaration(st) && st.getName()) env.declare(st.getName()!, this.fnValue(st, env));
+      const name = Node.isFunctionDeclaration(st) ? nameOf(st) : undefined;
+      if (name) env.declare(name, this.fnValue(st, env));
       if (Node.isImportDeclaration(st)) this.bindImport(st, env);
       if (Node.isImportEqualsDeclaration(st)) this.bindImportEquals(st, env);
     }
   }
 
-  private bindImport(decl: Node & { getModuleSpecifierValue(): string }, env: Env): void {
+  /** Binds the names an import declares, read from the compiler nodes (as ts-morph's getters read them) so that they need no wrappers. */
+  private bindImport(decl: Node, env: Env): void {
     if (!Node.isImportDeclaration(decl)) return;
     const spec = decl.getModuleSpecifierValue();
     const file = env.moduleRecord.file;
-    const def = decl.getDefaultImport();
-    if (def) env.declareLazy(def.getText(), () => this.importBinding(spec, file, 'default', decl));
-    const ns = decl.getNamespaceImport();
-    if (ns) env.declareLazy(ns.getText(), () => this.namespaceValue(spec, file, decl));
-    for (const named of decl.getNamedImports()) {
-      const local = named.getAliasNode()?.getText() ?? named.getName();
-      env.declareLazy(local, () => this.importBinding(spec, file, named.getName(), named));
+    const text = textOf(decl);
+    const clause = decl.compilerNode.importClause;
+    if (clause?.name) env.declareLazy(text(clause.name), () => this.importBinding(spec, file, 'default', decl));
+    const bindings = clause?.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) env.declareLazy(text(bindings.name), () => this.namespaceValue(spec, file, decl));
+    if (!bindings || !ts.isNamedImports(bindings)) return;
+    // `import { a as b }`, `import { 'a-b' as c }`: the exported name, then the local one.
+    const exportName = (n: ts.ModuleExportName) => (ts.isStringLiteral(n) ? n.text : text(n));
+    for (const named of bindings.elements) {
+      const exported = exportName(named.propertyName ?? named.name);
+      env.declareLazy(named.propertyName ? text(named.name) : exportName(named.name), () => this.importBinding(spec, file, exported, wrap(decl, named)));
     }
   }
 
@@ -295,9 +302,10 @@ export class Evaluator {
         return undefined;
       case SyntaxKind.FunctionDeclaration: {
         const fn = st.asKindOrThrow(SyntaxKind.FunctionDeclaration);
-        const value = env.lookup(fn.getName() ?? '') ?? this.fnValue(fn, env);
+        const name = nameOf(fn);
+        const value = env.lookup(name ?? '') ?? this.fnValue(fn, env);
         // Syntactic export checks: ts-morph's isExported() builds a type checker (slow; DESIGN asks for sparing use).
-        if (fn.hasExportKeyword()) this.setExport(env, fn.hasDefaultKeyword() ? 'default' : fn.getName()!, value);
+        if (fn.hasExportKeyword()) this.setExport(env, fn.hasDefaultKeyword() ? 'default' : name!, value);
         return undefined;
       }
       case SyntaxKind.ClassDeclaration: {
@@ -564,8 +572,8 @@ export class Evaluator {
         return env.thisValue ?? unknown('unresolved-value', node);
       case SyntaxKind.PropertyAccessExpression: {
         const pa = node.asKindOrThrow(SyntaxKind.PropertyAccessExpression);
-        if (Node.isMetaProperty(pa.getExpression())) return this.importMeta(pa.getName(), env);
-        return this.api.get(this.ev(pa.getExpression(), env), pa.getName(), node);
+        if (Node.isMetaProperty(pa.getExpression())) return this.importMeta(nameOf(pa)!, env);
+        return this.api.get(this.ev(pa.getExpression(), env), nameOf(pa)!, node);
       }
       case SyntaxKind.ElementAccessExpression: {
         const ea = node.asKindOrThrow(SyntaxKind.ElementAccessExpression);
@@ -859,7 +867,7 @@ export class Evaluator {
     let callee: Value;
     if (Node.isPropertyAccessExpression(calleeNode)) {
       receiver = this.ev(calleeNode.getExpression(), env);
-      callee = this.api.get(receiver, calleeNode.getName(), calleeNode);
+      callee = this.api.get(receiver, nameOf(calleeNode)!, calleeNode);
     } else callee = this.ev(calleeNode, env);
     this.argValues.set(calleeNode, callee);
     // Spread arguments expand in place; `nodes[i]` stays the expression that produced `args[i]`.

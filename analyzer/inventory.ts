@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Node } from 'ts-morph';
+import type { Node, ts } from 'ts-morph';
 import type { EntryRef, MountLayer, RouteLayer, RouterNode } from './graph.js';
 import type { ChainEntry, Handler, Inventory, Location, Reason, Resolution } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
@@ -21,7 +21,8 @@ export function stableId(prefix: string, ...parts: string[]): string {
 /** The record lists of an Inventory that come from the routing graph (plus its diagnostics). */
 export type InventoryRecords = Pick<Inventory, 'apps' | 'routers' | 'mounts' | 'routes' | 'middleware' | 'errorHandlers' | 'notFoundHandlers' | 'staticMounts' | 'viewEngines' | 'settings' | 'diagnostics'>;
 
-type Locate = (node: Node) => Location;
+/** Where a node starts (a ts-morph node, or a compiler node where usage spares it a wrapper). */
+type Locate = (node: Node | ts.Node) => Location;
 
 /** Builds all records for the given routers (every app and router the evaluator created); `helpers` finds the project functions handlers pass `req`/`res` to. */
 export function buildRecords(routers: RouterNode[], locateNode: Locate, root: string, helpers: HelperLookup): InventoryRecords {
@@ -352,11 +353,11 @@ function handlerOf(e: EntryRef, locate: Locate): Handler {
 }
 
 /**
- * `locate` computed once per node (a chain names the same registrations on many routes, and
- * locating scans the file's text); every call returns its own copy.
+ * `locate` computed once per node (a chain names the same registrations on many routes); every
+ * call returns its own copy.
  */
 function locateOnce(locate: Locate): Locate {
-  const known = new WeakMap<Node, Location>();
+  const known = new WeakMap<Node | ts.Node, Location>();
   return (node) => {
     let loc = known.get(node);
     if (!loc) known.set(node, (loc = locate(node)));

@@ -4,12 +4,14 @@
  * (analyzer-patterns.md §3 P52), and how error handlers look at their error. Syntactic: the
  * parameters are followed by name, with a scope walk for shadowing; no type checker.
  */
-import { Node, SyntaxKind, ts, type CompilerNodeToWrappedType, type PropertyAccessExpression } from 'ts-morph';
+import { Node, SyntaxKind, ts } from 'ts-morph';
 import type { EntryRef } from './graph.js';
 import type { HelperLookup, FunctionNode } from './helpers.js';
 import type { ApiUse, Location, Route } from './model.js';
+import { descendants, textOf, wrap, type Text } from './syntax.js';
 
-type Locate = (node: Node) => Location;
+/** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
+type Locate = (node: Node | ts.Node) => Location;
 
 /** Usage of an entry's function, computed once per function (see usageCache). */
 export type Usage = (e: EntryRef) => Route['usage'];
@@ -34,7 +36,7 @@ function usageOf(e: EntryRef, usesOf: (fn: FunctionNode) => Route['usage']): Rou
 /** The uses of `fn`'s first three parameters as `req`, `res` and `next` (see usageOf). */
 function parameterUses(fn: FunctionNode, locate: Locate, helpers: HelperLookup): Route['usage'] {
   const usage: Route['usage'] = { req: [], res: [], next: [] };
-  const params = fn.getParameters();
+  const params = parametersOf(fn);
   params.slice(0, 2).forEach((p, i) => {
     const list = i === 0 ? usage.req : usage.res;
     const prefix = i === 0 ? 'req' : 'res';
@@ -42,16 +44,16 @@ function parameterUses(fn: FunctionNode, locate: Locate, helpers: HelperLookup):
     for (const use of helperUses(fn, p, prefix, locate, helpers, HELPER_DEPTH, new Set([fn]))) if (!list.some((u) => u.api === use.api)) list.push(use);
   });
   const next = params[2];
-  if (next && Node.isParameterDeclaration(next) && Node.isIdentifier(next.getNameNode())) {
-    const name = next.getName();
-    const seen = new Set<string>();
+  if (next && ts.isIdentifier(next.name)) {
     const text = textOf(fn);
-    for (const call of descendantsWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && text(c.expression) === name)) {
-      const [arg] = call.getArguments();
-      const api = !arg ? 'next()' : Node.isStringLiteral(arg) ? `next('${arg.getLiteralValue()}')` : 'next(err)';
+    const name = text(next.name);
+    const seen = new Set<string>();
+    for (const call of usageNodesWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && text(c.expression) === name)) {
+      const [arg] = call.arguments;
+      const api = !arg ? 'next()' : ts.isStringLiteral(arg) ? `next('${arg.text}')` : 'next(err)';
       if (seen.has(api)) continue;
       seen.add(api);
-      usage.next.push({ api, location: locate(call), ...(nestedIn(call, fn) ? { inCallback: true } : {}) });
+      usage.next.push({ api, location: locate(call), ...(nestedIn(call, fn.compilerNode, text) ? { inCallback: true } : {}) });
     }
   }
   return usage;
@@ -61,26 +63,31 @@ function parameterUses(fn: FunctionNode, locate: Locate, helpers: HelperLookup):
  * Uses of parameter `p` inside the project functions `fn` passes it to (`validate(req)`,
  * `pages.send(res, 'home')`), each with `via` = the call in `fn`; helpers of helpers up to `depth`.
  */
-function helperUses(fn: Node, p: Node, prefix: string, locate: Locate, helpers: HelperLookup, depth: number, seen: Set<Node>): ApiUse[] {
-  if (depth === 0 || !Node.isParameterDeclaration(p) || !Node.isIdentifier(p.getNameNode())) return [];
-  const name = p.getName();
+function helperUses(fn: FunctionNode, p: ts.ParameterDeclaration, prefix: string, locate: Locate, helpers: HelperLookup, depth: number, seen: Set<Node>): ApiUse[] {
+  if (depth === 0 || !ts.isIdentifier(p.name)) return [];
   const text = textOf(fn);
+  const name = text(p.name);
   const uses: ApiUse[] = [];
-  for (const call of descendantsWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && c.arguments.some((a) => ts.isIdentifier(a) && a.text === name))) {
-    if (shadowed(call, fn, name)) continue;
-    const helper = helpers(call);
+  for (const call of usageNodesWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && c.arguments.some((a) => ts.isIdentifier(a) && a.text === name))) {
+    if (shadowed(call, fn.compilerNode, name, text)) continue;
+    const helper = helpers(wrap(fn, call));
     if (!helper || seen.has(helper)) continue;
-    const index = call.getArguments().findIndex((a) => text(a.compilerNode) === name);
-    const param = helper.getParameters()[index];
+    const index = call.arguments.findIndex((a) => text(a) === name);
+    const param = parametersOf(helper)[index];
     if (!param) continue;
     const inner: ApiUse[] = [];
     collectUses(helper, param, prefix, inner, locate);
     inner.push(...helperUses(helper, param, prefix, locate, helpers, depth - 1, new Set([...seen, helper])));
     const via = locate(call);
-    const inCallback = nestedIn(call, fn);
+    const inCallback = nestedIn(call, fn.compilerNode, text);
     for (const use of inner) if (!uses.some((u) => u.api === use.api)) uses.push({ ...use, via, ...(inCallback ? { inCallback: true } : {}) });
   }
   return uses;
+}
+
+/** The parameters of a function, as compiler nodes. */
+function parametersOf(fn: FunctionNode): readonly ts.ParameterDeclaration[] {
+  return (fn.compilerNode as ts.SignatureDeclaration).parameters;
 }
 
 /**
@@ -140,7 +147,7 @@ export function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
   const [err] = (fn as Node & { getParameters(): Node[] }).getParameters();
   const reads: ApiUse[] = [];
   if (!err || !Node.isParameterDeclaration(err)) return reads;
-  collectUses(fn, err, 'err', reads, locate);
+  collectUses(fn as FunctionNode, err.compilerNode, 'err', reads, locate);
   if (!Node.isIdentifier(err.getNameNode())) return reads;
   const name = err.getName();
   for (const bin of fn.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
@@ -184,119 +191,115 @@ function packageTag(api: string, specifier: string): string {
 }
 
 /** Property uses of parameter `p` of `fn` as `<prefix>.<name>` (destructured names too), sorted by API. */
-function collectUses(fn: Node, p: Node, prefix: string, list: ApiUse[], locate: Locate): void {
-  if (!Node.isParameterDeclaration(p)) return;
+function collectUses(fn: FunctionNode, p: ts.ParameterDeclaration, prefix: string, list: ApiUse[], locate: Locate): void {
+  const text = textOf(fn);
   const seen = new Set<string>();
   // One record per API, write and callback flag: a later use in a callback is not hidden by an earlier one in the body.
-  const add = (api: string, node: Node, write: boolean, as?: ApiUse['as']) => {
-    const inCallback = nestedIn(node, fn);
+  const add = (api: string, node: ts.Node, write: boolean, as?: ApiUse['as']) => {
+    const inCallback = nestedIn(node, fn.compilerNode, text);
     const key = `${api}${write ? '=' : ''}${inCallback ? '@cb' : ''}${as ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const call = node.getParent();
-    const arg = Node.isCallExpression(call) && call.getExpression() === node ? call.getArguments()[0]?.getText().slice(0, 60) : undefined;
+    const call = node.parent;
+    const first = ts.isCallExpression(call) && call.expression === node ? call.arguments[0] : undefined;
+    const arg = first && text(first).slice(0, 60);
     list.push({ api, location: locate(node), ...(write ? { write: true } : {}), ...(inCallback ? { inCallback: true } : {}), ...(as ? { as } : {}), ...(arg !== undefined ? { arg } : {}) });
   };
-  const addBindings = (pattern: Node) => {
-    if (!Node.isObjectBindingPattern(pattern)) return;
-    for (const el of pattern.getElements()) add(`${prefix}.${el.getPropertyNameNode()?.getText() ?? el.getName()}`, el, false);
+  const addBindings = (pattern: ts.Node) => {
+    if (!ts.isObjectBindingPattern(pattern)) return;
+    for (const el of pattern.elements) add(`${prefix}.${text(el.propertyName ?? el.name)}`, el, false);
   };
-  const nameNode = p.getNameNode();
-  if (Node.isObjectBindingPattern(nameNode)) addBindings(nameNode);
+  if (ts.isObjectBindingPattern(p.name)) addBindings(p.name);
   else {
-    const name = p.getName();
-    const text = textOf(fn);
-    for (const pa of descendantsWhere(fn, (c): c is ts.PropertyAccessExpression => ts.isPropertyAccessExpression(c) && text(c.expression) === name)) {
-      if (shadowed(pa, fn, name)) continue;
-      add(`${prefix}.${pa.getName()}`, pa, isWritten(pa), valueUse(pa));
+    const name = text(p.name);
+    for (const pa of usageNodesWhere(fn, (c): c is ts.PropertyAccessExpression => ts.isPropertyAccessExpression(c) && text(c.expression) === name)) {
+      if (shadowed(pa, fn.compilerNode, name, text)) continue;
+      add(`${prefix}.${text(pa.name)}`, pa, isWritten(pa), valueUse(pa, text));
       // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
-      for (let call = pa.getParent(); Node.isCallExpression(call) && Node.isPropertyAccessExpression(call.getParent()); ) {
-        const next = call.getParent() as PropertyAccessExpression;
-        add(`${prefix}.${next.getName()}`, next, false);
-        call = next.getParent();
+      for (let call = pa.parent; ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.parent); ) {
+        const next = call.parent;
+        add(`${prefix}.${text(next.name)}`, next, false);
+        call = next.parent;
       }
     }
     // `const { status = 500 } = err`
-    for (const decl of descendantsWhere(fn, (c): c is ts.VariableDeclaration => ts.isVariableDeclaration(c) && !!c.initializer && text(c.initializer) === name)) addBindings(decl.getNameNode());
+    for (const decl of usageNodesWhere(fn, (c): c is ts.VariableDeclaration => ts.isVariableDeclaration(c) && !!c.initializer && text(c.initializer) === name)) addBindings(decl.name);
   }
   list.sort((a, b) => a.api.localeCompare(b.api) || Number(a.write ?? false) - Number(b.write ?? false));
 }
 
-/**
- * `fn.getDescendantsOfKind(kind).filter(…)` with the test run on compiler nodes, so that only the
- * matches get ts-morph wrappers: wrapping every property access of every handler dominated the
- * inventory of large apps. Same nodes, same (document) order; the wrappers come from ts-morph's
- * own factory (the internal method getDescendantsOfKind uses), so node identity holds.
- */
-function descendantsWhere<T extends ts.Node>(fn: Node, match: (c: ts.Node) => c is T): CompilerNodeToWrappedType<T>[] {
-  const wrapper = fn as unknown as { _getNodeFromCompilerNode(c: T): CompilerNodeToWrappedType<T> };
-  const found: CompilerNodeToWrappedType<T>[] = [];
-  const visit = (c: ts.Node): undefined => {
-    if (match(c)) found.push(wrapper._getNodeFromCompilerNode(c));
-    ts.forEachChild(c, visit);
-  };
-  ts.forEachChild(fn.compilerNode, visit);
-  return found;
+/** The kinds of node the usage queries look for in a function. */
+const USAGE_KINDS = new Set([SyntaxKind.PropertyAccessExpression, SyntaxKind.CallExpression, SyntaxKind.VariableDeclaration]);
+/** Per function, its descendants of USAGE_KINDS in document order (a function is queried up to seven times). */
+const usageNodes = new WeakMap<ts.Node, ts.Node[]>();
+
+/** The nodes of USAGE_KINDS in function `fn` that pass `match`, in document order; the walk is done once per function. */
+function usageNodesWhere<T extends ts.Node>(fn: Node, match: (c: ts.Node) => c is T): T[] {
+  let nodes = usageNodes.get(fn.compilerNode);
+  if (!nodes) usageNodes.set(fn.compilerNode, (nodes = descendants(fn.compilerNode, (c): c is ts.Node => USAGE_KINDS.has(c.kind))));
+  return nodes.filter(match);
 }
 
-/** `getText()` of compiler nodes in `node`'s file, computed as ts-morph computes it. */
-function textOf(node: Node): (c: ts.Node) => string {
-  const file = node.getSourceFile().compilerNode;
-  return (c) => file.text.substring(c.getStart(file), c.getEnd());
-}
+/** Functions, whose parameters and body open a scope (ts-morph's isFunctionLikeDeclaration plus function expressions). */
+const FUNCTION_KINDS = new Set([SyntaxKind.ArrowFunction, SyntaxKind.Constructor, SyntaxKind.FunctionDeclaration, SyntaxKind.FunctionExpression, SyntaxKind.GetAccessor, SyntaxKind.MethodDeclaration, SyntaxKind.SetAccessor]);
 
 /**
  * Whether `name` at `node` is another binding than `fn`'s parameter: a nested function's parameter
  * (`.then((res) => res.json())`) or a variable declared in a block or function between them
  * (`const res = await fetch(url)` in a helper). Syntactic scope walk, no type checker.
  */
-function shadowed(node: Node, fn: Node, name: string): boolean {
-  for (let n = node.getParent(); n && n !== fn; n = n.getParent()) {
-    if ((Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) && n.getParameters().some((p) => p.getName() === name)) return true;
-    if (Node.isBlock(n) && n.getVariableStatements().some((v) => v.getDeclarations().some((d) => d.getName() === name))) return true;
+function shadowed(node: ts.Node, fn: ts.Node, name: string, text: Text): boolean {
+  for (let n = node.parent; n && n !== fn; n = n.parent) {
+    if (FUNCTION_KINDS.has(n.kind) && (n as ts.SignatureDeclaration).parameters.some((p) => text(p.name) === name)) return true;
+    if (ts.isBlock(n) && n.statements.some((st) => ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => text(d.name) === name))) return true;
   }
   return false;
 }
 
+/** Operators that test presence whatever the other operand: `x.p || d`, `x.p ?? d`, `x.p == null`, `x.p != null`. */
+const PRESENCE_TESTS = new Set([SyntaxKind.BarBarToken, SyntaxKind.QuestionQuestionToken, SyntaxKind.EqualsEqualsToken, SyntaxKind.ExclamationEqualsToken]);
+/** Operators that test presence against `null` or `undefined` only. */
+const STRICT_EQUALITY = new Set([SyntaxKind.EqualsEqualsEqualsToken, SyntaxKind.ExclamationEqualsEqualsToken]);
+
 /** Whether `x.p` is tested for presence (`!x.p`, `x.p || d`, `x.p == null`, `if (x.p)`) or dereferenced (`x.p.q`, `const { q } = x.p`). */
-function valueUse(pa: Node): ApiUse['as'] {
-  const parent = pa.getParent();
-  if (!parent) return undefined;
-  if (Node.isPrefixUnaryExpression(parent) && parent.getOperatorToken() === SyntaxKind.ExclamationToken) return 'tested';
-  if (Node.isBinaryExpression(parent) && /^(\|\||\?\?|===?|!==?)$/.test(parent.getOperatorToken().getText()) && (parent.getOperatorToken().getText().length <= 2 || /^(null|undefined)$/.test((parent.getLeft() === pa ? parent.getRight() : parent.getLeft()).getText()))) return 'tested';
-  if ((Node.isIfStatement(parent) || Node.isConditionalExpression(parent)) && (parent as Node & { getExpression?(): Node; getCondition?(): Node }).getExpression?.() === pa) return 'tested';
-  if (Node.isConditionalExpression(parent) && parent.getCondition() === pa) return 'tested';
-  if ((Node.isPropertyAccessExpression(parent) || Node.isElementAccessExpression(parent)) && parent.getExpression() === pa) return 'dereferenced';
-  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === pa && Node.isObjectBindingPattern(parent.getNameNode())) return 'dereferenced';
+function valueUse(pa: ts.Node, text: Text): ApiUse['as'] {
+  const parent = pa.parent;
+  if (ts.isPrefixUnaryExpression(parent) && parent.operator === SyntaxKind.ExclamationToken) return 'tested';
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    if (PRESENCE_TESTS.has(op) || (STRICT_EQUALITY.has(op) && /^(null|undefined)$/.test(text(parent.left === pa ? parent.right : parent.left)))) return 'tested';
+  }
+  if ((ts.isIfStatement(parent) && parent.expression === pa) || (ts.isConditionalExpression(parent) && parent.condition === pa)) return 'tested';
+  if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === pa) return 'dereferenced';
+  if (ts.isVariableDeclaration(parent) && parent.initializer === pa && ts.isObjectBindingPattern(parent.name)) return 'dereferenced';
   return undefined;
 }
 
+/** Assignment operators that write the property on their left. */
+const ASSIGNMENTS = new Set([SyntaxKind.EqualsToken, SyntaxKind.PlusEqualsToken, SyntaxKind.MinusEqualsToken, SyntaxKind.BarBarEqualsToken, SyntaxKind.AmpersandAmpersandEqualsToken, SyntaxKind.QuestionQuestionEqualsToken]);
+
 /** `x.p = …`, `x.p += …`, `x.p.q = …` (a write into the object `x.p`), `delete x.p`. */
-function isWritten(pa: Node): boolean {
-  let node: Node = pa;
-  while (Node.isPropertyAccessExpression(node.getParent()) || Node.isElementAccessExpression(node.getParent())) {
-    const parent = node.getParent()!;
-    if ((parent as Node & { getExpression(): Node }).getExpression() !== node) break;
-    node = parent;
-  }
-  const parent = node.getParent();
-  if (Node.isBinaryExpression(parent) && parent.getLeft() === node) return /^(=|\+=|-=|\|\|=|&&=|\?\?=)$/.test(parent.getOperatorToken().getText());
-  return Node.isDeleteExpression(parent);
+function isWritten(pa: ts.Node): boolean {
+  let node = pa;
+  while ((ts.isPropertyAccessExpression(node.parent) || ts.isElementAccessExpression(node.parent)) && node.parent.expression === node) node = node.parent;
+  const parent = node.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === node) return ASSIGNMENTS.has(parent.operatorToken.kind);
+  return ts.isDeleteExpression(parent);
 }
 
 /**
  * Whether `node` sits in a function nested inside `fn`. The branches of `res.format({ … })` do not
  * count: Express calls them before `format` returns.
  */
-function nestedIn(node: Node, fn: Node): boolean {
-  for (let n = node.getParent(); n && n !== fn; n = n.getParent()) {
-    if ((Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) && !isFormatBranch(n)) return true;
+function nestedIn(node: ts.Node, fn: ts.Node, text: Text): boolean {
+  for (let n = node.parent; n && n !== fn; n = n.parent) {
+    if (FUNCTION_KINDS.has(n.kind) && !isFormatBranch(n, text)) return true;
   }
   return false;
 }
 
-function isFormatBranch(fn: Node): boolean {
-  const holder = Node.isPropertyAssignment(fn.getParent()) ? fn.getParent()!.getParent() : Node.isMethodDeclaration(fn) ? fn.getParent() : undefined;
-  const call = holder && Node.isObjectLiteralExpression(holder) ? holder.getParent() : undefined;
-  return !!call && Node.isCallExpression(call) && /\.format$/.test(call.getExpression().getText());
+function isFormatBranch(fn: ts.Node, text: Text): boolean {
+  const holder = ts.isPropertyAssignment(fn.parent) ? fn.parent.parent : ts.isMethodDeclaration(fn) ? fn.parent : undefined;
+  const call = holder && ts.isObjectLiteralExpression(holder) ? holder.parent : undefined;
+  return !!call && ts.isCallExpression(call) && /\.format$/.test(text(call.expression));
 }
