@@ -379,6 +379,11 @@ export interface Readiness {
   /** Totals per router (owner id) and for the whole project. */
   totals: Array<{ ownerId: string; name: string } & Record<RouteReadiness, number>>;
   overall: Record<RouteReadiness, number>;
+  /**
+   * Why routes are not `auto`: each finding that held routes back (a route inherits those of the
+   * middleware before it), with how many routes it holds at that readiness; most routes first.
+   */
+  causes: Array<{ readiness: Exclude<RouteReadiness, 'auto'>; rule: string; message: string; location: Location; routes: number }>;
   /** What each stage will change, in stage order: finding counts and one line per kind of change. */
   plan: Array<{ stage: Stage; findings: number; changes: string[] }>;
 }

@@ -5,7 +5,7 @@
  * truncating the route tables and saying so.
  */
 import type { Inventory } from '../analyzer/model.js';
-import { cell, expressLabel, groupRoutes, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
+import { cell, expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 const COMMENT_LIMIT = 65_536;
 
@@ -91,6 +91,8 @@ function readinessSummary(inv: Inventory): string[] {
     '|---|---:|---:|---:|',
     ...r.totals.map((t) => `| \`${cell(t.name)}\` | ${t.auto} | ${t.assisted} | ${t.manual} |`),
     '',
+    ...r.causes.slice(0, 5).map((x) => `- ${x.readiness} because of \`${x.rule}\` at \`${x.location.file}:${x.location.line}\` (${plural(x.routes, 'route')}): ${cell(x.message)}`),
+    ...(r.causes.length ? [''] : []),
     ...r.plan.filter((p) => p.findings).map((p) => `- **${p.stage}**: ${cell(p.changes.join('; '))}`),
     '',
   ];

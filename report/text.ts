@@ -73,6 +73,10 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   line();
   line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.manual} manual` + c.dim('  (auto: the codemods move it; assisted: moves with TODOs to review; manual: stays on Express until you act)'));
   for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.manual} manual`));
+  for (const readiness of ['manual', 'assisted'] as const) {
+    const top = r.causes.filter((x) => x.readiness === readiness).slice(0, 5);
+    if (top.length) line(`  ${readiness} because of: ${top.map((x) => `${x.rule} ${loc(x.location)} (${plural(x.routes, 'route')})`).join('; ')}`);
+  }
   line();
   const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');
   line(c.bold('Findings') + `  ${counts}` + c.dim('  (rule docs: docs/rules/<rule>.md)'));

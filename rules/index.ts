@@ -118,12 +118,26 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
     const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter((f) => !f.appliesTo || f.appliesTo.methods.includes(r.method));
     const fs = [...(about.get(r.id) ?? []), ...inherited];
     // An error a stage fixes unaided (a short session secret) does not hold the route back.
-    const readiness: RouteReadiness = fs.some((f) => !f.autoFixable && (f.severity === 'error' || f.stage === 'manual')) ? 'manual' : fs.some((f) => !f.autoFixable && f.severity !== 'info') ? 'assisted' : 'auto';
-    return { id: r.id, key: r.key, readiness, findings: fs.map((f) => f.id) };
+    const manual = fs.filter((f) => !f.autoFixable && (f.severity === 'error' || f.stage === 'manual'));
+    const assisted = fs.filter((f) => !f.autoFixable && f.severity !== 'info');
+    const readiness: RouteReadiness = manual.length ? 'manual' : assisted.length ? 'assisted' : 'auto';
+    return { id: r.id, key: r.key, readiness, findings: fs.map((f) => f.id), decidedBy: manual.length ? manual : assisted };
   });
+  const causes = new Map<string, Readiness['causes'][number]>();
+  for (const r of routes) {
+    if (r.readiness === 'auto') continue;
+    for (const f of r.decidedBy) {
+      const key = `${r.readiness}\0${f.id}`;
+      const cause = causes.get(key) ?? { readiness: r.readiness, rule: f.rule, message: f.message, location: f.location, routes: 0 };
+      cause.routes++;
+      causes.set(key, cause);
+    }
+  }
   const empty = (): Record<RouteReadiness, number> => ({ auto: 0, assisted: 0, manual: 0 });
   const owners = new Map<string, { ownerId: string; name: string } & Record<RouteReadiness, number>>();
-  const names = new Map([...inventory.apps.map((a) => [a.id, a.name] as const), ...inventory.routers.map((r) => [r.id, r.name] as const)]);
+  // Routers are told apart by where they are mounted (`router at /v1/auth`): many share a variable name.
+  const mountOf = (id: string) => inventory.mounts.find((m) => m.child === id)?.fullPath;
+  const names = new Map([...inventory.apps.map((a) => [a.id, a.name] as const), ...inventory.routers.map((r) => [r.id, mountOf(r.id) ? `${r.name} at ${mountOf(r.id)}` : r.name] as const)]);
   const overall = empty();
   for (const [i, r] of inventory.routes.entries()) {
     const owner = owners.get(r.ownerId) ?? { ownerId: r.ownerId, name: names.get(r.ownerId) ?? r.ownerId, ...empty() };
@@ -137,5 +151,6 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
     for (const f of here) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
     return { stage, findings: here.length, changes: [...byRule].map(([rule, n]) => `${RULES.find((r) => r.id === rule)?.title ?? rule}: ${n}`) };
   });
-  return { routes, totals: [...owners.values()], overall, plan };
+  const ranked = [...causes.values()].sort((a, b) => b.routes - a.routes || (a.readiness === 'manual' ? -1 : 1) - (b.readiness === 'manual' ? -1 : 1));
+  return { routes: routes.map(({ decidedBy: _, ...r }) => r), totals: [...owners.values()], overall, causes: ranked, plan };
 }

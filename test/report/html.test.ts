@@ -66,6 +66,7 @@ async function shopInventory(): Promise<Inventory> {
     routes: inv.routes.map((r) => ({ id: r.id, key: r.key, readiness: readinessOf(r.id), findings: findings.filter((f) => f.subject === r.id || (r.id === products.id && f.rule === 'body-parser-json')).map((f) => f.id) })),
     totals: [{ ownerId: login.ownerId, name: 'auth', auto: 2, assisted: 0, manual: 1 }],
     overall: { auto: inv.routes.length - 3, assisted: 2, manual: 1 },
+    causes: [],
     plan: [
       { stage: 'routes', findings: 1, changes: ['res.send of strings gets reply.type'] },
       { stage: 'shim', findings: 1, changes: ['express.json() leaves the bridge', 'bodyLimit <= 1mb'] },

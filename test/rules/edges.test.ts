@@ -146,6 +146,7 @@ describe('api-usage', () => {
     const write = inv.findings!.find((f) => f.rule === 'api-usage' && f.message.includes('res.write'))!;
     expect([write.severity, write.stage, write.autoFixable]).toEqual(['error', 'manual', false]);
     expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /stream', 'manual']]);
+    expect(inv.readiness!.causes.map((c) => [c.readiness, c.rule, `${c.location.file}:${c.location.line}`, c.routes])).toEqual([['manual', 'api-usage', 'app.js:3', 1]]);
   });
 
   it('a route registered under a condition moves with it (assisted); one with a path known only at run time stays (manual)', async () => {
