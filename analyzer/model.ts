@@ -364,8 +364,8 @@ export interface Finding {
   related: Array<{ location: Location; message: string }>;
   /** Id of the record it is about (route, middleware, router, app), or the project. */
   subject: string;
-  /** For a finding about middleware: the methods of the routes behind it that it affects (all when absent). */
-  appliesTo?: { methods: string[] };
+  /** For a finding about middleware: the routes behind it that it affects — those of these methods, and those whose handler uses one of these APIs (all when absent). */
+  appliesTo?: { methods?: string[]; uses?: string[] };
 }
 
 /**

@@ -115,7 +115,9 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
   // A route inherits what is found about the middleware that runs before it (method-override at
   // app level keeps every route behind it on Express).
   const routes = inventory.routes.map((r) => {
-    const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter((f) => !f.appliesTo || f.appliesTo.methods.includes(r.method));
+    const uses = new Set([...r.usage.req, ...r.usage.res, ...r.usage.next].map((u) => u.api));
+    const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(r.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
+    const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter(applies);
     const fs = [...(about.get(r.id) ?? []), ...inherited];
     // An error a stage fixes unaided (a short session secret) does not hold the route back.
     const manual = fs.filter((f) => !f.autoFixable && (f.severity === 'error' || f.stage === 'manual'));

@@ -21,6 +21,8 @@ export const resMethodReassign: Rule = {
       subject: site.subject,
       message: `${site.label} replaces ${use.api}.`,
       fastify: use.api === 'res.render' ? 'reply.locals / defaultContext set in a hook' : 'A preSerialization or onSend hook',
+      // Only the routes that call the replaced method are held back by it.
+      appliesTo: { uses: [use.api] },
       location: use.location,
     })),
 };

@@ -161,3 +161,14 @@ describe('api-usage', () => {
     expect(render.map((f) => f.fastify)).not.toContainEqual(expect.stringContaining('decorateRequest'));
   });
 });
+
+describe('res-method-reassign', () => {
+  it('holds back only the routes that call the replaced method', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }),
+      'app.js': "const express = require('express');\nconst app = express();\napp.use(function flash(req, res, next) {\n  const render = res.render;\n  res.render = function (view, locals) { render.call(res, view, { ...locals, messages: [] }); };\n  next();\n});\napp.get('/', (req, res) => res.render('home'));\napp.get('/api', (req, res) => res.json({ ok: true }));\n",
+    });
+    const inv = runRules(await analyze({ dir }));
+    expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /', 'manual'], ['GET /api', 'auto']]);
+  });
+});
