@@ -464,6 +464,7 @@ export const MIDDLEWARE = {
       { express: 'keyGenerator(req)', fastify: 'keyGenerator(request)' },
       { express: 'handler / message / statusCode', fastify: 'errorResponseBuilder' },
       { express: 'skip', fastify: 'allowList', note: '`allowList` also takes a function `(request, key) => boolean`.' },
+      { express: 'skipSuccessfulRequests / skipFailedRequests', fastify: null, note: '@fastify/rate-limit counts every request (no success/failure skipping, v11 options): a login limiter that skipped successes now locks users out — count in an onResponse hook instead.' },
       { express: 'standardHeaders / legacyHeaders', fastify: 'enableDraftSpec, addHeaders, addHeadersOnExceeding' },
       { express: 'store', fastify: 'redis / store', note: 'Stores are not interchangeable.' },
     ],

@@ -49,16 +49,33 @@ export const middlewarePlugin: Rule = {
     packageMiddleware(inventory).flatMap(({ m, subject, where }): FindingDraft[] => {
       const entry = middlewareFor(m.name, m.package);
       if (!entry || entry.safety === 'no-equivalent') return [];
+      const used = optionsUsed(entry, 'source' in m ? String(m.source) : '');
+      const lost = used.filter((o) => o.fastify === null);
       return [{
         subject,
-        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
-        fastify: entry.replacement,
+        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
+        fastify: used.length ? `${entry.replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : entry.replacement,
         location: m.registration,
         severity: entry.safety === 'needs-care' ? 'warning' : 'info',
         stage: entry.stage,
       }];
     }),
 };
+
+/**
+ * The option translations of `entry` whose Express option the registration passes (`name:`,
+ * `skipSuccessfulRequests:` in `session({ name: 'sid' })`), so the finding speaks about this app's
+ * options. Catalogue keys like `limit / max`, `cookie.maxAge` or `keyGenerator(req)` match by
+ * their last property name. Syntactic over the registration text; nothing is guessed from names.
+ */
+function optionsUsed(entry: NonNullable<ReturnType<typeof middlewareFor>>, source: string): NonNullable<ReturnType<typeof middlewareFor>>['options'] {
+  return entry.options.filter((o) =>
+    o.express
+      .split(/\s*\/\s*/)
+      .map((k) => k.replace(/\(.*$/, '').split('.').pop() ?? '')
+      .some((k) => /^[A-Za-z_$][\w$]*$/.test(k) && new RegExp(`(^|[{,\\s])${k}\\s*:`).test(source)),
+  );
+}
 
 export const middlewareNoEquivalent: Rule = {
   id: 'middleware-no-equivalent',

@@ -172,3 +172,13 @@ describe('res-method-reassign', () => {
     expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /', 'manual'], ['GET /api', 'auto']]);
   });
 });
+
+describe('middleware-plugin speaks about the options the app passes', () => {
+  it("names options Fastify lacks and translates the ones it has (express-session's resave, name)", async () => {
+    const src = "const session = require('express-session');\napp.use(session({ secret: process.env.S, name: 'startercookie', resave: true, saveUninitialized: false }));\napp.get('/', (req, res) => res.end());\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', 'express-session': '^1' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const [f] = (runRules(await analyze({ dir })).findings ?? []).filter((x) => x.rule === 'middleware-plugin');
+    expect(f.message).toBe('session [express-session] (app middleware at /) is replaced in the plugins stage. No Fastify option for `resave`: Not supported.');
+    expect(f.fastify).toMatch(/Options here: secret → secret \(.*\); name → cookieName \(.*\); saveUninitialized → saveUninitialized \(True in both\.\); resave → none\.$/);
+  });
+});
