@@ -1007,6 +1007,8 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** An import, an export or `export default` at the top level (read from the compiler nodes: ts-morph's getters would list every statement's wrapper four times over). */
 function isEsm(source: SourceFile): boolean {
-  return source.getImportDeclarations().length > 0 || source.getExportDeclarations().length > 0 || source.getExportAssignments().some((e) => !e.isExportEquals()) || source.getStatements().some((s) => (Node.isVariableStatement(s) || Node.isFunctionDeclaration(s) || Node.isClassDeclaration(s)) && s.hasExportKeyword());
+  const exported = (s: ts.Statement) => (ts.isVariableStatement(s) || ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && !!s.modifiers?.some((m) => m.kind === SyntaxKind.ExportKeyword);
+  return source.compilerNode.statements.some((s) => ts.isImportDeclaration(s) || ts.isExportDeclaration(s) || (ts.isExportAssignment(s) && !s.isExportEquals) || exported(s));
 }

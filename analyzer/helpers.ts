@@ -5,37 +5,50 @@
  * `require`, destructured `require`, namespace member) from a module the evaluator loaded, whose
  * exports it already knows.
  */
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import type { Evaluator } from './evaluate.js';
 import type { Value } from './values.js';
+import { nameOf, textOf, type Text } from './syntax.js';
 
 /** A function that takes parameters (declaration, expression, arrow or method). */
 export type FunctionNode = Node & { getParameters(): Node[] };
 
-/** The function a call runs, or undefined when it is not a project function the analyzer knows. */
-export type HelperLookup = (call: Node) => FunctionNode | undefined;
+/** The function a call in `file` runs, or undefined when it is not a project function the analyzer knows. */
+export type HelperLookup = (call: ts.CallExpression, file: SourceFile) => FunctionNode | undefined;
 
-/** Builds the lookup over the modules `evaluator` loaded; results are cached per call node. */
+/**
+ * Builds the lookup over the modules `evaluator` loaded. Results are cached per file and callee
+ * (`validate`, `pages.send`): handlers of one file call the same helpers, and each lookup reads
+ * the file's declarations and imports.
+ */
 export function helperLookup(evaluator: Evaluator): HelperLookup {
-  const known = new WeakMap<Node, FunctionNode | undefined>();
-  return (call) => {
-    if (!known.has(call)) known.set(call, Node.isCallExpression(call) ? calleeFunction(evaluator, call.getExpression()) : undefined);
-    return known.get(call);
+  const known = new Map<SourceFile, Map<string, FunctionNode | undefined>>();
+  return (call, file) => {
+    const callee = calleeName(call.expression, textOf(file));
+    if (!callee) return undefined;
+    let inFile = known.get(file);
+    if (!inFile) known.set(file, (inFile = new Map()));
+    const key = callee.join('.');
+    if (!inFile.has(key)) inFile.set(key, calleeFunction(evaluator, file, callee));
+    return inFile.get(key);
   };
 }
 
-function calleeFunction(evaluator: Evaluator, callee: Node): FunctionNode | undefined {
-  const file = callee.getSourceFile();
-  if (Node.isIdentifier(callee)) return asFunction(localFunction(file, callee.getText()) ?? importedValue(evaluator, file, callee.getText(), null));
-  if (Node.isPropertyAccessExpression(callee) && Node.isIdentifier(callee.getExpression())) {
-    return asFunction(importedValue(evaluator, file, callee.getExpression().getText(), callee.getName()));
-  }
+/** `validate` → [validate], `pages.send` → [pages, send]; other callees are not followed. */
+function calleeName(callee: ts.Expression, text: Text): [string] | [string, string] | undefined {
+  if (ts.isIdentifier(callee)) return [text(callee)];
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) return [text(callee.expression), text(callee.name)];
   return undefined;
+}
+
+function calleeFunction(evaluator: Evaluator, file: SourceFile, [name, member]: [string] | [string, string]): FunctionNode | undefined {
+  return asFunction(member === undefined ? localFunction(file, name) ?? importedValue(evaluator, file, name, null) : importedValue(evaluator, file, name, member));
 }
 
 /** `function name() {}` or `const name = (…) => …` at the top level of `file`. */
 function localFunction(file: SourceFile, name: string): Node | undefined {
-  const fn = file.getFunction(name);
+  // file.getFunction(name), with the name tested first: its isAmbient() check on every function was most of the lookup.
+  const fn = file.getStatements().find((st) => Node.isFunctionDeclaration(st) && nameOf(st) === name && (st.isAmbient() || st.isImplementation()));
   if (fn) return fn;
   const init = file.getVariableDeclaration(name)?.getInitializer();
   return init && (Node.isArrowFunction(init) || Node.isFunctionExpression(init)) ? init : undefined;

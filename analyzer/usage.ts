@@ -8,7 +8,7 @@ import { Node, SyntaxKind, ts } from 'ts-morph';
 import type { EntryRef } from './graph.js';
 import type { HelperLookup, FunctionNode } from './helpers.js';
 import type { ApiUse, Location, Route } from './model.js';
-import { descendants, textOf, wrap, type Text } from './syntax.js';
+import { descendants, textOf, type Text } from './syntax.js';
 
 /** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
 type Locate = (node: Node | ts.Node) => Location;
@@ -70,7 +70,7 @@ function helperUses(fn: FunctionNode, p: ts.ParameterDeclaration, prefix: string
   const uses: ApiUse[] = [];
   for (const call of usageNodesWhere(fn, (c): c is ts.CallExpression => ts.isCallExpression(c) && c.arguments.some((a) => ts.isIdentifier(a) && a.text === name))) {
     if (shadowed(call, fn.compilerNode, name, text)) continue;
-    const helper = helpers(wrap(fn, call));
+    const helper = helpers(call, fn.getSourceFile());
     if (!helper || seen.has(helper)) continue;
     const index = call.arguments.findIndex((a) => text(a) === name);
     const param = parametersOf(helper)[index];
