@@ -297,13 +297,13 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     for (const i of earlier) {
       const prev = items[i];
       if (prev.type === 'use' && !prev.layer.errorHandler && prefixCovers(prev.full, full)) {
-        chain.push(chainEntry(prev.layer.entry, prev.owner === app ? 'app' : 'router', locate(prev.layer.site), locate, middlewareIdAt.get(i)));
+        chain.push(chainEntry(prev.layer.entry, prev.owner === app ? 'app' : 'router', locate(prev.layer.site), locate, middlewareIdAt.get(i), conditionsOf(prev)));
       } else if (prev.type === 'mount' && item.mounts.some((m) => m.layer === prev.layer && m.full === prev.full)) {
         // Express runs the parent router's param callbacks when a mount path with parameters matches.
         const names = pathParams(prev.spec).map((p) => p.name);
         for (const p of paramLayersFor(prev.owner, names)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
       } else if (prev.type === 'route' && patternCovers(prev.full, full)) {
-        for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate));
+        for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate, undefined, conditionsOf(prev)));
       }
     }
     for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
@@ -315,6 +315,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     // What decides the route's own registration, then every mount above it (outermost first).
     for (const m of item.mounts) reasons.push(...m.layer.reasons, ...conditionReasons(m.layer.conditions, locate(m.layer.site)));
     reasons.push(...layer.reasons, ...conditionReasons(layer.conditions, locate(layer.site)));
+    reasons.splice(0, reasons.length, ...distinct(reasons));
     const inferred = reasons.some((r) => r.code === 'filesystem-registration' || r.code === 'decorator-routes');
     const resolution: Resolution = pathUnresolved ? 'unresolved' : inferred ? 'inferred' : reasons.length > 0 ? 'partial' : 'exact';
     const key = `${method} ${full}`;
@@ -341,11 +342,29 @@ function checkPathSyntax(out: InventoryRecords, spec: PathSpec, location: Locati
   if (syntax === 'express4') out.diagnostics.push({ code: 'express4-only-syntax', severity: 'info', message: `path ${pathText(spec)} uses Express 4 syntax (\`?\`, \`(…)\`, \`*\`, \`+\`) that Express 5 rejects or reads differently`, location });
 }
 
-function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string): ChainEntry {
+function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string, conditions: string[] = []): ChainEntry {
   return {
     name: e.name, scope, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
     registration, ...(middlewareId ? { middlewareId } : {}), ...(e.wrappers.length ? { wrappers: e.wrappers } : {}), resolution: e.resolution,
+    ...(conditions.length ? { conditions } : {}),
   };
+}
+
+/** What an earlier layer (and the mounts above it) was registered under: `if (…)` texts and ternary/environment choices. */
+function conditionsOf(item: FlatItem): string[] {
+  const layers = [...item.mounts.map((m) => m.layer), item.layer];
+  return [...new Set(layers.flatMap((l) => [...l.conditions, ...l.reasons.filter((r) => r.code === 'conditional').map((r) => r.message)]))];
+}
+
+/** Reasons without repeats (a route registered inside a directory scan and mounted by it carries the scan once). */
+function distinct(reasons: Reason[]): Reason[] {
+  const seen = new Set<string>();
+  return reasons.filter((r) => {
+    const key = `${r.code}\0${r.message}\0${r.location?.file}:${r.location?.line}:${r.location?.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function handlerOf(e: EntryRef, locate: Locate): Handler {

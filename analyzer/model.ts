@@ -100,6 +100,8 @@ export interface ChainEntry {
   /** Wrappers around the innermost function, outermost first (`asyncHandler`). */
   wrappers?: string[];
   resolution: Resolution;
+  /** Set when the entry runs only under a condition (`if (env === 'production') app.use(limiter)`): what it is registered under, as source text. */
+  conditions?: string[];
 }
 
 export interface Handler {

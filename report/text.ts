@@ -94,7 +94,7 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
 }
 
 function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
-  const chain = r.chain.map(entryName).join(' → ');
+  const chain = r.chain.map((e) => `${entryName(e)}${e.conditions ? ' (conditional)' : ''}`).join(' → ');
   const note = resolutionNote(r);
   line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(width)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
   if (chain) line(c.dim(`           chain: ${chain}`));

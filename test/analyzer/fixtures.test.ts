@@ -50,6 +50,8 @@ describe('catalogue fixtures', () => {
         const inv = await analyze({ dir, entry: expected.entry });
         const silent = inv.routes.filter((r) => r.resolution !== 'exact' && r.reasons.length === 0).map((r) => r.key);
         expect(silent).toEqual([]);
+        const repeated = inv.routes.filter((r) => new Set(r.reasons.map((x) => JSON.stringify(x))).size !== r.reasons.length).map((r) => r.key);
+        expect(repeated).toEqual([]);
       });
 
       it.runIf(expected.routes.some((r) => r.handler || r.usage))('describes each handler and the request/reply API it uses', async () => {

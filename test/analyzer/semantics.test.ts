@@ -76,6 +76,15 @@ describe('Express semantics', () => {
     expect(route.usage.req.map((u) => u.api)).toEqual(['req.body']);
   });
 
+  it('marks middleware registered under a condition in the chains it joins, without making the route partial', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}if (process.env.NODE_ENV === 'production') app.use('/v1/auth', gmw);\napp.post('/v1/auth/login', function login(req, res) { res.end(); });\n`,
+    });
+    const [route] = (await analyze({ dir })).routes;
+    expect([route.resolution, route.chain.map((c) => [c.name, c.conditions])]).toEqual(['exact', [['gmw', ["if (process.env.NODE_ENV === 'production')"]]]]);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
