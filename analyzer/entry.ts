@@ -53,6 +53,15 @@ function isAsync(fn: Node): boolean {
  * is described.
  */
 export function describeEntry(ev: Evaluator, node: Node, value: Value | undefined): EntryRef {
+  const entry = describeOne(ev, node, value?.k === 'alt' ? value.items.find((i) => i.k !== 'undef') : value);
+  if (value?.k !== 'alt') return entry;
+  // `dev ? devLogger : prodLogger`, or a variable assigned in both branches of an if: described by
+  // its first candidate, marked as decided at run time.
+  const reason: Reason = { code: 'conditional', message: `\`${clip(node.getText())}\` is one of several functions, chosen by \`${clip(value.text)}\``, location: ev.ctx.location(node) };
+  return { ...entry, reasons: [...entry.reasons, reason], resolution: entry.resolution === 'exact' ? 'partial' : entry.resolution };
+}
+
+function describeOne(ev: Evaluator, node: Node, value: Value | undefined): EntryRef {
   const wrappers: string[] = [];
   let site = node;
   let current = value;

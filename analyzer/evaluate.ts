@@ -39,7 +39,13 @@ export class Env {
     return undefined;
   }
   assign(name: string, value: Value): void {
-    for (let e: Env | null = this; e; e = e.parent) if (e.vars.has(name)) return void e.vars.set(name, { value });
+    const owner = this.owner(name);
+    if (owner) owner.vars.set(name, { value });
+  }
+  /** The scope that declares `name`, or null. */
+  owner(name: string): Env | null {
+    for (let e: Env | null = this; e; e = e.parent) if (e.vars.has(name)) return e;
+    return null;
   }
   get thisValue(): Value | null {
     for (let e: Env | null = this; e; e = e.parent) if (e.self) return e.self;
@@ -151,6 +157,8 @@ export class Evaluator {
   /** Value of each call argument at its latest evaluation, for naming wrapped handlers. */
   readonly argValues = new WeakMap<Node, Value>();
   readonly conditions: string[] = [];
+  /** Per `if` branch being walked, innermost last: the variables it assigned, with their values before. */
+  private readonly journals: Map<Env, Map<string, Value>>[] = [];
   /** Reasons every layer registered now carries (a directory scan being unrolled). */
   readonly ambient: Reason[] = [];
   /** Per call being evaluated, outermost first: argument value → the expression written for it. */
@@ -411,11 +419,43 @@ export class Evaluator {
     if (cond === true) return this.exec(thenSt, env);
     if (cond === false) return elseSt ? this.exec(elseSt, env) : undefined;
     const text = s.getExpression().getText();
-    const a = this.withCondition(`if (${text})`, () => this.exec(thenSt, env));
-    const b = elseSt ? this.withCondition(`if !(${text})`, () => this.exec(elseSt, env)) : undefined;
-    // Both branches were walked; a return in only one of them leaves the outcome unknown.
+    // Both branches are walked, each from the same variables; a variable either assigns becomes
+    // one of the values it has after each branch (`let hops; if (prod) hops = 1; else hops = 0`).
+    const [a, afterThen] = this.journaled(() => this.withCondition(`if (${text})`, () => this.exec(thenSt, env)));
+    const [b, afterElse] = this.journaled(() => (elseSt ? this.withCondition(`if !(${text})`, () => this.exec(elseSt, env)) : undefined));
+    for (const [scope, names] of new Map([...afterThen.before, ...afterElse.before])) {
+      for (const [name, before] of names) {
+        const t = afterThen.after.get(scope)?.get(name) ?? before;
+        const e = afterElse.after.get(scope)?.get(name) ?? before;
+        scope.assign(name, t === e ? t : alt([t, e], 'conditional', text, s.getExpression()));
+      }
+    }
+    // A return in only one of the branches leaves the outcome unknown.
     if (a?.type === 'return' && b?.type === 'return') return a;
     return undefined;
+  }
+
+  /**
+   * Runs `fn`, recording the variables it assigns: their values before (`before`) and after
+   * (`after`), then puts the values before back so another branch starts from the same state.
+   */
+  private journaled<T>(fn: () => T): [T, { before: Map<Env, Map<string, Value>>; after: Map<Env, Map<string, Value>> }] {
+    const before = new Map<Env, Map<string, Value>>();
+    this.journals.push(before);
+    let result: T;
+    try {
+      result = fn();
+    } finally {
+      this.journals.pop();
+    }
+    const after = new Map<Env, Map<string, Value>>();
+    for (const [scope, names] of before) {
+      for (const [name, value] of names) {
+        after.set(scope, (after.get(scope) ?? new Map()).set(name, scope.lookup(name) ?? UNDEF));
+        scope.assign(name, value);
+      }
+    }
+    return [result, { before, after }];
   }
 
   private execForOf(st: Node, env: Env): Completion {
@@ -755,7 +795,13 @@ export class Evaluator {
   }
 
   private assign(target: Node, value: Value, env: Env): void {
-    if (Node.isIdentifier(target)) return void env.assign(target.getText(), value);
+    if (Node.isIdentifier(target)) {
+      const name = target.getText();
+      const owner = env.owner(name);
+      // Every branch being walked remembers the value before its first assignment (see journaled).
+      if (owner) for (const j of this.journals) if (!j.get(owner)?.has(name)) j.set(owner, (j.get(owner) ?? new Map()).set(name, owner.lookup(name) ?? UNDEF));
+      return void env.assign(name, value);
+    }
     if (Node.isPropertyAccessExpression(target) || Node.isElementAccessExpression(target)) {
       const objNode = target.getExpression();
       const key = Node.isPropertyAccessExpression(target) ? target.getName() : this.keyOf(target, env);

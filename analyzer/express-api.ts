@@ -20,7 +20,7 @@ import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
 import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js';
 import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
-import { type AltValue, type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
+import { type AltValue, type FnValue, type Value, alt, obj, toJson, UNDEF, unknown } from './values.js';
 import type { Location, Reason } from './model.js';
 
 /** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
@@ -87,6 +87,8 @@ export class ExpressApi {
         return name === 'bind' || name === 'call' || name === 'apply' ? { k: 'builtin', name: 'function', member: [name] } : UNDEF;
       case 'unknown':
         return target;
+      case 'alt':
+        return alt(target.items.map((i) => this.get(i, name, site)), target.reason, target.text, site);
       default:
         return unknown('unresolved-value', site);
     }
@@ -404,7 +406,11 @@ export class ExpressApi {
 
   setting(router: RouterNode, key: string, value: Value, kind: 'set' | 'enable' | 'disable' | 'locals' | 'read', site: Node, valueNode?: Node): void {
     const json = toJson(value);
-    router.settings.push({ key, value: json ?? null, raw: valueNode?.getText() ?? '', kind, site, resolved: json !== undefined || kind === 'read' });
+    const alternatives = value.k === 'alt' ? value.items.map(toJson) : undefined;
+    router.settings.push({
+      key, value: json ?? null, raw: valueNode?.getText() ?? '', kind, site, resolved: json !== undefined || kind === 'read',
+      ...(alternatives && alternatives.every((a) => a !== undefined) ? { alternatives } : {}),
+    });
   }
 }
 

@@ -71,6 +71,8 @@ export interface SettingRecord {
   kind: 'set' | 'enable' | 'disable' | 'locals' | 'read';
   site: Node;
   resolved: boolean;
+  /** The values it may have when it depends on a run-time choice (`hops` is 1 or 0). */
+  alternatives?: unknown[];
 }
 
 export interface EngineRecord {

@@ -398,7 +398,7 @@ function checkParamVisibility(out: InventoryRecords, item: FlatItem & { type: 'r
 function addSettings(out: InventoryRecords, r: RouterNode, appId: string, ownerId: string, locate: Locate, root: string): void {
   for (const s of r.settings) {
     const value = typeof s.value === 'string' && path.isAbsolute(s.value) && s.value.startsWith(root) ? toPosix(path.relative(root, s.value)) || '.' : s.value;
-    out.settings.push({ appId, ownerId, key: s.key, value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : 'unresolved' });
+    out.settings.push({ appId, ownerId, key: s.key, value, raw: s.raw, kind: s.kind, location: locate(s.site), resolution: s.resolved ? 'exact' : s.alternatives ? 'partial' : 'unresolved', ...(s.alternatives ? { alternatives: s.alternatives } : {}) });
   }
   const viewEngine = [...r.settings].reverse().find((s) => s.key === 'view engine' && s.kind === 'set');
   const views = [...r.settings].reverse().find((s) => s.key === 'views' && s.kind === 'set');

@@ -285,6 +285,8 @@ export interface Setting {
   kind: 'set' | 'enable' | 'disable' | 'locals' | 'read';
   location: Location;
   resolution: Resolution;
+  /** The values it may have when a run-time choice decides (`let hops; if (prod) hops = 1; else hops = 0`); resolution `partial`. */
+  alternatives?: unknown[];
 }
 
 export interface ProjectFacts {

@@ -16,14 +16,21 @@ export const trustProxyHops: Rule = {
   },
   check: (inventory) =>
     inventory.settings
-      .filter((s) => s.key === 'trust proxy' && s.kind === 'set' && (typeof s.value === 'number' || s.resolution !== 'exact' || s.value === null))
+      // A hop count of 0 trusts nothing, as Fastify does by default; any other number is ignored by Fastify.
+      .filter((s) => s.key === 'trust proxy' && s.kind === 'set' && (s.alternatives ? s.alternatives.some(hops) : hops(s.value) || (s.resolution !== 'exact' && s.value === null)))
       .map((s) => ({
         subject: s.appId,
-        message: typeof s.value === 'number' && s.resolution === 'exact' ? `'trust proxy' is the hop count ${s.value}; Fastify 5.12.1+ ignores numeric hop counts.` : `'trust proxy' is set to ${s.raw}, which may be a hop count; Fastify 5.12.1+ ignores numeric hop counts.`,
+        message: s.alternatives
+          ? `'trust proxy' is ${s.raw}, one of ${s.alternatives.map((a) => JSON.stringify(a)).join(' or ')} depending on a run-time choice; Fastify 5.12.1+ ignores numeric hop counts.`
+          : hops(s.value) ? `'trust proxy' is the hop count ${s.value}; Fastify 5.12.1+ ignores numeric hop counts.` : `'trust proxy' is set to ${s.raw}, which may be a hop count; Fastify 5.12.1+ ignores numeric hop counts.`,
         fastify: 'trustProxy with the proxy addresses (IP/CIDR list) or (address, hop) => …',
         location: s.location,
       })),
 };
+
+function hops(value: unknown): boolean {
+  return typeof value === 'number' && value > 0;
+}
 
 export const appSettings: Rule = {
   id: 'app-settings',

@@ -85,6 +85,16 @@ describe('Express semantics', () => {
     expect([route.resolution, route.chain.map((c) => [c.name, c.conditions])]).toEqual(['exact', [['gmw', ["if (process.env.NODE_ENV === 'production')"]]]]);
   });
 
+  it('a variable assigned in both branches of an if is one of the two values', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}let hops;\nif (process.env.BEHIND_PROXY) hops = 1;\nelse hops = 0;\napp.set('trust proxy', hops);\nlet api = express.Router();\nif (process.env.V2) { api = express.Router(); api.get('/v2', gmw); } else { api.get('/v1', gmw); }\napp.use('/api', api);\n`,
+    });
+    const inv = await analyze({ dir });
+    expect(inv.settings.filter((x) => x.key === 'trust proxy').map((x) => [x.resolution, x.alternatives])).toEqual([['partial', [1, 0]]]);
+    expect(inv.routes.map((r) => [r.key, r.resolution])).toEqual([['GET /api/v2', 'partial'], ['GET /api/v1', 'partial']]);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
