@@ -327,7 +327,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
       mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
       registration: { ...locate(verbSite), kind: layer.kind },
-      handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage), conditions: layer.conditions, order: index, resolution, reasons,
+      handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage, locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);
   }

@@ -152,8 +152,12 @@ export interface Route {
   handler: Handler;
   /** Ordered middleware that really runs before the handler. */
   chain: ChainEntry[];
-  /** `req.*`, `res.*` and `next(…)` uses in the handler's own body (first use of each; writes apart). */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
+  /**
+   * `req.*`, `res.*` and `next(…)` uses in the handler's own body and the helpers it calls (first
+   * use of each; writes apart); `calls`: package middleware the handler or the route's own
+   * middleware runs itself (`upload.single('f')(req, res, cb)`), as `callee [package]`.
+   */
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
   /** Conditions the registration sits under, as source text (`if (dev)`). */
   conditions: string[];
   /** Position in the flattened routing tree of its app (0-based); first match wins. */

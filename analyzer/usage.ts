@@ -107,14 +107,17 @@ export function usageCache(locate: Locate, helpers: HelperLookup): Usage {
 
 /**
  * The handler's uses, plus the `next(…)` calls of the route's own middleware (`next('route')` is
- * usually there: a guard that skips to the next route).
+ * usually there: a guard that skips to the next route), and the package middleware they run
+ * themselves (`calls`).
  */
-export function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], usageOf: Usage): Route['usage'] {
+export function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], usageOf: Usage, locate: Locate): Route['usage'] {
   const usage = usageOf(handler);
   for (const m of routeMiddleware) {
     for (const use of usageOf(m).next) if (!usage.next.some((u) => u.api === use.api)) usage.next.push(use);
   }
-  return usage;
+  // Package middleware the handler or the route's own middleware runs itself (`uploadImage(req, res, cb)`).
+  const calls = [handler, ...routeMiddleware].filter((e) => e.origin === 'local').flatMap((e) => innerMiddlewareCalls(e, locate));
+  return calls.length ? { ...usage, calls } : usage;
 }
 
 /**
@@ -123,17 +126,37 @@ export function routeUsage(handler: EntryRef, routeMiddleware: EntryRef[], usage
  */
 export function innerMiddlewareCalls(e: EntryRef, locate: Locate): ApiUse[] {
   const fn = e.fn;
-  if (!fn || !('getParameters' in fn)) return [];
-  const names = (fn as Node & { getParameters(): Node[] }).getParameters().slice(0, 3).map((p) => (Node.isParameterDeclaration(p) ? p.getName() : ''));
-  if (names.length < 3) return [];
+  if (!fn || e.action || !('getParameters' in fn)) return [];
+  const names = (fn as Node & { getParameters(): Node[] }).getParameters().slice(0, 2).map((p) => (Node.isParameterDeclaration(p) ? p.getName() : ''));
+  if (names.length < 2 || names.some((n) => !n)) return [];
+  // `(req, res, next)` or `(req, res, callback)`: the first two arguments are the function's own req and res.
   return fn
     .getDescendantsOfKind(SyntaxKind.CallExpression)
-    .filter((call) => Node.isCallExpression(call.getExpression()) && call.getArguments().length === 3 && call.getArguments().every((a, i) => a.getText() === names[i]))
-    .map((call) => {
+    .filter((call) => call.getArguments().length === 3 && call.getArguments().slice(0, 2).every((a, i) => a.getText() === names[i]))
+    .flatMap((call) => {
       const inner = call.getExpression();
       const callee = Node.isCallExpression(inner) ? inner.getExpression().getText() : inner.getText();
-      return { api: withPackage(callee, callee, fn), location: locate(call) };
+      const tagged = withPackage(callee, rootOf(callee, fn), fn);
+      // A local function called with (req, res, next) is the app's own code (usage follows it); only package middleware is listed.
+      return Node.isCallExpression(inner) || tagged !== callee ? [{ api: tagged, location: locate(call) }] : [];
     });
+}
+
+/**
+ * The expression a local name stands for, followed through top-level `const` initialisers
+ * (`const uploadImage = upload.single('image')`, `const upload = multer({ … })` → `multer`), so the
+ * package a middleware comes from is found where it was built.
+ */
+function rootOf(expression: string, fn: Node): string {
+  const file = fn.getSourceFile();
+  let root = expression;
+  for (let i = 0; i < 4; i++) {
+    const name = root.split(/[.(]/)[0];
+    const init = file.getVariableDeclaration(name)?.getInitializer();
+    if (!init || (Node.isCallExpression(init) && init.getExpression().getText() === 'require')) break;
+    root = init.getText();
+  }
+  return root;
 }
 
 /**
@@ -166,7 +189,7 @@ export function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
  * `const multer = require('multer')`), else `api`. Syntactic: no type checker.
  */
 function withPackage(api: string, expression: string, fn: Node): string {
-  const root = expression.split('.')[0];
+  const root = expression.split(/[.(\s]/)[0];
   const file = fn.getSourceFile();
   for (const imp of file.getImportDeclarations()) {
     const names = [imp.getDefaultImport()?.getText(), imp.getNamespaceImport()?.getText(), ...imp.getNamedImports().map((n) => n.getAliasNode()?.getText() ?? n.getName())];

@@ -20,16 +20,21 @@ function harmless(use: { api: string; arg?: string }): boolean {
 const OWN_RULES = new Set(['res.format', 'res.jsonp', 'res.locals', 'req.path', 'req.baseUrl', 'req.url', "next('route')", "next('router')"]);
 
 /** Package middleware at app, router and route level, each with what it is about. */
-function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: Pick<Middleware, 'name' | 'package' | 'registration'>; subject: string; where: string }> {
+function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: Pick<Middleware, 'name' | 'package' | 'registration'>; subject: string; where: string; hidden?: true }> {
   const appLevel = inventory.middleware.filter((m) => m.package).map((m) => ({ m, subject: m.id, where: `${m.scope} middleware at ${m.fullPath}` }));
   const routeLevel = inventory.routes.flatMap((r) => r.chain.filter((c: ChainEntry) => c.scope === 'route' && c.package).map((c) => ({ m: c, subject: r.id, where: `route middleware of ${r.key}` })));
-  // Package middleware a local middleware runs itself (`lusca.csrf()(req, res, next)`): invisible to the chain, but it runs.
-  const hidden = inventory.middleware.flatMap((m) =>
-    (m.usage.calls ?? []).flatMap((call) => {
+  // Package middleware the app's own functions run themselves (`lusca.csrf()(req, res, next)`,
+  // `uploadImage(req, res, cb)` in a handler): invisible to the chain, but it runs, and no codemod
+  // can lift it out of the code that calls it.
+  const hiddenIn = (calls: { api: string; location: Middleware['registration'] }[] | undefined, subject: string, where: string) =>
+    (calls ?? []).flatMap((call) => {
       const tagged = /^(.*) \[([^\]]+)\]$/.exec(call.api);
-      return tagged ? [{ m: { name: tagged[1], package: tagged[2], registration: call.location }, subject: m.id, where: `run inside ${m.name} at ${m.fullPath}` }] : [];
-    }),
-  );
+      return tagged ? [{ m: { name: tagged[1], package: tagged[2], registration: call.location }, subject, where, hidden: true as const }] : [];
+    });
+  const hidden = [
+    ...inventory.middleware.flatMap((m) => hiddenIn(m.usage.calls, m.id, `run inside ${m.name} at ${m.fullPath}`)),
+    ...inventory.routes.flatMap((r) => hiddenIn(r.usage.calls, r.id, `run by the code of ${r.key}`)),
+  ];
   return [...appLevel, ...routeLevel, ...hidden];
 }
 
@@ -46,7 +51,7 @@ export const middlewarePlugin: Rule = {
     example: { express: "app.use(cors({ origin: 'https://a.example' }))", fastify: "await fastify.register(import('@fastify/cors'), { origin: 'https://a.example' })" },
   },
   check: (inventory) =>
-    packageMiddleware(inventory).flatMap(({ m, subject, where }): FindingDraft[] => {
+    packageMiddleware(inventory).flatMap(({ m, subject, where, hidden }): FindingDraft[] => {
       const entry = middlewareFor(m.name, m.package);
       if (!entry || entry.safety === 'no-equivalent') return [];
       const used = optionsUsed(entry, 'source' in m ? String(m.source) : '');
@@ -56,8 +61,9 @@ export const middlewarePlugin: Rule = {
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
         fastify: used.length ? `${entry.replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : entry.replacement,
         location: m.registration,
-        severity: entry.safety === 'needs-care' ? 'warning' : 'info',
+        severity: entry.safety === 'needs-care' || hidden ? 'warning' : 'info',
         stage: entry.stage,
+        ...(hidden ? { autoFixable: false } : {}),
       }];
     }),
 };

@@ -182,3 +182,14 @@ describe('middleware-plugin speaks about the options the app passes', () => {
     expect(f.fastify).toMatch(/Options here: secret → secret \(.*\); name → cookieName \(.*\); saveUninitialized → saveUninitialized \(True in both\.\); resave → none\.$/);
   });
 });
+
+describe('package middleware the app runs inside its own code', () => {
+  it('multer built at module level and called from a handler is found, and holds the route for review', async () => {
+    const src = "const multer = require('multer');\nconst upload = multer({ dest: 'uploads/' });\nconst uploadImage = upload.single('image');\napp.post('/upload', (req, res) => {\n  uploadImage(req, res, (err) => {\n    if (err) return res.status(400).send({ message: err.message });\n    res.send({ path: req.file.path });\n  });\n});\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', multer: '^2' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const inv = runRules(await analyze({ dir }));
+    const found = inv.findings!.filter((f) => f.rule === 'middleware-plugin');
+    expect(found.map((f) => [f.message.split('. ')[0], `${f.location.file}:${f.location.line}`, f.autoFixable])).toEqual([['uploadImage [multer] (run by the code of POST /upload) is replaced in the plugins stage', 'app.js:7', false]]);
+    expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
+  });
+});
