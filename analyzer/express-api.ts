@@ -340,7 +340,7 @@ export class ExpressApi {
     if (!v || !node) return [{ kind: 'unresolved', text: '' }];
     if (v.k === 'str') return [{ kind: 'string', value: v.v }];
     if (v.k === 'regexp') return [{ kind: 'regexp', source: v.source, flags: v.flags }];
-    if (v.k === 'array') return v.items.flatMap((item) => this.pathsOf(item, node, site, reasons));
+    if (v.k === 'array') return v.items.flatMap((item) => this.pathsOf(item, node, site, reasons)).map((spec) => (spec.kind === 'unresolved' ? spec : { ...spec, element: true as const }));
     if (v.k === 'alt') {
       reasons.push(altReason(v, this.ev.ctx.location(node)));
       return v.items.flatMap((item) => this.pathsOf(item, node, site, reasons));

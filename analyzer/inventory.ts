@@ -324,7 +324,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     const handler = handlerOf(handlerEntry, locate);
     out.routes.push({
       id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
-      path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params },
+      path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params, ...(item.spec.kind !== 'unresolved' && item.spec.element ? { element: true } : {}) },
       mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
       registration: { ...locate(verbSite), kind: layer.kind },
       handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage, locate), conditions: layer.conditions, order: index, resolution, reasons,

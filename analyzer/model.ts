@@ -71,6 +71,8 @@ export interface RoutePath {
   full: string;
   syntax: PathSyntax;
   params: PathParam[];
+  /** Set when the path is one element of an array of paths at the registration (`app.get(['/a', '/b'], h)`). */
+  element?: boolean;
 }
 
 /** One edge of the mount chain, outermost first. */

@@ -10,8 +10,9 @@ import type { PathParam, PathSyntax } from './model.js';
 
 /** A path as the evaluator produced it: a string, a RegExp, or nothing known. */
 export type PathSpec =
-  | { kind: 'string'; value: string }
-  | { kind: 'regexp'; source: string; flags: string }
+  /** `element`: one element of an array of paths written at the registration (`app.get(['/a', '/b'], h)`). */
+  | { kind: 'string'; value: string; element?: true }
+  | { kind: 'regexp'; source: string; flags: string; element?: true }
   /** `reason`: the Reason code of what blocked folding (`environment`, `call-expression`, …). */
   | { kind: 'unresolved'; text: string; reason?: string };
 

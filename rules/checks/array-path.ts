@@ -15,8 +15,9 @@ export const arrayPath: Rule = {
   },
   check: (inventory) => {
     const bySite = new Map<string, typeof inventory.routes>();
-    for (const r of inventory.routes) {
-      const site = `${r.method} ${r.registration.file}:${r.registration.line}:${r.registration.column}`;
+    // Only arrays written as the path: a loop or a router mounted twice also gives one site several paths.
+    for (const r of inventory.routes.filter((x) => x.path.element)) {
+      const site = `${r.method} ${r.registration.file}:${r.registration.line}:${r.registration.column} ${r.mountChain.map((m) => m.mountId).join('/')}`;
       bySite.set(site, [...(bySite.get(site) ?? []), r]);
     }
     return [...bySite.values()]

@@ -193,3 +193,10 @@ describe('package middleware the app runs inside its own code', () => {
     expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
   });
 });
+
+describe('array-path', () => {
+  it('an array of paths is flagged; a loop over paths and a router mounted twice are not', async () => {
+    const src = [`app.get(['/about', '/about-us'], ${h});`, `for (const p of ['/a', '/b']) app.get(p, ${h});`, 'const r = express.Router();', `r.get('/x', ${h});`, "app.use('/v1', r);", "app.use('/v2', r);", ''].join('\n');
+    expect(await findingsOf(src, 'array-path')).toEqual(['3: One registration serves 2 paths: /about, /about-us.']);
+  });
+});
