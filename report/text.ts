@@ -25,7 +25,10 @@ export function renderText(inv: Inventory, color = false): string {
     const width = Math.min(48, Math.max(12, ...inv.routes.filter((r) => r.appId === app.id).map((r) => r.path.full.length + 2)));
     for (const group of groupRoutes(inv, app.id)) {
       line(`  ${c.cyan(group.title)}${c.dim(`  (${group.where})`)}`);
-      for (const r of group.routes) renderRoute(r, width, line, c);
+      // The middleware every route of the group runs first is printed once; each route shows what it adds.
+      const shared = group.routes.length > 1 ? sharedPrefix(group.routes.map((r) => r.chain.map(chainText))) : 0;
+      if (shared) line(c.dim(`    every route here runs first: ${group.routes[0].chain.slice(0, shared).map(chainText).join(' → ')}`));
+      for (const r of group.routes) renderRoute(r, width, line, c, shared);
     }
     const mws = inv.middleware.filter((m) => m.appId === app.id);
     if (mws.length) {
@@ -93,11 +96,23 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   for (const p of r.plan) if (p.findings) line(`  ${p.stage.padEnd(8)} ${p.changes.join('; ')}`);
 }
 
-function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>): void {
-  const chain = r.chain.map((e) => `${entryName(e)}${e.conditions ? ' (conditional)' : ''}`).join(' → ');
+/** `skip`: how many leading chain entries the group header already printed. */
+function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>, skip: number): void {
+  const chain = r.chain.slice(skip).map(chainText).join(' → ');
   const note = resolutionNote(r);
   line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(width)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
-  if (chain) line(c.dim(`           chain: ${chain}`));
+  if (chain) line(c.dim(`           ${skip ? 'then' : 'chain'}: ${chain}`));
+}
+
+function chainText(e: ChainEntry): string {
+  return `${entryName(e)}${e.conditions ? ' (conditional)' : ''}`;
+}
+
+/** How many leading entries all chains share. */
+function sharedPrefix(chains: string[][]): number {
+  let n = 0;
+  while (chains.every((ch) => n < ch.length && ch[n] === chains[0][n])) n++;
+  return n;
 }
 
 function entryName(e: Pick<ChainEntry, 'name' | 'package'>): string {

@@ -21,7 +21,9 @@ describe('migrate analyze', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('Inventory complete: 3 routes in 1 app, all resolved exactly.');
     expect(r.stdout).toMatch(/POST\s+\/shorten\s+urlController\.shorten\s+src\/routes\/routes\.js:\d+/);
-    expect(r.stdout).toContain('chain: requestLogger [morgan] → helmet [helmet] → cors [cors]');
+    // The middleware every route of a router runs is printed once; each route shows what it adds.
+    expect(r.stdout).toContain('every route here runs first: requestLogger [morgan] → helmet [helmet] → cors [cors]');
+    expect(r.stdout).toMatch(/POST\s+\/shorten\s+urlController\.shorten\s+src\/routes\/routes\.js:\d+\n\s+then: validate \[express-json-validator-middleware\]\n/);
     expect(r.stdout).toContain('Not resolved: nothing, every registration was resolved');
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
