@@ -64,6 +64,11 @@ export interface MiddlewareEntry {
   options: OptionTranslation[];
   /** Behaviour differences a user must know (observable unless said otherwise). */
   caveats: string[];
+  /**
+   * Caveats of one member (`lusca.xframe`, `passport.authenticate`), most important first; a
+   * finding about that member shows these instead of the package's general ones.
+   */
+  memberCaveats?: Record<string, string[]>;
   /** The stage whose codemod replaces it (`manual` when none can). */
   stage: Stage;
   safety: Safety;
@@ -498,6 +503,10 @@ export const MIDDLEWARE = {
       'Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
       'The plugin is labelled beta in its README.',
     ],
+    memberCaveats: {
+      initialize: ['Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.'],
+      authenticate: ['Not a `(req, res, next)` function on Fastify: `fastifyPassport.authenticate(s, o)` is a preValidation hook, and a custom callback takes `(request, reply, err, user, info, status)`; code that calls `passport.authenticate(…)(req, res, next)` is rewritten by hand.'],
+    },
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.14; smoke test with @fastify/jwt (FST_ERR_DEC_ALREADY_PRESENT)',
@@ -542,6 +551,13 @@ export const MIDDLEWARE = {
       'Invalid token: lusca answers 403 through the error middleware (`err.code` undefined, message "CSRF token mismatch"); @fastify/csrf-protection throws `FST_CSRF_INVALID_TOKEN` (403 JSON).',
       'Called inside a wrapper (`lusca.csrf()(req, res, next)` for all but some paths) the exemptions become the routes that do not get the hook.',
     ],
+    memberCaveats: {
+      xframe: ['A header only: @fastify/helmet `frameguard` sets `X-Frame-Options` the same way; nothing else changes.'],
+      xssProtection: ['`lusca.xssProtection(true)` sends `X-XSS-Protection: 1; mode=block`; @fastify/helmet 8 sends `0`: keep the old value with an onSend hook if clients rely on it.'],
+      hsts: ['A header only: @fastify/helmet `hsts` with the same maxAge/includeSubDomains.'],
+      nosniff: ['A header only: @fastify/helmet sets `X-Content-Type-Options: nosniff` by default.'],
+      referrerPolicy: ['A header only: @fastify/helmet `referrerPolicy` with the same value.'],
+    },
     stage: 'plugins',
     safety: 'needs-care',
     source: 'lusca README; @fastify/csrf-protection README; express-fastify-mapping.md §3 (csurf row)',

@@ -56,9 +56,11 @@ export const middlewarePlugin: Rule = {
       if (!entry || entry.safety === 'no-equivalent') return [];
       const used = optionsUsed(entry, 'source' in m ? String(m.source) : '');
       const lost = used.filter((o) => o.fastify === null);
+      const member = m.name.includes('.') ? m.name.slice(m.name.lastIndexOf('.') + 1) : '';
+      const caveat = (entry.memberCaveats?.[member] ?? entry.caveats)[0];
       return [{
         subject,
-        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && entry.caveats.length ? ` Mind: ${entry.caveats[0]}` : ''}`,
+        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind: ${caveat}` : ''}`,
         fastify: used.length ? `${entry.replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : entry.replacement,
         location: m.registration,
         severity: entry.safety === 'needs-care' || hidden ? 'warning' : 'info',

@@ -200,3 +200,14 @@ describe('array-path', () => {
     expect(await findingsOf(src, 'array-path')).toEqual(['3: One registration serves 2 paths: /about, /about-us.']);
   });
 });
+
+describe('middleware-plugin caveats follow the member used', () => {
+  it("lusca.xframe is a header, not CSRF; passport.initialize alone is about request.user, not sessions", async () => {
+    const src = "const lusca = require('lusca');\nconst passport = require('passport');\napp.use(lusca.xframe('SAMEORIGIN'));\napp.use(passport.initialize());\napp.get('/', (req, res) => res.end());\n";
+    const found = await findingsOf(src, 'middleware-plugin', { dependencies: { express: '^4.21.0', lusca: '^1', passport: '^0.7' } });
+    expect(found).toEqual([
+      '5: lusca.xframe [lusca] (app middleware at /) is replaced in the plugins stage. Mind: A header only: @fastify/helmet `frameguard` sets `X-Frame-Options` the same way; nothing else changes.',
+      '6: passport.initialize [passport] (app middleware at /) is replaced in the plugins stage. Mind: Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
+    ]);
+  });
+});
