@@ -131,14 +131,19 @@ export const apiUsage: Rule = {
     // Routes, and not-found handlers registered as middleware (`app.use((req, res) => res.status(404).send(…))`).
     const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));
     const sites = [
-      ...inventory.routes.map((r) => ({ id: r.id, key: r.key, usage: r.usage })),
-      ...inventory.middleware.filter((m) => notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage })),
+      ...inventory.routes.map((r) => ({ id: r.id, key: r.key, usage: r.usage, wildcard: r.path.params.some((p) => p.wildcard) })),
+      ...inventory.middleware.filter((m) => notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage, wildcard: false })),
     ];
+    const express5 = inventory.project.expressVersion.major === 5;
+    const nestedQuery = inventory.settings.some((x) => x.key === 'query parser' && x.value !== 'simple' && x.value !== false);
     return sites.flatMap((route) => {
       const seen = new Set<string>();
       return [...route.usage.req, ...route.usage.res, ...route.usage.next].flatMap((use): FindingDraft[] => {
         // One finding per API and route (a use may be recorded as read, write and test).
         if (OWN_RULES.has(use.api) || seen.has(use.api) || harmless(use)) return [];
+        // Express 5 already parses query strings flat and gives null-prototype params: only nested
+        // parsing the app asked for, and wildcard params, still differ (express-fastify-mapping.md §0.1).
+        if (express5 && ((use.api === 'req.query' && !nestedQuery) || (use.api === 'req.params' && !route.wildcard))) return [];
         seen.add(use.api);
         const entry = apiFor(use.api);
         if (!entry || entry.safety === 'safe') return [];

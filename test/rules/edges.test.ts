@@ -211,3 +211,12 @@ describe('middleware-plugin caveats follow the member used', () => {
     ]);
   });
 });
+
+describe('api-usage knows the Express major', () => {
+  it('req.query and req.params differ from Express 4 but not from Express 5 (unless nested query parsing or a wildcard)', async () => {
+    const src = "app.get('/items/:id', (req, res) => res.json({ id: req.params.id, q: req.query.q }));\napp.get('/files/*splat', (req, res) => res.json(req.params.splat));\n";
+    const uses = (found: string[]) => found.map((f) => f.replace(/^\d+: (\S+ \S+) uses (\S+?)[:( ].*$/, '$1 $2')).filter((f) => /req\.(query|params)$/.test(f));
+    expect(uses(await findingsOf(src, 'api-usage', { dependencies: { express: '^4.21.0' } }))).toEqual(['GET /items/:id req.params', 'GET /items/:id req.query', 'GET /files/*splat req.params']);
+    expect(uses(await findingsOf(src, 'api-usage', { dependencies: { express: '^5.1.0' } }))).toEqual(['GET /files/*splat req.params']);
+  });
+});
