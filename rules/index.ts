@@ -10,7 +10,7 @@ import { defaultPages, listenHost } from './checks/app-defaults.js';
 import { arrayPath } from './checks/array-path.js';
 import { bodyPresence } from './checks/body-presence.js';
 import { apiUsage, middlewareNoEquivalent, middlewarePlugin } from './checks/catalogued.js';
-import { errStatus, errorTypeChecks } from './checks/error-handling.js';
+import { errStatus, errorHandlerChain, errorTypeChecks } from './checks/error-handling.js';
 import { express4PathSyntax } from './checks/express4-path-syntax.js';
 import { express5PathSyntax } from './checks/express5-path-syntax.js';
 import { nextRoute } from './checks/next-route.js';
@@ -50,6 +50,7 @@ export const RULES: Rule[] = [
   resMethodReassign,
   errStatus,
   errorTypeChecks,
+  errorHandlerChain,
   defaultPages,
   routerMiddlewareLeak,
   routerGuardUnknownPaths,

@@ -53,3 +53,31 @@ export const errorTypeChecks: Rule = {
         })),
     ),
 };
+
+export const errorHandlerChain: Rule = {
+  id: 'error-handler-chain',
+  title: 'Several error handlers in a chain',
+  severity: 'warning',
+  stage: 'errors',
+  autoFixable: true,
+  docs: {
+    summary: 'Express runs every four-parameter middleware in turn: each handles what it recognises and passes the rest on with `next(err)`. Fastify has one error handler per encapsulation context (`setErrorHandler`; a later call replaces the earlier one), so a chain of handlers at one level must become one handler that tries them in the same order.',
+    fix: 'The `errors` stage writes one `setErrorHandler` per level that runs the chain in order, each `next(err)` going to the next one.',
+    source: 'express-fastify-mapping.md §2.12; Fastify docs, Server.md#seterrorhandler',
+    example: { express: 'app.use(handleDbErrors); app.use(handleCustomErrors); app.use(handle500)', fastify: 'fastify.setErrorHandler(async (err, request, reply) => { /* handleDbErrors, then handleCustomErrors, then handle500 */ })' },
+  },
+  check: (inventory) => {
+    // Handlers at one level: the same owner (app or router) and mount path.
+    const levels = new Map<string, typeof inventory.errorHandlers>();
+    for (const h of inventory.errorHandlers) levels.set(`${h.ownerId} ${h.fullPath}`, [...(levels.get(`${h.ownerId} ${h.fullPath}`) ?? []), h]);
+    return [...levels.values()]
+      .filter((hs) => hs.length > 1)
+      .map((hs) => ({
+        subject: hs[0].id,
+        message: `${hs.length} error handlers run in turn at ${hs[0].fullPath} (${hs.map((h) => h.name).join(' → ')}); Fastify has one error handler per level.`,
+        fastify: 'One setErrorHandler that runs them in this order.',
+        location: hs[0].registration,
+        related: hs.slice(1).map((h) => ({ location: h.registration, message: `then ${h.name}` })),
+      }));
+  },
+};
