@@ -4,7 +4,7 @@
  * static files, views and settings, and last what could not be resolved, with reasons.
  */
 import { createColors } from 'picocolors';
-import type { ChainEntry, Inventory, Route } from '../analyzer/model.js';
+import type { ChainEntry, Finding, Inventory, Route } from '../analyzer/model.js';
 import { expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 /** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */
@@ -83,9 +83,15 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   line();
   const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');
   line(c.bold('Findings') + `  ${counts}` + c.dim('  (rule docs: docs/rules/<rule>.md)'));
+  // One line per rule and place: shared middleware is reported once per route it runs for.
+  const groups = new Map<string, Finding[]>();
   for (const f of findings.filter((x) => x.severity !== 'info')) {
+    const key = `${f.rule}|${loc(f.location)}|${f.fastify}|${f.severity}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  for (const [f, ...more] of groups.values()) {
     const sev = f.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-    line(`  ${sev} ${f.rule}  ${f.message}${c.dim(`  ${loc(f.location)}`)}`);
+    line(`  ${sev} ${f.rule}  ${f.message}${more.length ? c.dim(` (and ${more.length} more like it from this place)`) : ''}${c.dim(`  ${loc(f.location)}`)}`);
     line(c.dim(`          Fastify: ${f.fastify}  [${f.stage}${f.autoFixable ? ', automatic' : ''}]`));
   }
   const info = new Map<string, number>();

@@ -403,6 +403,21 @@ export const MIDDLEWARE = {
     safety: 'needs-care',
     source: '§3',
   },
+  'express-flash': {
+    package: 'express-flash',
+    fastify: '@fastify/flash',
+    kind: 'plugin',
+    replacement: '`fastify.register(fastifyFlash)` after the session plugin, plus a hook putting `reply.flash()` into the view context (`reply.locals.messages`) where express-flash wrapped `res.render`.',
+    requires: [{ package: '@fastify/session', when: 'the app used express-session' }],
+    options: [
+      { express: 'req.flash(type, msg)', fastify: 'request.flash(type, msg)' },
+      { express: 'res.locals.messages in views', fastify: 'reply.locals.messages set from reply.flash() in a preHandler hook' },
+    ],
+    caveats: ['express-flash is connect-flash plus a `res.render` wrapper that adds `messages` to every view: views read `messages` only if a hook puts it into `reply.locals` before `reply.view`.'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'express-flash README; express-fastify-mapping.md §3 (connect-flash row)',
+  },
   morgan: {
     package: 'morgan',
     fastify: 'core',
@@ -629,6 +644,22 @@ export const MIDDLEWARE = {
     stage: 'schemas',
     safety: 'needs-care',
     source: '§3',
+  },
+  'express-validation': {
+    package: 'express-validation',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Route `schema` with a Joi `validatorCompiler` (`({ schema }) => (data) => schema.validate(data)`), as for celebrate; `validate({ body, query, params })` → `schema: { body, querystring, params }`.',
+    options: [
+      { express: 'validate({ body, query, params, headers })', fastify: 'schema: { body, querystring, params, headers }' },
+      { express: 'validate(schema, { context, keyByField }, joiOptions)', fastify: 'joiOptions passed to schema.validate in the validatorCompiler' },
+    ],
+    caveats: [
+      'Errors: express-validation passes a `ValidationError` (`err.statusCode` 400, `err.details`) to the error middleware; Fastify throws `FST_ERR_VALIDATION` with `err.validation`, so `err instanceof ValidationError` branches stop matching (rule error-type-checks).',
+    ],
+    stage: 'schemas',
+    safety: 'needs-care',
+    source: 'express-validation README; express-fastify-mapping.md §3 (celebrate/joi row)',
   },
   'express-joi-validation': {
     package: 'express-joi-validation',

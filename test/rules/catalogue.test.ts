@@ -26,6 +26,7 @@ describe('middleware catalogue', () => {
       'express-async-errors', 'express-async-handler', 'http-errors', 'response-time', 'express-fileupload',
       'connect-timeout', 'hpp', 'express-mongo-sanitize', 'errorhandler', 'pug', 'ejs', 'hbs',
       'express-handlebars', 'nunjucks', 'express-json-validator-middleware', 'connect-redis', 'connect-mongo', 'xss-clean', 'lusca',
+      'express-validation', 'express-flash',
     ];
     expect(Object.keys(MIDDLEWARE).sort()).toEqual([...expected].sort());
     const packages = Object.keys(MIDDLEWARE).filter((k) => !k.startsWith('express.'));
