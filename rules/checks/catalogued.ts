@@ -10,10 +10,14 @@ import type { FindingDraft, Rule } from '../rule.js';
 
 /**
  * Uses whose catalogue difference cannot apply: `res.status(201)` with a literal code in 100–599
- * (Fastify throws only outside that range).
+ * or a named constant (`httpStatus.CREATED`, `StatusCodes.OK`: Fastify throws only outside that
+ * range), and `res.send({ … })` / `res.send([…])`, an object, which both send as JSON (the
+ * string, null and number cases are the difference).
  */
 function harmless(use: { api: string; arg?: string }): boolean {
-  return use.api === 'res.status' && use.arg !== undefined && /^\d{3}$/.test(use.arg) && Number(use.arg) >= 100 && Number(use.arg) <= 599;
+  if (use.arg === undefined) return false;
+  if (use.api === 'res.status') return (/^\d{3}$/.test(use.arg) && Number(use.arg) >= 100 && Number(use.arg) <= 599) || /^[\w$]+(\.[\w$]+)*\.[A-Z][A-Z0-9_]*$/.test(use.arg);
+  return use.api === 'res.send' && /^[{[]/.test(use.arg.trim());
 }
 
 /** APIs with a rule of their own (its finding says more than the catalogue row). */

@@ -220,3 +220,11 @@ describe('api-usage knows the Express major', () => {
     expect(uses(await findingsOf(src, 'api-usage', { dependencies: { express: '^5.1.0' } }))).toEqual(['GET /files/*splat req.params']);
   });
 });
+
+describe('api-usage leaves out what cannot differ', () => {
+  it('res.send of an object literal and res.status of a named constant are not reported; res.send of a string is', async () => {
+    const src = "const httpStatus = require('http-status');\napp.post('/a', (req, res) => res.status(httpStatus.CREATED).send({ ok: true }));\napp.get('/b', (req, res) => res.send('<p>hi</p>'));\n";
+    const found = await findingsOf(src, 'api-usage', { dependencies: { express: '^4.21.0', 'http-status': '^1' } });
+    expect(found.map((f) => f.replace(/^(\d+: \S+ \S+ uses \S+?):.*$/, '$1'))).toEqual(['5: GET /b uses res.send']);
+  });
+});
