@@ -112,7 +112,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       });
       if (item.layer.static) {
         const dir = item.layer.static.dir;
-        out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, fullPath: item.full, dir: dir ? toPosix(path.relative(root, dir)) || '.' : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
+        out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, fullPath: item.full, dir: dir ? projectPath(root, dir) : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
       }
       routeIdsAt.push(null);
     } else {
@@ -354,6 +354,12 @@ function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Locat
 function conditionsOf(item: FlatItem): string[] {
   const layers = [...item.mounts.map((m) => m.layer), item.layer];
   return [...new Set(layers.flatMap((l) => [...l.conditions, ...l.reasons.filter((r) => r.code === 'conditional').map((r) => r.message)]))];
+}
+
+/** `dir` relative to the project root when it is inside it (`public`), absolute otherwise (`/var/data/uploads`). */
+function projectPath(root: string, dir: string): string {
+  const rel = path.relative(root, dir);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? toPosix(dir) : toPosix(rel) || '.';
 }
 
 /** Reasons without repeats (a route registered inside a directory scan and mounted by it carries the scan once). */

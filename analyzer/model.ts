@@ -264,7 +264,7 @@ export interface StaticMount {
   id: string;
   appId: string;
   fullPath: string;
-  /** Directory relative to the project root when known. */
+  /** Directory relative to the project root when inside it, absolute otherwise; null when not known. */
   dir: string | null;
   package: string;
   options: string | null;
