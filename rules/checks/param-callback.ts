@@ -20,7 +20,7 @@ export const paramCallback: Rule = {
         .map((c) => ({
           subject: route.id,
           message: `${route.key} runs the parameter callback ${c.name}.`,
-          fastify: `A preValidation hook running ${c.name} on this route.`,
+          fastify: `A preValidation hook running ${c.name} on this route; the value Express passed as its fourth argument (\`(req, res, next, value)\`) comes from \`request.params\`.`,
           location: c.registration,
           related: [{ location: route.registration, message: `the route ${route.key}` }],
         })),
