@@ -197,7 +197,8 @@ export class ExpressApi {
     if (callee.name === 'path' && ['join', 'resolve', 'dirname', 'basename', 'extname'].includes(first) && rest.length === 0) {
       if (!strings) return unknown('dynamic-path', site);
       const [a, b] = strings;
-      const fold = { join: () => path.join(...strings), resolve: () => path.resolve(...strings), dirname: () => path.dirname(a), basename: () => path.basename(a, b), extname: () => path.extname(a) };
+      // `path.resolve('public')` resolves against the process's working directory: the app's root when it runs, not ours.
+      const fold = { join: () => path.join(...strings), resolve: () => path.resolve(this.ev.ctx.root, ...strings), dirname: () => path.dirname(a), basename: () => path.basename(a, b), extname: () => path.extname(a) };
       return { k: 'str', v: fold[first as keyof typeof fold]() };
     }
     if (callee.name === 'url' && first === 'fileURLToPath' && strings?.[0]?.startsWith('file://')) return { k: 'str', v: fileURLToPath(strings[0]) };

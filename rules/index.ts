@@ -130,7 +130,8 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
   for (const r of routes) {
     if (r.readiness === 'auto') continue;
     for (const f of r.decidedBy) {
-      const key = `${r.readiness}\0${f.id}`;
+      // One cause per rule and place: the same finding is repeated for each route it is about.
+      const key = `${r.readiness}\0${f.rule}\0${f.location.file}:${f.location.line}:${f.location.column}`;
       const cause = causes.get(key) ?? { readiness: r.readiness, rule: f.rule, message: f.message, location: f.location, routes: 0 };
       cause.routes++;
       causes.set(key, cause);

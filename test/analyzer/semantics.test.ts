@@ -95,6 +95,14 @@ describe('Express semantics', () => {
     expect(inv.routes.map((r) => [r.key, r.resolution])).toEqual([['GET /api/v2', 'partial'], ['GET /api/v1', 'partial']]);
   });
 
+  it("folds path.resolve('public') against the app's root, wherever the tool runs", async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': `${HEAD}const path = require('path');\napp.use('/assets', express.static(path.resolve('public')));\n`,
+    });
+    expect((await analyze({ dir })).staticMounts.map((m) => [m.fullPath, m.dir])).toEqual([['/assets', 'public']]);
+  });
+
   it('runs each analysis with fresh counters', async () => {
     const a = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
     const b = await routesOf(`${HEAD}app.get('/one', gmw);\n`);
