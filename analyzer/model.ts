@@ -303,6 +303,13 @@ export interface ProjectFacts {
   nodeEngine: string | null;
   expressVersion: { declared: string | null; installed: string | null; major: number | null };
   fastifyVersion: { declared: string | null; installed: string | null };
+  /**
+   * Every package of package.json `dependencies` and `devDependencies` (a name in both takes its
+   * `dependencies` range), keyed by name: the range as written, and the version in
+   * `node_modules/<name>/package.json` found the way Node resolves it from the project root (this
+   * folder's node_modules, then its parents'), null when not installed. No lockfile is read.
+   */
+  dependencies: Record<string, { declared: string | null; installed: string | null }>;
   moduleKind: 'esm' | 'commonjs';
   typescript: boolean;
   entry: string | null;

@@ -72,6 +72,39 @@ function installedVersion(dir: string, pkg: string, lock: { file: string } | nul
   return m ? m[1] : null;
 }
 
+/**
+ * Declared range and installed version of every dependency and devDependency. Installed versions
+ * come from node_modules only, looked up as Node resolves a bare name from `root`: the
+ * node_modules folders of `root` and its parents, nearest first (hoisted workspace installs
+ * included). Cheap: one existence check per ancestor, then at most one package.json read per
+ * node_modules folder and dependency.
+ */
+function dependencyVersions(root: string, pkg: PackageJson | null): ProjectFacts['dependencies'] {
+  const declared: Record<string, unknown> = { ...pkg?.devDependencies, ...pkg?.dependencies };
+  const names = Object.keys(declared).sort();
+  const folders: string[] = [];
+  if (names.length) {
+    for (let d = path.resolve(root); ; d = path.dirname(d)) {
+      if (path.basename(d) !== 'node_modules' && isDir(path.join(d, 'node_modules'))) folders.push(path.join(d, 'node_modules'));
+      if (path.dirname(d) === d) break;
+    }
+  }
+  const out: ProjectFacts['dependencies'] = {};
+  for (const name of names) {
+    let installed: string | null = null;
+    for (const folder of folders) {
+      const pj = readPackageJson(path.join(folder, name)) as { version?: unknown } | null;
+      // The first folder holding the package is the one Node loads, whatever its version field says.
+      if (pj) {
+        installed = typeof pj.version === 'string' ? pj.version : null;
+        break;
+      }
+    }
+    out[name] = { declared: typeof declared[name] === 'string' ? declared[name] : null, installed };
+  }
+  return out;
+}
+
 function majorOf(version: string | null): number | null {
   const m = version ? /(\d+)/.exec(version.replace(/^[^\d]*/, '')) : null;
   return m ? Number(m[1]) : null;
@@ -169,6 +202,7 @@ export async function readProjectFacts(root: string, entry: { entry: string | nu
       nodeEngine,
       expressVersion: { declared: deps.express ?? null, installed: expressInstalled, major: majorOf(expressInstalled ?? deps.express ?? null) },
       fastifyVersion: { declared: deps.fastify ?? null, installed: installedVersion(root, 'fastify', lock) },
+      dependencies: dependencyVersions(root, pkg),
       moduleKind: pkg?.type === 'module' ? 'esm' : 'commonjs',
       typescript: hasTs,
       entry: entry.entry,
@@ -190,6 +224,14 @@ function lineOf(file: string, needle: string): { line: number; column: number } 
   const lines = readFileSync(file, 'utf8').split('\n');
   const i = lines.findIndex((l) => l.includes(needle));
   return i < 0 ? { line: 1, column: 1 } : { line: i + 1, column: lines[i].indexOf(needle) + 1 };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isFile(p: string): boolean {

@@ -13,6 +13,7 @@
  * `express.urlencoded`, `express.text`, `express.raw`, `express.static`; body-parser's parsers
  * (`bodyParser.json` …) resolve to those entries — see `middlewareFor`.
  */
+import semver from 'semver';
 import type { Stage } from '../../analyzer/model.js';
 
 /**
@@ -49,6 +50,25 @@ export interface RequiredPackage {
   when?: string;
 }
 
+/**
+ * A text that holds for some versions of the Express-side package only (the package the
+ * middleware comes from: `helmet`, `compression`). Bounds are semver versions: `since` inclusive,
+ * `below` exclusive. Against the app's version (installed, else its declared range — `^4.1.0`
+ * must fall wholly inside the bounds; see `forVersion`) a bounded text holds, is excluded, or is
+ * undecided (the range straddles a bound). `unknown: true` marks the text for an app whose version
+ * is not known that precisely: nothing installed or declared, an unreadable range, or a range a
+ * bounded sibling in the same list is undecided about; with bounds as well it also holds in them.
+ */
+export interface VersionedText {
+  text: string;
+  since?: string;
+  below?: string;
+  unknown?: true;
+}
+
+/** A caveat: a plain string holds for every version of the package. */
+export type Caveat = string | VersionedText;
+
 /** One catalogued middleware package (or Express built-in). */
 export interface MiddlewareEntry {
   /** The key: npm package, or `express.<member>` for Express's built-in middleware. */
@@ -56,19 +76,25 @@ export interface MiddlewareEntry {
   /** The Fastify plugin package, `core` when Fastify does it itself (no package), `none` when nothing replaces it. */
   fastify: string;
   kind: MiddlewareKind;
-  /** The replacement in one line, as a finding's "Fastify equivalent" prints it. */
+  /** The replacement in one line, as a finding's "Fastify equivalent" prints it (for an app whose version no `replacementByVersion` text holds for). */
   replacement: string;
+  /** Replacements for some versions of the package (each with `since` and/or `below`); the first that holds for the app's version is printed instead of `replacement`. */
+  replacementByVersion?: readonly VersionedText[];
   /** Other packages the replacement needs (companion plugins, helpers); all are in `versions.ts`. */
   requires?: RequiredPackage[];
   /** How the options (and call forms) translate. */
   options: OptionTranslation[];
-  /** Behaviour differences a user must know (observable unless said otherwise). */
-  caveats: string[];
+  /**
+   * Behaviour differences a user must know (observable unless said otherwise), most important
+   * first; version-dependent ones as `VersionedText` (a finding shows the first that holds for
+   * the app's version of the package).
+   */
+  caveats: Caveat[];
   /**
    * Caveats of one member (`lusca.xframe`, `passport.authenticate`), most important first; a
    * finding about that member shows these instead of the package's general ones.
    */
-  memberCaveats?: Record<string, string[]>;
+  memberCaveats?: Record<string, Caveat[]>;
   /** The stage whose codemod replaces it (`manual` when none can). */
   stage: Stage;
   safety: Safety;
@@ -272,8 +298,24 @@ export const MIDDLEWARE = {
       { express: 'per-route helmet', fastify: 'route option `helmet`' },
       { express: 'CSP nonces (res.locals.cspNonce)', fastify: 'enableCSPNonces: true → reply.cspNonce' },
     ],
+    // @fastify/helmet 13 depends on helmet ^8.0.0 (`npm view @fastify/helmet@13.2.0 dependencies`),
+    // so the headers are helmet 8's. The per-major differences come from running bare `helmet()`
+    // of helmet 3.23.3, 4.6.0, 5.1.1, 6.0.1, 7.2.0 and 8.3.0 (node_modules of the example apps and
+    // `npm pack`) and comparing the headers set, and from helmet's CHANGELOG.md (8.3.0 package):
+    // 4.0.0 default CSP and `X-XSS-Protection: 0`; 5.0.0 CSP `useDefaults: true` (the app's
+    // `directives` merge into the defaults instead of replacing them: checked on 4.6.0 and
+    // 5.1.1), `form-action`, COEP/COOP/CORP/Origin-Agent-Cluster on; 6.0.0 no
+    // `block-all-mixed-content`, no Expect-CT; 7.0.0 COEP off; 7.2.0 warns and 8.0.0 throws on an
+    // unquoted CSP keyword (`self`), 8.0.0 HSTS max-age 365 days (was 180).
     caveats: [
-      'Header values are helmet 8’s defaults: an app pinned to an older helmet major sees different CSP, COOP and X-XSS-Protection values.',
+      { text: 'Header values are helmet 8’s defaults: an app pinned to an older helmet major sees different CSP, COOP and X-XSS-Protection values.', unknown: true },
+      { below: '4.0.0', text: '@fastify/helmet runs helmet 8, whose defaults are not helmet 3’s: a Content-Security-Policy appears (`default-src \'self\'`, `script-src \'self\'`, `script-src-attr \'none\'` …, which blocks inline and third-party scripts the pages used), `X-XSS-Protection` goes from `1; mode=block` to `0`, HSTS max-age from 15552000 to 31536000, and Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy (`same-origin`), `Origin-Agent-Cluster: ?1`, `Referrer-Policy: no-referrer` and `X-Permitted-Cross-Domain-Policies: none` are added; pass `contentSecurityPolicy: false` and the old values to keep the old headers.' },
+      { since: '4.0.0', below: '5.0.0', text: '@fastify/helmet runs helmet 8, whose defaults are not helmet 4’s: the CSP gains `form-action \'self\'` and loses `block-all-mixed-content`, and `contentSecurityPolicy.directives` the app passes are merged into the defaults instead of replacing them (`useDefaults: false` keeps helmet 4’s behaviour); Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy (`same-origin`) and `Origin-Agent-Cluster: ?1` are added, `Expect-CT: max-age=0` is gone and HSTS max-age goes from 15552000 to 31536000.' },
+      { since: '5.0.0', below: '6.0.0', text: '@fastify/helmet runs helmet 8, whose defaults are not helmet 5’s: the CSP loses `block-all-mixed-content`, `Cross-Origin-Embedder-Policy: require-corp` and `Expect-CT: max-age=0` are gone, and HSTS max-age goes from 15552000 to 31536000.' },
+      { since: '6.0.0', below: '7.0.0', text: '@fastify/helmet runs helmet 8, whose defaults are not helmet 6’s: `Cross-Origin-Embedder-Policy: require-corp` is gone (pages lose cross-origin isolation unless `crossOriginEmbedderPolicy: true` is passed) and HSTS max-age goes from 15552000 to 31536000.' },
+      { since: '7.0.0', below: '8.0.0', text: '@fastify/helmet runs helmet 8: HSTS max-age goes from 15552000 to 31536000 (180 to 365 days), and an unquoted CSP keyword (`self` for `\'self\'`), which helmet 7.2 only warned about, throws when the plugin registers.' },
+      { below: '7.0.0', text: 'An unquoted CSP keyword in the app’s directives (`self` for `\'self\'`) throws when @fastify/helmet (helmet 8) registers; helmet before 7.2 accepted it.' },
+      { below: '4.0.0', text: 'helmet 3 options that helmet 8 no longer has (`noCache`, `hpkp`, `featurePolicy`, `expectCt`) are ignored without an error: their headers stop.' },
       'Runs at onRequest, so 404s and errors carry the headers too.',
     ],
     stage: 'plugins',
@@ -285,14 +327,32 @@ export const MIDDLEWARE = {
     fastify: '@fastify/compress',
     kind: 'plugin',
     replacement: '`fastify.register(fastifyCompress, { threshold, encodings: [\'gzip\', \'deflate\'] })`, registered before static/view plugins.',
+    // Which encodings each side sends (checked in the sources):
+    // - compression 1.7.4 and 1.7.5 index.js negotiate `['gzip', 'deflate', 'identity']` only,
+    //   gzip preferred; 1.8.0 (HISTORY.md "add brotli support", 2025-02-10; index.js of 1.8.0 and
+    //   1.8.2) negotiates `['br', 'gzip', 'deflate', 'identity']` preferring br then gzip
+    //   (negotiator 0.6.4 `preferred`), so a browser's `gzip, deflate, br, zstd` gets br, and
+    //   `Accept-Encoding: *` gets br too.
+    // - @fastify/compress 9.2.0 index.js: `['br', 'gzip', 'deflate', 'identity']`, with `zstd`
+    //   put first when `zlib.createZstdCompress` exists (Node 22.15+/23.8+); the client's q-values
+    //   decide, ties go to the first in that list (@fastify/accept-negotiator 2.x); `*` and
+    //   `x-gzip` are read as gzip; `encodings` filters and orders the list. README: "the first
+    //   acceptable token in this order: zstd, br, gzip, deflate".
+    replacementByVersion: [
+      { below: '1.8.0', text: '`fastify.register(fastifyCompress, { threshold, encodings: [\'gzip\', \'deflate\'] })`, registered before static/view plugins: compression before 1.8.0 never sends br.' },
+      { since: '1.8.0', text: '`fastify.register(fastifyCompress, { threshold, encodings: [\'br\', \'gzip\', \'deflate\'] })`, registered before static/view plugins: the order compression 1.8+ prefers (br, then gzip); the list only keeps out zstd, which @fastify/compress would put first on Node 22.15+.' },
+    ],
     options: [
       { express: 'threshold', fastify: 'threshold', note: '1024 bytes by default in both.' },
       { express: 'filter', fastify: 'customTypes / route `compress: false`' },
       { express: 'level, memLevel, strategy, windowBits', fastify: 'zlibOptions' },
       { express: 'brotli', fastify: 'brotliOptions' },
+      { express: 'enforceEncoding', fastify: null, note: 'compression 1.8+ compresses the answers to requests without Accept-Encoding with this encoding; @fastify/compress leaves those uncompressed.' },
     ],
     caveats: [
-      'Unrestricted it prefers br over gzip, so `Content-Encoding` differs: the replacement restricts `encodings` to what `compression` sends (the verifier compares decoded bodies anyway).',
+      { unknown: true, text: 'Unrestricted it prefers br (zstd first on Node 22.15+) over gzip, so `Content-Encoding` differs from compression before 1.8.0 (gzip or deflate only): the replacement restricts `encodings` to what such a `compression` sends; compression 1.8+ prefers br as well, so there list `[\'br\', \'gzip\', \'deflate\']` instead (the verifier compares decoded bodies anyway).' },
+      { below: '1.8.0', text: 'compression before 1.8.0 sends gzip or deflate, never br; unrestricted, @fastify/compress prefers br (zstd first on Node 22.15+), so `Content-Encoding` would differ: the replacement restricts `encodings` to `[\'gzip\', \'deflate\']` (the verifier compares decoded bodies anyway).' },
+      { since: '1.8.0', text: 'compression 1.8+ prefers br, then gzip, like @fastify/compress: keep br first — restricting `encodings` to gzip/deflate would change `Content-Encoding` for every browser. Only zstd (which @fastify/compress offers first on Node 22.15+, compression never) is left out by the replacement’s list; `Accept-Encoding: *` still gets gzip instead of br (the verifier compares decoded bodies anyway).' },
       'Also decompresses request bodies by default (Express apps never did without body-parser’s inflate).',
       'Adds `Vary: accept-encoding`.',
     ],
@@ -480,7 +540,8 @@ export const MIDDLEWARE = {
     replacement: '`fastify.register(fastifyRateLimit, { max, timeWindow, … })`; per route `config.rateLimit`.',
     options: [
       { express: 'windowMs', fastify: 'timeWindow' },
-      { express: 'limit / max', fastify: 'max', note: 'Emit it: defaults are 5 (ERL v7+) vs 1000.' },
+      // express-rate-limit defaults to 5 in 5.3.0 (lib/express-rate-limit.js), 6.11.2, 7.5.1 and 8.7.5 (dist/index.cjs).
+      { express: 'limit / max', fastify: 'max', note: 'Emit it: defaults are 5 (express-rate-limit 5 to 8) vs 1000.' },
       { express: 'keyGenerator(req)', fastify: 'keyGenerator(request)' },
       { express: 'handler / message / statusCode', fastify: 'errorResponseBuilder' },
       { express: 'skip', fastify: 'allowList', note: '`allowList` also takes a function `(request, key) => boolean`.' },
@@ -512,8 +573,15 @@ export const MIDDLEWARE = {
       { express: 'passport.serializeUser / deserializeUser', fastify: 'fastifyPassport.registerUserSerializer / registerUserDeserializer', note: 'Async functions.' },
       { express: 'passport.use(strategy)', fastify: 'fastifyPassport.use(strategy)', note: 'passport-* strategy packages are reused.' },
     ],
+    // Login and the session: passport 0.6.0 (CHANGELOG.md, 2022-05-20) made `req.login()`
+    // regenerate the session and drop its data unless `keepSessionInfo: true`
+    // (lib/sessionmanager.js of 0.7.0; 0.4.1 keeps the session). @fastify/passport 3.0.2
+    // SecureSessionManager.logIn regenerates too (`clearSessionOnLogin`, default true), keeping
+    // only `clearSessionIgnoreFields` (default `passport`, `session`) or everything with
+    // `keepSessionInfo`.
     caveats: [
-      'The session is cleared on login by default (`clearSessionOnLogin`).',
+      { unknown: true, text: 'The session is cleared on login by default (`clearSessionOnLogin`).' },
+      { below: '0.6.0', text: 'Login clears the session (`clearSessionOnLogin`, default true), where passport before 0.6 kept it: values stored before login (a `returnTo` URL, a cart) are gone afterwards unless listed in `clearSessionIgnoreFields`.' },
       'Same secure-cookie trap as sessions: with `cookie.secure` true no session cookie is set over HTTP.',
       'Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
       'The plugin is labelled beta in its README.',
@@ -701,17 +769,26 @@ export const MIDDLEWARE = {
     fastify: '@fastify/jwt',
     kind: 'plugin',
     replacement: "`fastify.register(fastifyJwt, { secret, verify: { algorithms }, decoratorName: 'auth' })` + `onRequest: (request) => request.jwtVerify()`.",
+    // Where the payload goes: express-jwt 6.1.2 lib/index.js `options.userProperty ||
+    // options.requestProperty || 'user'`; 7.0.0 src/index.ts `request.auth = …` (CHANGELOG 7.0.0);
+    // 8.4.1 dist/index.js `requestProperty` defaulting to 'auth'. @fastify/jwt decorates the
+    // request with `decoratorName` only, default 'user' (jwt.js).
+    replacementByVersion: [
+      { below: '7.0.0', text: '`fastify.register(fastifyJwt, { secret, verify: { algorithms } })` + `onRequest: (request) => request.jwtVerify()`: the payload stays on `request.user` (the default `decoratorName`), where express-jwt before 7 put it.' },
+      { since: '7.0.0', text: "`fastify.register(fastifyJwt, { secret, verify: { algorithms }, decoratorName: 'auth' })` + `onRequest: (request) => request.jwtVerify()`: `request.auth`, where express-jwt 7+ puts the payload." },
+    ],
     options: [
       { express: 'secret', fastify: 'secret' },
       { express: 'algorithms', fastify: 'verify.algorithms' },
-      { express: 'requestProperty (v6 `user`, v7+ `auth`)', fastify: 'decoratorName / formatUser' },
+      { express: 'requestProperty / userProperty', fastify: 'decoratorName / formatUser', note: 'express-jwt before 7 defaults to `req.user` (`userProperty` is 6’s alias), 7+ to `req.auth`: the decorator keeps the name the handlers read.' },
       { express: 'getToken', fastify: 'verify.extractToken' },
       { express: 'credentialsRequired: false', fastify: 'try/catch around request.jwtVerify()' },
       { express: 'isRevoked', fastify: 'trusted' },
     ],
     caveats: [
       '401 bodies: @fastify/jwt JSON (`FST_JWT_NO_AUTHORIZATION_IN_HEADER`, `FST_JWT_AUTHORIZATION_TOKEN_INVALID`…) vs express-jwt `UnauthorizedError` through the error middleware (HTML by default).',
-      'Decorates `request.user` by default, which collides with @fastify/passport.',
+      // With express-jwt 7+ the replacement decorates `request.auth` instead: no collision.
+      { below: '7.0.0', unknown: true, text: 'Decorates `request.user` by default, which collides with @fastify/passport.' },
     ],
     stage: 'plugins',
     safety: 'needs-care',
@@ -943,7 +1020,7 @@ function entry(key: string): MiddlewareEntry | undefined {
 }
 
 /** `@scope/name/deep/path` → `@scope/name`; `name/deep` → `name`. */
-function packageRoot(spec: string): string {
+export function packageRoot(spec: string): string {
   const parts = spec.split('/');
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
@@ -995,4 +1072,31 @@ export function middlewareFor(packageOrCallee: string, pkg?: string): Middleware
     if (entry(head) || head === 'express') return middlewareFor(name.slice(dot + 1), head);
   }
   return undefined;
+}
+
+/** Whether a bounded text holds for every version `range` admits, for none of them, or for some. */
+function decide(t: VersionedText, range: string): 'holds' | 'excluded' | 'undecided' {
+  const bounds = [t.since ? `>=${t.since}` : '', t.below ? `<${t.below}` : ''].filter(Boolean).join(' ');
+  const options = { includePrerelease: true };
+  if (semver.subset(range, bounds, options)) return 'holds';
+  return semver.intersects(range, bounds, options) ? 'undecided' : 'excluded';
+}
+
+/**
+ * The texts of `list` that hold for the app's version of the package, in catalogue order.
+ * `version` is an exact installed version (`4.6.0`) or the declared range (`^4.1.0`), null when
+ * neither is known or readable. A plain string always holds; a bounded `VersionedText` holds when
+ * every version `version` admits is within its bounds (`^1.7.4` is not within `below: '1.8.0'`:
+ * it admits 1.8.2); an `unknown` text holds when the version is null or a bounded text of `list`
+ * is undecided. `versioned` is true for a bounded text chosen by its bounds.
+ */
+export function forVersion(list: readonly Caveat[], version: string | null): { text: string; versioned: boolean }[] {
+  const range = version !== null && semver.validRange(version) ? version : null;
+  const status = list.map((c) => (typeof c === 'string' ? 'always' : !c.since && !c.below ? 'unbounded' : range === null ? 'undecided' : decide(c, range)));
+  const undecided = status.includes('undecided');
+  return list.flatMap((c, i): { text: string; versioned: boolean }[] => {
+    if (typeof c === 'string') return [{ text: c, versioned: false }];
+    if (status[i] === 'holds') return [{ text: c.text, versioned: true }];
+    return c.unknown && (range === null || undecided) ? [{ text: c.text, versioned: false }] : [];
+  });
 }

@@ -3,10 +3,30 @@
  * with no Fastify equivalent, and every `req`/`res`/`next` API a handler uses with its Fastify
  * form and safety (express-fastify-mapping.md §1, §3).
  */
-import type { ChainEntry, Middleware } from '../../analyzer/model.js';
+import semver from 'semver';
+import type { ChainEntry, Inventory, Middleware } from '../../analyzer/model.js';
 import { apiFor } from '../catalogue/api.js';
-import { MIDDLEWARE, middlewareFor } from '../catalogue/middleware.js';
+import { forVersion, MIDDLEWARE, type MiddlewareEntry, middlewareFor, packageRoot } from '../catalogue/middleware.js';
 import type { FindingDraft, Rule } from '../rule.js';
+
+/**
+ * The app's version of `pkg` for the catalogue's version-dependent texts: the installed version
+ * (node_modules; for express also the lockfile), else the range package.json declares; null when
+ * neither is known or readable (`latest`, `github:…`). `label` says which, for the message.
+ */
+function appVersion(project: Inventory['project'], pkg: string): { version: string; label: string } | null {
+  const dep = project.dependencies?.[pkg];
+  const installed = dep?.installed ?? (pkg === 'express' ? project.expressVersion.installed : null);
+  if (installed && semver.valid(installed)) return { version: installed, label: `${pkg} ${installed} installed` };
+  const declared = dep?.declared ?? (pkg === 'express' ? project.expressVersion.declared : null);
+  if (declared && semver.validRange(declared)) return { version: declared, label: `${pkg} ${declared} declared` };
+  return null;
+}
+
+/** The replacement for the app's version: the first `replacementByVersion` text whose bounds hold, else `replacement`. */
+function replacementFor(entry: MiddlewareEntry, version: string | null): string {
+  return forVersion(entry.replacementByVersion ?? [], version).find((t) => t.versioned)?.text ?? entry.replacement;
+}
 
 /**
  * Uses whose catalogue difference cannot apply: `res.status(201)` with a literal code in 100–599
@@ -49,7 +69,7 @@ export const middlewarePlugin: Rule = {
   stage: 'plugins',
   autoFixable: true,
   docs: {
-    summary: 'Each npm middleware has a Fastify form: an official plugin with translated options, something Fastify does itself, or nothing (it is removed). The finding names it, says which stage replaces it and, when the translation needs care, what changes (the catalogue in rules/catalogue/middleware.ts).',
+    summary: 'Each npm middleware has a Fastify form: an official plugin with translated options, something Fastify does itself, or nothing (it is removed). The finding names it, says which stage replaces it and, when the translation needs care, what changes (the catalogue in rules/catalogue/middleware.ts). Where that depends on the version of the Express package (helmet 4 vs 8, compression before or since 1.8), the finding follows the version installed in node_modules, else the range package.json declares, and names it; an unknown version gets the general text.',
     fix: 'The stage named in the finding replaces it; read the caveats where the finding is a warning.',
     source: 'express-fastify-mapping.md §3',
     example: { express: "app.use(cors({ origin: 'https://a.example' }))", fastify: "await fastify.register(import('@fastify/cors'), { origin: 'https://a.example' })" },
@@ -61,11 +81,15 @@ export const middlewarePlugin: Rule = {
       const used = optionsUsed(entry, 'source' in m ? String(m.source) : '');
       const lost = used.filter((o) => o.fastify === null);
       const member = m.name.includes('.') ? m.name.slice(m.name.lastIndexOf('.') + 1) : '';
-      const caveat = (entry.memberCaveats?.[member] ?? entry.caveats)[0];
+      // Version-dependent caveats and replacements follow the app's version of the package the
+      // middleware comes from; an unknown version gets the catalogue's general texts.
+      const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
+      const caveat = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null)[0];
+      const replacement = replacementFor(entry, version?.version ?? null);
       return [{
         subject,
-        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind: ${caveat}` : ''}`,
-        fastify: used.length ? `${entry.replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : entry.replacement,
+        message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
+        fastify: used.length ? `${replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : replacement,
         location: m.registration,
         severity: entry.safety === 'needs-care' || hidden ? 'warning' : 'info',
         stage: entry.stage,
@@ -105,10 +129,11 @@ export const middlewareNoEquivalent: Rule = {
     packageMiddleware(inventory).flatMap(({ m, subject, where }): FindingDraft[] => {
       const entry = middlewareFor(m.name, m.package);
       if (entry && entry.safety !== 'no-equivalent') return [];
+      const version = entry && m.package ? appVersion(inventory.project, packageRoot(m.package))?.version ?? null : null;
       return [{
         subject,
-        message: entry ? `${m.name} [${m.package}] (${where}) has no Fastify equivalent: ${entry.caveats[0] ?? entry.replacement}` : `${m.name} [${m.package}] (${where}) is not in the middleware catalogue: no codemod can translate it.`,
-        fastify: entry?.replacement ?? 'Decide by hand: a hook, a plugin, or nothing.',
+        message: entry ? `${m.name} [${m.package}] (${where}) has no Fastify equivalent: ${forVersion(entry.caveats, version)[0]?.text ?? replacementFor(entry, version)}` : `${m.name} [${m.package}] (${where}) is not in the middleware catalogue: no codemod can translate it.`,
+        fastify: entry ? replacementFor(entry, version) : 'Decide by hand: a hook, a plugin, or nothing.',
         location: m.registration,
         severity: entry ? 'error' : 'warning',
         ...(entry?.affectsMethods ? { appliesTo: { methods: [...entry.affectsMethods] } } : {}),

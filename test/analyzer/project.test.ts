@@ -62,6 +62,53 @@ describe('versions and tools', () => {
   });
 });
 
+describe('dependency versions', () => {
+  it('lists every dependency and devDependency with its declared range and the version in node_modules, null when not installed', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({
+        name: 'deps',
+        main: 'app.js',
+        dependencies: { express: '^4.21.2', helmet: '^4.1.0', 'left-pad': 'github:stevemao/left-pad', '@scope/mw': '^1.0.0' },
+        devDependencies: { vitest: '^3.0.0', helmet: '^9.0.0' },
+      }),
+      'app.js': ROUTE,
+      'node_modules/express/package.json': JSON.stringify({ name: 'express', version: '4.21.2' }),
+      'node_modules/helmet/package.json': JSON.stringify({ name: 'helmet', version: '4.6.0' }),
+      'node_modules/@scope/mw/package.json': JSON.stringify({ name: '@scope/mw', version: '1.2.3' }),
+      // Installed but without a version field: null, and no search further up.
+      'node_modules/vitest/package.json': JSON.stringify({ name: 'vitest' }),
+    });
+    expect((await analyze({ dir })).project.dependencies).toEqual({
+      '@scope/mw': { declared: '^1.0.0', installed: '1.2.3' },
+      express: { declared: '^4.21.2', installed: '4.21.2' },
+      // A name in both lists takes its `dependencies` range.
+      helmet: { declared: '^4.1.0', installed: '4.6.0' },
+      'left-pad': { declared: 'github:stevemao/left-pad', installed: null },
+      vitest: { declared: '^3.0.0', installed: null },
+    });
+  });
+
+  it('finds packages hoisted to a parent node_modules, the nearest copy first, as Node resolves them', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['apps/*'] }),
+      'node_modules/compression/package.json': JSON.stringify({ name: 'compression', version: '1.8.2' }),
+      'node_modules/helmet/package.json': JSON.stringify({ name: 'helmet', version: '8.3.0' }),
+      'apps/api/package.json': JSON.stringify({ name: '@mono/api', main: 'app.js', dependencies: { express: '^4.21.2', compression: '^1.7.4', helmet: '^7.0.0' } }),
+      'apps/api/node_modules/helmet/package.json': JSON.stringify({ name: 'helmet', version: '7.2.0' }),
+      'apps/api/app.js': ROUTE,
+    });
+    const deps = (await analyze({ dir, app: 'apps/api' })).project.dependencies;
+    expect(deps.compression).toEqual({ declared: '^1.7.4', installed: '1.8.2' });
+    expect(deps.helmet).toEqual({ declared: '^7.0.0', installed: '7.2.0' });
+    expect(deps.express).toEqual({ declared: '^4.21.2', installed: null });
+  });
+
+  it('is empty without dependencies', async () => {
+    const dir = project({ 'package.json': JSON.stringify({ name: 'bare', main: 'app.js' }), 'app.js': ROUTE });
+    expect((await analyze({ dir })).project.dependencies).toEqual({});
+  });
+});
+
 describe('monorepos', () => {
   const mono = () =>
     project({

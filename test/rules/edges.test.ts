@@ -228,3 +228,81 @@ describe('api-usage leaves out what cannot differ', () => {
     expect(found.map((f) => f.replace(/^(\d+: \S+ \S+ uses \S+?):.*$/, '$1'))).toEqual(['5: GET /b uses res.send']);
   });
 });
+
+describe('middleware-plugin follows the app’s version of the package (installed, else declared)', () => {
+  /** middleware-plugin findings (message and Fastify form) for `source`, with `installed` written as node_modules/<pkg>/package.json. */
+  async function pluginFindings(source: string, dependencies: Record<string, string>, installed: Record<string, string> = {}): Promise<{ message: string; fastify: string }[]> {
+    const modules = Object.fromEntries(Object.entries(installed).map(([name, version]) => [`node_modules/${name}/package.json`, JSON.stringify({ name, version })]));
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'v', main: 'app.js', dependencies: { express: '^4.21.0', ...dependencies } }),
+      'app.js': `const express = require('express');\nconst app = express();\n${source}app.get('/', (req, res) => res.end());\n`,
+      ...modules,
+    });
+    return (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => ({ message: f.message, fastify: f.fastify }));
+  }
+  const helmetApp = "const helmet = require('helmet');\napp.use(helmet());\n";
+  const compressionApp = "const compression = require('compression');\napp.use(compression());\n";
+  const GENERAL_HELMET = 'helmet [helmet] (app middleware at /) is replaced in the plugins stage. Mind: Header values are helmet 8’s defaults: an app pinned to an older helmet major sees different CSP, COOP and X-XSS-Protection values.';
+
+  it('helmet 8 installed: no header caveat (@fastify/helmet runs helmet 8), the next caveat instead', async () => {
+    const [f] = await pluginFindings(helmetApp, { helmet: '^8.1.0' }, { helmet: '8.3.0' });
+    expect(f.message).toBe('helmet [helmet] (app middleware at /) is replaced in the plugins stage. Mind: Runs at onRequest, so 404s and errors carry the headers too.');
+  });
+
+  it('helmet 4 installed or declared: the helmet 4 → 8 differences, naming the version they were chosen for', async () => {
+    const [installed] = await pluginFindings(helmetApp, { helmet: '^4.1.0' }, { helmet: '4.6.0' });
+    expect(installed.message).toMatch(/^helmet \[helmet\] \(app middleware at \/\) is replaced in the plugins stage\. Mind \(helmet 4\.6\.0 installed\): @fastify\/helmet runs helmet 8, whose defaults are not helmet 4’s: the CSP gains `form-action 'self'`/);
+    expect(installed.message).toContain('`Expect-CT: max-age=0` is gone and HSTS max-age goes from 15552000 to 31536000.');
+    const [declared] = await pluginFindings(helmetApp, { helmet: '^4.1.0' });
+    expect(declared.message).toContain("Mind (helmet ^4.1.0 declared): @fastify/helmet runs helmet 8, whose defaults are not helmet 4’s");
+    // Installed wins over declared.
+    const [stale] = await pluginFindings(helmetApp, { helmet: '^4.1.0' }, { helmet: '7.2.0' });
+    expect(stale.message).toContain('Mind (helmet 7.2.0 installed): @fastify/helmet runs helmet 8: HSTS max-age goes from 15552000 to 31536000');
+    const [three] = await pluginFindings(helmetApp, { helmet: '^3.9.0' }, { helmet: '3.23.3' });
+    expect(three.message).toContain('helmet 3’s: a Content-Security-Policy appears');
+    expect(three.message).toContain('`X-XSS-Protection` goes from `1; mode=block` to `0`');
+  });
+
+  it('helmet version unknown (not installed, a range across majors, or not declared): the general caveat, as before', async () => {
+    expect((await pluginFindings(helmetApp, { helmet: '>=4' }))[0].message).toBe(GENERAL_HELMET);
+    expect((await pluginFindings(helmetApp, { helmet: 'latest' }))[0].message).toBe(GENERAL_HELMET);
+    expect((await pluginFindings(helmetApp, {}))[0].message).toBe(GENERAL_HELMET);
+  });
+
+  it('compression before 1.8 (gzip/deflate only): restrict encodings to gzip and deflate', async () => {
+    const [f] = await pluginFindings(compressionApp, { compression: '^1.7.4' }, { compression: '1.7.4' });
+    expect(f.message).toBe("compression [compression] (app middleware at /) is replaced in the plugins stage. Mind (compression 1.7.4 installed): compression before 1.8.0 sends gzip or deflate, never br; unrestricted, @fastify/compress prefers br (zstd first on Node 22.15+), so `Content-Encoding` would differ: the replacement restricts `encodings` to `['gzip', 'deflate']` (the verifier compares decoded bodies anyway).");
+    expect(f.fastify).toContain("encodings: ['gzip', 'deflate'] })");
+    // `~1.7.4` cannot reach 1.8: the declared range decides as well.
+    expect((await pluginFindings(compressionApp, { compression: '~1.7.4' }))[0].fastify).toContain("encodings: ['gzip', 'deflate'] })");
+  });
+
+  it('compression 1.8+ (prefers br): keep br first, never restrict to gzip/deflate', async () => {
+    const [f] = await pluginFindings(compressionApp, { compression: '^1.8.0' }, { compression: '1.8.2' });
+    expect(f.message).toContain('Mind (compression 1.8.2 installed): compression 1.8+ prefers br, then gzip, like @fastify/compress: keep br first');
+    expect(f.fastify).toContain("encodings: ['br', 'gzip', 'deflate'] })");
+    expect(f.fastify).not.toContain("['gzip', 'deflate']");
+    expect(`${f.message} ${f.fastify}`).not.toMatch(/restricts `encodings` to/);
+  });
+
+  it('compression ^1.7.4 not installed may be 1.7 or 1.8: the general caveat and replacement', async () => {
+    const [f] = await pluginFindings(compressionApp, { compression: '^1.7.4' });
+    expect(f.message).toMatch(/Mind: Unrestricted it prefers br .* compression 1\.8\+ prefers br as well, so there list `\['br', 'gzip', 'deflate'\]` instead/);
+    expect(f.fastify).toBe("`fastify.register(fastifyCompress, { threshold, encodings: ['gzip', 'deflate'] })`, registered before static/view plugins.");
+  });
+
+  it('express-jwt before 7 keeps request.user; passport before 0.6 kept the session across login', async () => {
+    const jwtApp = "const { expressjwt } = require('express-jwt');\napp.use(expressjwt({ secret: 's', algorithms: ['HS256'] }));\n";
+    expect((await pluginFindings(jwtApp, { 'express-jwt': '^6.1.0' }, { 'express-jwt': '6.1.2' }))[0].fastify).toMatch(/^`fastify\.register\(fastifyJwt, \{ secret, verify: \{ algorithms \} \}\)`.*stays on `request\.user`/);
+    expect((await pluginFindings(jwtApp, { 'express-jwt': '^8.4.1' }, { 'express-jwt': '8.4.1' }))[0].fastify).toContain("decoratorName: 'auth'");
+    const passportApp = "const passport = require('passport');\napp.use(passport.session());\n";
+    expect((await pluginFindings(passportApp, { passport: '^0.4.0' }, { passport: '0.4.1' }))[0].message).toContain('Mind (passport 0.4.1 installed): Login clears the session (`clearSessionOnLogin`, default true), where passport before 0.6 kept it');
+    expect((await pluginFindings(passportApp, { passport: '^0.7.0' }, { passport: '0.7.0' }))[0].message).toContain('Mind: Same secure-cookie trap as sessions');
+    expect((await pluginFindings(passportApp, {}))[0].message).toContain('Mind: The session is cleared on login by default (`clearSessionOnLogin`).');
+  });
+
+  it('compression 1.8 option enforceEncoding has no @fastify/compress counterpart', async () => {
+    const [f] = await pluginFindings("const compression = require('compression');\napp.use(compression({ enforceEncoding: 'gzip' }));\n", { compression: '^1.8.0' }, { compression: '1.8.2' });
+    expect(f.message).toContain('No Fastify option for `enforceEncoding`: compression 1.8+ compresses the answers to requests without Accept-Encoding');
+  });
+});
