@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Node, ts } from 'ts-morph';
+import { Node, SyntaxKind, type ts } from 'ts-morph';
 import type { EntryRef, MountLayer, RouteLayer, RouterNode } from './graph.js';
 import type { ChainEntry, Handler, Inventory, Location, Reason, Resolution } from './model.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
@@ -136,6 +136,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       out.errorHandlers.push({
         id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
         fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
+        passesOn: callsParameter(e, 3), ...(conditionsOf(item).length ? { conditions: conditionsOf(item) } : {}),
       });
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
       return;
@@ -360,6 +361,16 @@ function conditionsOf(item: FlatItem): string[] {
 function projectPath(root: string, dir: string): string {
   const rel = path.relative(root, dir);
   return rel.startsWith('..') || path.isAbsolute(rel) ? toPosix(dir) : toPosix(rel) || '.';
+}
+
+/** Whether the function of `e` calls its parameter at `index` (`next` of an error handler); true when it cannot tell. */
+function callsParameter(e: EntryRef, index: number): boolean {
+  const fn = e.fn;
+  if (!fn || !('getParameters' in fn)) return true;
+  const param = (fn as Node & { getParameters(): Node[] }).getParameters()[index];
+  if (!param || !Node.isParameterDeclaration(param)) return false;
+  const name = param.getName();
+  return fn.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => c.getExpression().getText() === name);
 }
 
 /** Reasons without repeats (a route registered inside a directory scan and mounted by it carries the scan once). */

@@ -247,6 +247,10 @@ export interface ErrorHandler {
   covers: string[];
   /** `err.*` properties the handler reads (`err.status`, `err.type`), first use of each. */
   reads: ApiUse[];
+  /** Whether the handler passes errors on (`next(err)`), so the next error handler sees them. */
+  passesOn: boolean;
+  /** What its registration (or a mount above it) sits under: `if (…)` texts; absent when unconditional. */
+  conditions?: string[];
 }
 
 export interface NotFoundHandler {

@@ -61,16 +61,34 @@ export const errorHandlerChain: Rule = {
   stage: 'errors',
   autoFixable: true,
   docs: {
-    summary: 'Express runs every four-parameter middleware in turn: each handles what it recognises and passes the rest on with `next(err)`. Fastify has one error handler per encapsulation context (`setErrorHandler`; a later call replaces the earlier one), so a chain of handlers at one level must become one handler that tries them in the same order.',
+    summary: 'Express runs four-parameter middleware in turn: each handles what it recognises and passes the rest on with `next(err)`. Fastify has one error handler per encapsulation context (`setErrorHandler`; a later call replaces the earlier one), so a chain of handlers at one level must become one handler that tries them in the same order. Handlers that never call `next` end a chain, and handlers registered under different conditions (`if (dev)` / `else`) are alternatives, not a chain.',
     fix: 'The `errors` stage writes one `setErrorHandler` per level that runs the chain in order, each `next(err)` going to the next one.',
     source: 'express-fastify-mapping.md §2.12; Fastify docs, Server.md#seterrorhandler',
     example: { express: 'app.use(handleDbErrors); app.use(handleCustomErrors); app.use(handle500)', fastify: 'fastify.setErrorHandler(async (err, request, reply) => { /* handleDbErrors, then handleCustomErrors, then handle500 */ })' },
   },
   check: (inventory) => {
-    // Handlers at one level: the same owner (app or router) and mount path.
+    // Handlers at one level: the same owner (app or router), mount path and conditions (handlers
+    // under `if (dev)` / `else` are alternatives, not a chain).
     const levels = new Map<string, typeof inventory.errorHandlers>();
-    for (const h of inventory.errorHandlers) levels.set(`${h.ownerId} ${h.fullPath}`, [...(levels.get(`${h.ownerId} ${h.fullPath}`) ?? []), h]);
-    return [...levels.values()]
+    for (const h of inventory.errorHandlers) {
+      const level = `${h.ownerId} ${h.fullPath} ${JSON.stringify(h.conditions ?? [])}`;
+      levels.set(level, [...(levels.get(level) ?? []), h]);
+    }
+    // A chain: handlers in order, each but the last passing errors on with next(err).
+    const chains = [...levels.values()].flatMap((hs) => {
+      const runs: (typeof hs)[] = [];
+      let run: typeof hs = [];
+      for (const h of hs) {
+        run.push(h);
+        if (!h.passesOn) {
+          runs.push(run);
+          run = [];
+        }
+      }
+      if (run.length) runs.push(run);
+      return runs;
+    });
+    return chains
       .filter((hs) => hs.length > 1)
       .map((hs) => ({
         subject: hs[0].id,

@@ -306,3 +306,17 @@ describe('middleware-plugin follows the app’s version of the package (installe
     expect(f.message).toContain('No Fastify option for `enforceEncoding`: compression 1.8+ compresses the answers to requests without Accept-Encoding');
   });
 });
+
+describe('error-handler-chain', () => {
+  it('handlers under if/else are alternatives, and one that never calls next ends a chain', async () => {
+    const src = [
+      `app.get('/', ${h});`,
+      "if (process.env.NODE_ENV === 'development') app.use(function devErrors(err, req, res, next) { next(err); });",
+      'else app.use(function prodErrors(err, req, res, next) { res.status(500).end(); });',
+      'app.use(function converter(err, req, res, next) { res.status(500).end(); });',
+      'app.use(function unreached(err, req, res, next) { res.status(500).end(); });',
+      '',
+    ].join('\n');
+    expect(await findingsOf(src, 'error-handler-chain')).toEqual([]);
+  });
+});
