@@ -286,7 +286,8 @@ export const MIDDLEWARE = {
     safety: 'needs-care',
     source: '§3, §2.6',
     // @fastify/cors index.js: `fastify.options('*', …)` answers preflight requests (unless `preflight: false`).
-    registersRoutes: ['OPTIONS *'],
+    // Inside a prefixed plugin the route is `<prefix>/*`: cors mounted at /api does not clash with a root OPTIONS * (probed on Fastify 5.12).
+    registersRoutes: ['OPTIONS {prefix}/*'],
   },
   helmet: {
     package: 'helmet',

@@ -91,9 +91,10 @@ export const middlewarePlugin: Rule = {
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
         fastify: used.length ? `${replacement} Options here: ${used.map((o) => `${o.express} → ${o.fastify ?? 'none'}${o.note && o.fastify !== null ? ` (${o.note})` : ''}`).join('; ')}.` : replacement,
         location: m.registration,
-        severity: entry.safety === 'needs-care' || hidden ? 'warning' : 'info',
+        // Run inside the app's own code, a middleware whose move needs care is for a human to lift out; a safe one (a logger) is not.
+        severity: entry.safety === 'needs-care' ? 'warning' : 'info',
         stage: entry.stage,
-        ...(hidden ? { autoFixable: false } : {}),
+        ...(hidden && entry.safety === 'needs-care' ? { autoFixable: false } : {}),
       }];
     }),
 };

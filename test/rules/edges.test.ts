@@ -320,3 +320,12 @@ describe('error-handler-chain', () => {
     expect(await findingsOf(src, 'error-handler-chain')).toEqual([]);
   });
 });
+
+describe('duplicate-route: plugin routes follow the mount path', () => {
+  it("cors mounted at /api takes OPTIONS /api/*, so a root app.options('*') does not clash", async () => {
+    const src = ["const cors = require('cors');", "app.use('/api', cors());", "app.options('*', (req, res) => res.end());", `app.options('/api/*', ${h});`, ''].join('\n');
+    expect(await findingsOf(src, 'duplicate-route', { dependencies: { express: '^4.21.0', cors: '^2' } })).toEqual([
+      '6: OPTIONS /api/* takes `OPTIONS /api/*`, which @fastify/cors registers itself (replacing cors at app.js:4); Fastify refuses the second route at boot.',
+    ]);
+  });
+});
