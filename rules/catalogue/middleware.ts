@@ -588,7 +588,7 @@ export const MIDDLEWARE = {
       'The plugin is labelled beta in its README.',
     ],
     memberCaveats: {
-      initialize: ['Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.'],
+      initialize: ['@fastify/passport needs a session plugin even for `session: false` strategies (it registers @fastify/flash): an API that only checks tokens is better served by @fastify/jwt or a preHandler that verifies the token. Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.'],
       authenticate: ['Not a `(req, res, next)` function on Fastify: `fastifyPassport.authenticate(s, o)` is a preValidation hook, and a custom callback takes `(request, reply, err, user, info, status)`; code that calls `passport.authenticate(…)(req, res, next)` is rewritten by hand.'],
     },
     stage: 'plugins',
@@ -719,6 +719,10 @@ export const MIDDLEWARE = {
     fastify: 'core',
     kind: 'core',
     replacement: 'Route `schema` with a Joi `validatorCompiler` (`({ schema }) => (data) => schema.validate(data)`), as for celebrate; `validate({ body, query, params })` → `schema: { body, querystring, params }`.',
+    replacementByVersion: [
+      // express-validation 1.x: schemas are plain objects of Joi types, unknown keys allowed by default (allowUnknownBody/Query/Params: true).
+      { below: '2.0.0', text: 'Route `schema` with a Joi `validatorCompiler`: express-validation 1.x schemas are plain objects of Joi types, so wrap each part as `Joi.object(part).unknown(true)` (1.x allowed unknown keys, `Joi.object` rejects them with 400).' },
+    ],
     options: [
       { express: 'validate({ body, query, params, headers })', fastify: 'schema: { body, querystring, params, headers }' },
       { express: 'validate(schema, { context, keyByField }, joiOptions)', fastify: 'joiOptions passed to schema.validate in the validatorCompiler' },

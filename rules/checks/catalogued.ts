@@ -85,7 +85,7 @@ export const middlewarePlugin: Rule = {
       // middleware comes from; an unknown version gets the catalogue's general texts.
       const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
       const caveat = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null)[0];
-      const replacement = replacementFor(entry, version?.version ?? null);
+      const replacement = replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration);
       return [{
         subject,
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
@@ -98,6 +98,17 @@ export const middlewarePlugin: Rule = {
       }];
     }),
 };
+
+/**
+ * A second @fastify/static registration in one app fails at boot (FST_ERR_DEC_ALREADY_PRESENT,
+ * `reply.sendFile` decorated twice) unless it sets `decorateReply: false` (@fastify/static README).
+ */
+function staticNote(inventory: Parameters<Rule['check']>[0], entry: NonNullable<ReturnType<typeof middlewareFor>>, at: { file: string; line: number; column: number }): string {
+  if (entry.fastify !== '@fastify/static') return '';
+  const mount = inventory.staticMounts.find((x) => x.registration.file === at.file && x.registration.line === at.line && x.registration.column === at.column);
+  const first = mount && inventory.staticMounts.find((x) => x.appId === mount.appId);
+  return mount && first !== mount ? ' This app registers @fastify/static more than once: this one needs `decorateReply: false`.' : '';
+}
 
 /**
  * The option translations of `entry` whose Express option the registration passes (`name:`,

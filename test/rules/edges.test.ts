@@ -202,12 +202,12 @@ describe('array-path', () => {
 });
 
 describe('middleware-plugin caveats follow the member used', () => {
-  it("lusca.xframe is a header, not CSRF; passport.initialize alone is about request.user, not sessions", async () => {
+  it('lusca.xframe is a header, not CSRF; passport.initialize gets its own caveat (session plugin, request.user), not the login one', async () => {
     const src = "const lusca = require('lusca');\nconst passport = require('passport');\napp.use(lusca.xframe('SAMEORIGIN'));\napp.use(passport.initialize());\napp.get('/', (req, res) => res.end());\n";
     const found = await findingsOf(src, 'middleware-plugin', { dependencies: { express: '^4.21.0', lusca: '^1', passport: '^0.7' } });
     expect(found).toEqual([
       '5: lusca.xframe [lusca] (app middleware at /) is replaced in the plugins stage. Mind: A header only: @fastify/helmet `frameguard` sets `X-Frame-Options` the same way; nothing else changes.',
-      '6: passport.initialize [passport] (app middleware at /) is replaced in the plugins stage. Mind: Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
+      '6: passport.initialize [passport] (app middleware at /) is replaced in the plugins stage. Mind: @fastify/passport needs a session plugin even for `session: false` strategies (it registers @fastify/flash): an API that only checks tokens is better served by @fastify/jwt or a preHandler that verifies the token. Decorates `request.user`; so does @fastify/jwt — one of them needs another decorator name.',
     ]);
   });
 });
@@ -327,5 +327,16 @@ describe('duplicate-route: plugin routes follow the mount path', () => {
     expect(await findingsOf(src, 'duplicate-route', { dependencies: { express: '^4.21.0', cors: '^2' } })).toEqual([
       '6: OPTIONS /api/* takes `OPTIONS /api/*`, which @fastify/cors registers itself (replacing cors at app.js:4); Fastify refuses the second route at boot.',
     ]);
+  });
+});
+
+describe('middleware-plugin: @fastify/static registered twice', () => {
+  it('the second static mount of an app is told to set decorateReply: false', async () => {
+    const src = "app.use(express.static('public'));\napp.use('/uploads', express.static('uploads'));\napp.get('/', (req, res) => res.end());\n";
+    const found = await findingsOf(src, 'middleware-plugin');
+    expect(found.map((f) => f.split(':')[0])).toEqual(['3', '4']);
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const fastify = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify.endsWith('this one needs `decorateReply: false`.'));
+    expect(fastify).toEqual([false, true]);
   });
 });
