@@ -110,12 +110,14 @@ export interface MiddlewareEntry {
   registersRoutes?: readonly string[];
 }
 
+/** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
+const EMPTY_JSON_CAVEAT = 'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).';
+
 const BODY_CAVEATS = [
-  'Never leave body-parser/express body parsers in the @fastify/express bridge next to Fastify routes: they drain the stream at onRequest and Fastify’s parser then waits forever (POSTs hang, §4.4).',
-  'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).',
   'A body of an unparsed content type: Express ignores it, Fastify answers 415 `FST_ERR_CTP_INVALID_MEDIA_TYPE` (framework-defaults `unsupported-media-type`).',
   'No body: Express 4 `req.body` is `{}`, Express 5 and Fastify `undefined` — `if (!req.body)` checks flip.',
   'Parse errors reach the error handler as `FST_ERR_CTP_*` with only `statusCode`, not body-parser’s `type: \'entity.parse.failed\'`/`\'entity.too.large\'` (framework-defaults `body-parser-errors`).',
+  'Never leave body-parser/express body parsers in the @fastify/express bridge next to Fastify routes: they drain the stream at onRequest and Fastify’s parser then waits forever (POSTs hang, §4.4).',
 ] as const;
 
 /** Every catalogued middleware package, keyed by package (or `express.<member>`). */
@@ -130,7 +132,7 @@ export const MIDDLEWARE = {
       { express: 'bodyParser()', fastify: 'built-in JSON parser + @fastify/formbody', note: 'The deprecated combined form of body-parser 1.x (removed in 2.x).' },
       { express: 'bodyParser.json/urlencoded/text/raw(…)', fastify: null, note: 'See the `express.json`, `express.urlencoded`, `express.text`, `express.raw` entries (same code: Express re-exports body-parser).' },
     ],
-    caveats: [...BODY_CAVEATS],
+    caveats: [EMPTY_JSON_CAVEAT, ...BODY_CAVEATS],
     stage: 'shim',
     safety: 'needs-care',
     source: '§3 (body-parser rows), §2.10, §4.4',
@@ -149,6 +151,7 @@ export const MIDDLEWARE = {
       { express: 'inflate', fastify: '@fastify/compress request decompression or a preParsing hook', note: 'body-parser inflates gzip/deflate (and br in 2.x) by default; Fastify does not.' },
     ],
     caveats: [
+      EMPTY_JSON_CAVEAT,
       ...BODY_CAVEATS,
       'Non-object JSON (`"str"`, `5`) is accepted by Fastify; Express (strict) answers 400.',
       'Bodies between 100 kb and 1 MiB: Express 413, Fastify 200 unless `bodyLimit` is set (framework-defaults `body-limit`).',

@@ -340,3 +340,10 @@ describe('middleware-plugin: @fastify/static registered twice', () => {
     expect(fastify).toEqual([false, true]);
   });
 });
+
+describe('body parser caveats lead with what clients notice', () => {
+  it('express.json: the empty JSON body 400; express.urlencoded: the 415 for other content types', async () => {
+    const found = await findingsOf("app.use(express.json());\napp.use(express.urlencoded({ extended: false }));\napp.delete('/x/:id', (req, res) => res.status(204).end());\n", 'middleware-plugin');
+    expect(found.map((f) => /Mind: (.{0,40})/.exec(f)?.[1])).toEqual(['Empty body with `Content-Type: applicati', 'A body of an unparsed content type: Expr']);
+  });
+});
