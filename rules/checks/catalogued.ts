@@ -85,7 +85,7 @@ export const middlewarePlugin: Rule = {
       // middleware comes from; an unknown version gets the catalogue's general texts.
       const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
       const caveat = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null)[0];
-      const replacement = replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration);
+      const replacement = replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration) + sharedLimiterNote(inventory, m);
       return [{
         subject,
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
@@ -98,6 +98,17 @@ export const middlewarePlugin: Rule = {
       }];
     }),
 };
+
+/**
+ * One express-rate-limit instance on several routes shares one counter; @fastify/rate-limit's
+ * per-route `config.rateLimit` counts per route (probed on @fastify/rate-limit 10), so the
+ * shared form is one `fastify.rateLimit(options)` hook used by all of them.
+ */
+function sharedLimiterNote(inventory: Parameters<Rule['check']>[0], m: Pick<Middleware, 'name' | 'package'>): string {
+  if (m.package !== 'express-rate-limit') return '';
+  const routes = inventory.routes.filter((r) => r.chain.some((c) => c.scope === 'route' && c.name === m.name && c.package === m.package)).length;
+  return routes > 1 ? ` ${m.name} is shared by ${routes} routes: one \`const limiter = fastify.rateLimit(options)\` as their onRequest hook keeps one counter (route \`config.rateLimit\` would count each route apart).` : '';
+}
 
 /**
  * A second @fastify/static registration in one app fails at boot (FST_ERR_DEC_ALREADY_PRESENT,

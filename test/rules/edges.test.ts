@@ -347,3 +347,13 @@ describe('body parser caveats lead with what clients notice', () => {
     expect(found.map((f) => /Mind: (.{0,40})/.exec(f)?.[1])).toEqual(['Empty body with `Content-Type: applicati', 'A body of an unparsed content type: Expr']);
   });
 });
+
+describe('a rate limiter shared by routes', () => {
+  it('keeps one counter on Fastify through one fastify.rateLimit() hook', async () => {
+    const src = "const rateLimit = require('express-rate-limit');\nconst loginLimiter = rateLimit({ windowMs: 60000, limit: 5 });\napp.post('/login', loginLimiter, (req, res) => res.end());\napp.post('/signup', loginLimiter, (req, res) => res.end());\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', 'express-rate-limit': '^7' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const forms = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify);
+    expect(forms).toHaveLength(2);
+    for (const f of forms) expect(f).toContain('loginLimiter is shared by 2 routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter');
+  });
+});
