@@ -178,7 +178,7 @@ export const apiUsage: Rule = {
   },
   check: (inventory) => {
     // Packages that may set request properties: middleware, chain entries, and middleware the app's own functions run (`upload.single('f')(req, res, next)`).
-    const called = inventory.middleware.flatMap((m) => (m.usage.calls ?? []).map((c) => /\[([^\]]+)\]$/.exec(c.api)?.[1]));
+    const called = [...inventory.middleware.flatMap((m) => m.usage.calls ?? []), ...inventory.routes.flatMap((r) => r.usage.calls ?? [])].map((c) => /\[([^\]]+)\]$/.exec(c.api)?.[1]);
     const packages = new Set([...inventory.middleware.map((m) => m.package), ...inventory.routes.flatMap((r) => r.chain.map((c) => c.package)), ...called].filter(Boolean) as string[]);
     // Routes, and not-found handlers registered as middleware (`app.use((req, res) => res.status(404).send(…))`).
     const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));

@@ -50,15 +50,25 @@ export const appSettings: Rule = {
       .flatMap((s) => {
         const entry = apiFor(`app.set('${s.key}')`);
         if (!entry || entry.safety === 'safe' || entry.api === 'app.set') return [];
+        // 'views' and 'view engine' are one @fastify/view registration: reported once, on the engine.
+        if (s.key === 'views' && inventory.settings.some((x) => x.ownerId === s.ownerId && x.key === 'view engine')) return [];
         const value = s.kind === 'set' ? (s.value === null ? s.raw : JSON.stringify(s.value)) : String(s.kind === 'enable');
         const subApp = inventory.routers.find((r) => r.id === s.ownerId && r.kind === 'sub-app');
         const mount = subApp && inventory.mounts.find((m) => m.child === subApp.id);
         return [{
           subject: s.ownerId,
           message: `'${s.key}' is ${value}${subApp ? ` on the sub-app ${subApp.name}${mount ? ` at ${mount.fullPath}` : ''} (its own routes only: an option of its plugin)` : ''}: ${entry.difference}`,
-          fastify: entry.fastify,
+          fastify: entry.api === "app.set('view engine')" ? viewForm(inventory, s.appId) ?? entry.fastify : entry.fastify,
           location: s.location,
           stage: entry.stage,
         }];
       }),
 };
+
+/** The @fastify/view registration for the app's own engine and views folder (`pug` in `src/views`), when the analyzer knows them. */
+function viewForm(inventory: Parameters<Rule['check']>[0], appId: string): string | null {
+  const view = inventory.viewEngines.find((v) => v.appId === appId && v.engine);
+  if (!view) return null;
+  const root = view.views ? `'${view.views}'` : "'views'";
+  return `fastify.register(fastifyView, { engine: { ${view.engine}: require('${view.engine}') }, root: ${root}, viewExt: '${view.ext}' })`;
+}

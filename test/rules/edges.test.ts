@@ -357,3 +357,18 @@ describe('a rate limiter shared by routes', () => {
     for (const f of forms) expect(f).toContain('loginLimiter is shared by 2 routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter');
   });
 });
+
+describe('app-settings and api-usage speak about the app', () => {
+  it("the view engine's Fastify form names the app's engine and views folder, once for both settings", async () => {
+    const src = "const path = require('path');\napp.set('views', path.join(__dirname, 'templates'));\napp.set('view engine', 'pug');\napp.get('/', (req, res) => res.render('home'));\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', pug: '^3' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const views = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'app-settings').map((f) => f.fastify);
+    expect(views).toEqual(["fastify.register(fastifyView, { engine: { pug: require('pug') }, root: 'templates', viewExt: 'pug' })"]);
+  });
+
+  it('req.file is not "set by the app\'s own middleware" when a handler runs multer itself', async () => {
+    const src = "const multer = require('multer');\nconst upload = multer({ dest: 'uploads/' }).single('image');\napp.post('/upload', (req, res) => upload(req, res, () => res.send({ path: req.file.path })));\n";
+    const found = await findingsOf(src, 'api-usage', { dependencies: { express: '^4.21.0', multer: '^2' } });
+    expect(found.filter((f) => f.includes('req.file'))).not.toContainEqual(expect.stringContaining("app's own middleware"));
+  });
+});
