@@ -53,13 +53,16 @@ export const defaultPages: Rule = {
 function pagesOf(inventory: Inventory, app: App): FindingDraft[] {
   const browserFacing = inventory.viewEngines.some((v) => v.appId === app.id);
   const version = inventory.project.fastifyVersion.installed;
+  const handlers = inventory.errorHandlers.filter((e) => e.appId === app.id);
+  // Handlers registered only under a condition (`if (env === 'development') app.use(errorhandler())`) leave the default page in the other case.
+  const onlyWhen = handlers.length > 0 && handlers.every((e) => e.conditions) ? [...new Set(handlers.flatMap((e) => e.conditions ?? []))] : [];
   const missing = [
     !inventory.notFoundHandlers.some((n) => n.appId === app.id) && FRAMEWORK_DEFAULTS['default-404-body'],
-    !inventory.errorHandlers.some((e) => e.appId === app.id) && FRAMEWORK_DEFAULTS['default-error-body'],
+    (!handlers.length || onlyWhen.length > 0) && FRAMEWORK_DEFAULTS['default-error-body'],
   ].filter((d) => d !== false);
   return missing.map((d) => ({
     subject: app.id,
-    message: `${app.name} has no ${d.id === 'default-404-body' ? 'not-found' : 'error'} handler. Express: ${d.express} Fastify: ${d.fastify}`,
+    message: `${app.name} has no ${d.id === 'default-404-body' ? 'not-found' : 'error'} handler${d.id === 'default-error-body' && onlyWhen.length ? ` outside ${onlyWhen.join(', ')}` : ''}. Express: ${d.express} Fastify: ${d.fastify}`,
     fastify: fixFor(d, version),
     location: app.location,
     ...(browserFacing ? { severity: 'warning' as const } : {}),

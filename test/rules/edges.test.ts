@@ -372,3 +372,11 @@ describe('app-settings and api-usage speak about the app', () => {
     expect(found.filter((f) => f.includes('req.file'))).not.toContainEqual(expect.stringContaining("app's own middleware"));
   });
 });
+
+describe('default-pages', () => {
+  it('an error handler registered only in development leaves the default error page in production', async () => {
+    const src = "const errorhandler = require('errorhandler');\napp.get('/', (req, res) => res.end());\nif (process.env.NODE_ENV === 'development') app.use(errorhandler());\napp.use((req, res) => res.status(404).end());\n";
+    const found = await findingsOf(src, 'default-pages', { dependencies: { express: '^4.21.0', errorhandler: '^1' } });
+    expect(found.map((f) => f.split('. Express:')[0])).toEqual(["2: app has no error handler outside if (process.env.NODE_ENV === 'development')"]);
+  });
+});
