@@ -55,7 +55,10 @@ function pagesOf(inventory: Inventory, app: App): FindingDraft[] {
   const version = inventory.project.fastifyVersion.installed;
   const handlers = inventory.errorHandlers.filter((e) => e.appId === app.id);
   // Handlers registered only under a condition (`if (env === 'development') app.use(errorhandler())`) leave the default page in the other case.
-  const onlyWhen = handlers.length > 0 && handlers.every((e) => e.conditions) ? [...new Set(handlers.flatMap((e) => e.conditions ?? []))] : [];
+  const conditions = [...new Set(handlers.flatMap((e) => e.conditions ?? []))];
+  // `if (x)` and `if !(x)` together (the two branches of one if) cover every case.
+  const bothBranches = conditions.some((c) => c.startsWith('if (') && conditions.includes(`if !(${c.slice(4, -1)})`));
+  const onlyWhen = handlers.length > 0 && handlers.every((e) => e.conditions) && !bothBranches ? conditions : [];
   const missing = [
     !inventory.notFoundHandlers.some((n) => n.appId === app.id) && FRAMEWORK_DEFAULTS['default-404-body'],
     (!handlers.length || onlyWhen.length > 0) && FRAMEWORK_DEFAULTS['default-error-body'],

@@ -85,7 +85,9 @@ export const middlewarePlugin: Rule = {
       // middleware comes from; an unknown version gets the catalogue's general texts.
       const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
       const caveat = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null)[0];
-      const replacement = replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration) + sharedLimiterNote(inventory, m);
+      const replacement = tokenOnlyPassport(inventory, m)
+        ? 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.'
+        : replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration) + sharedLimiterNote(inventory, m);
       return [{
         subject,
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
@@ -94,10 +96,19 @@ export const middlewarePlugin: Rule = {
         // Run inside the app's own code, a middleware whose move needs care is for a human to lift out; a safe one (a logger) is not.
         severity: entry.safety === 'needs-care' ? 'warning' : 'info',
         stage: entry.stage,
-        ...(hidden && entry.safety === 'needs-care' ? { autoFixable: false } : {}),
+        ...((hidden && entry.safety === 'needs-care') || tokenOnlyPassport(inventory, m) ? { autoFixable: false } : {}),
       }];
     }),
 };
+
+/**
+ * passport in an app that never runs `passport.session()`: token-only authentication, for which
+ * @fastify/passport still needs a session plugin to boot; the move is a decision (@fastify/jwt, a
+ * token-verifying preHandler, or a session plugin), not a mechanical replacement.
+ */
+function tokenOnlyPassport(inventory: Parameters<Rule['check']>[0], m: Pick<Middleware, 'name' | 'package'>): boolean {
+  return m.package === 'passport' && !inventory.middleware.some((x) => x.package === 'passport' && x.name.endsWith('.session'));
+}
 
 /**
  * One express-rate-limit instance on several routes shares one counter; @fastify/rate-limit's

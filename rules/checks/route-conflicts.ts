@@ -71,7 +71,7 @@ function pluginRouteClashes(inventory: Inventory): FindingDraft[] {
         out.push({
           subject: r.id,
           message: `${r.key} takes \`${method} ${path}\`, which ${entry!.fastify} registers itself (replacing ${m.name} at ${m.registration.file}:${m.registration.line}); Fastify refuses the second route at boot.`,
-          fastify: method === 'OPTIONS' ? 'Drop the route: @fastify/cors answers preflight requests; a catch-all 404 becomes `fastify.setNotFoundHandler`.' : 'Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile(\'index.html\')`), or register @fastify/static with `wildcard: false`.',
+          fastify: method === 'OPTIONS' ? 'Drop the route: @fastify/cors answers preflight requests; a catch-all 404 becomes `fastify.setNotFoundHandler`.' : spaFallback(inventory, m),
           location: r.registration,
           related: [{ location: m.registration, message: `${m.name} [${m.package}], replaced by ${entry!.fastify}` }],
         });
@@ -134,4 +134,15 @@ function shadows(early: Route, late: Route): boolean {
     if (s !== b[k]) return false;
   }
   return a.length === b.length && a.some((s, k) => s === ':_' && b[k] !== ':_');
+}
+
+/**
+ * The SPA fallback for a catch-all next to a static mount: `reply.sendFile` with that mount's
+ * root as its second argument, since with several @fastify/static registrations the decorated
+ * `sendFile` serves from the first one's root (probed on @fastify/static 8).
+ */
+function spaFallback(inventory: Inventory, m: Inventory['middleware'][number]): string {
+  const mount = inventory.staticMounts.find((x) => x.registration.file === m.registration.file && x.registration.line === m.registration.line);
+  const root = mount?.dir ? `, '${mount.dir}'` : ', <the static root>';
+  return `Serve the fallback from \`fastify.setNotFoundHandler\` (\`reply.sendFile('index.html'${root})\`), or register @fastify/static with \`wildcard: false\`.`;
 }

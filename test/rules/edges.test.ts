@@ -380,3 +380,32 @@ describe('default-pages', () => {
     expect(found.map((f) => f.split('. Express:')[0])).toEqual(["2: app has no error handler outside if (process.env.NODE_ENV === 'development')"]);
   });
 });
+
+describe('review 3 follow-ups', () => {
+  it('error handlers in both branches of one if leave no default error page', async () => {
+    const src = "app.get('/', (req, res) => res.end());\nif (process.env.NODE_ENV === 'development') app.use(function dev(err, req, res, next) { res.status(500).send(err.stack); });\nelse app.use(function prod(err, req, res, next) { res.status(500).end(); });\napp.use((req, res) => res.status(404).end());\n";
+    expect(await findingsOf(src, 'default-pages')).toEqual([]);
+  });
+
+  it('passport in a token-only app is a decision, not a mechanical replacement', async () => {
+    const src = "const passport = require('passport');\napp.use(passport.initialize());\napp.get('/me', passport.authenticate('jwt', { session: false }), (req, res) => res.json(req.user));\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', passport: '^0.7' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const inv = runRules(await analyze({ dir }));
+    const found = inv.findings!.filter((f) => f.rule === 'middleware-plugin');
+    expect(found.map((f) => [f.autoFixable, f.fastify.slice(0, 60)])).toEqual([
+      [false, 'Token-only here (no passport.session()): @fastify/jwt, or a '],
+      [false, 'Token-only here (no passport.session()): @fastify/jwt, or a '],
+    ]);
+    expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
+  });
+
+  it("the SPA fallback next to a static mount sends index.html from that mount's root", async () => {
+    const src = "app.use(express.static('uploads'));\napp.use(express.static('frontend/build'));\napp.get('*', (req, res) => res.sendFile('index.html', { root: 'frontend/build' }));\n";
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
+    const forms = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'duplicate-route').map((f) => f.fastify);
+    expect(forms).toEqual([
+      "Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile('index.html', 'uploads')`), or register @fastify/static with `wildcard: false`.",
+      "Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile('index.html', 'frontend/build')`), or register @fastify/static with `wildcard: false`.",
+    ]);
+  });
+});
