@@ -731,6 +731,8 @@ export const MIDDLEWARE = {
       { express: 'validate(schema, { context, keyByField }, joiOptions)', fastify: 'joiOptions passed to schema.validate in the validatorCompiler' },
     ],
     caveats: [
+      // express-validation 1.x: ValidationError carries `status` and `errors` (every failing field; abortEarly false); 3.x `statusCode` and `details`.
+      { below: '2.0.0', text: 'Errors: express-validation 1.x passes a `ValidationError` (`err.status` 400, `err.errors` listing every failing field) to the error middleware; Fastify throws `FST_ERR_VALIDATION` with `err.validation` (Joi stops at the first error unless `abortEarly: false`), so `err instanceof ValidationError` branches stop matching (rule error-type-checks).' },
       'Errors: express-validation passes a `ValidationError` (`err.statusCode` 400, `err.details`) to the error middleware; Fastify throws `FST_ERR_VALIDATION` with `err.validation`, so `err instanceof ValidationError` branches stop matching (rule error-type-checks).',
     ],
     stage: 'schemas',

@@ -14,7 +14,9 @@ function problemsOf(route: Route): string[] {
   const out: string[] = [];
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
-    if (seg.includes('*') && !/^:\w+\(.*\)$/.test(seg)) out.push(last && seg === '*' ? "the wildcard's value moves from params[0] to params['*']" : `\`${seg}\`: a wildcard inside a path or segment has no find-my-way form`);
+    // A final `*` only moves its value: it matters when the handler reads the params.
+    const readsParams = route.usage.req.some((u) => u.api === 'req.params' || u.api === 'req.param');
+    if (seg.includes('*') && !/^:\w+\(.*\)$/.test(seg) && !(last && seg === '*' && !readsParams)) out.push(last && seg === '*' ? "the wildcard's value moves from params[0] to params['*']" : `\`${seg}\`: a wildcard inside a path or segment has no find-my-way form`);
     if (/^:\w+\??$/.test(seg) && seg.endsWith('?') && !last) out.push(`\`${seg}\`: an optional parameter that is not the last segment (Fastify: "Optional Parameter needs to be the last")`);
     if (/^:\w+[+*]$/.test(seg)) out.push(`\`${seg}\`: repeated parameters (+, *) have no find-my-way form`);
     const pattern = /^:\w+\((.*)\)\??$/.exec(seg)?.[1];

@@ -409,3 +409,10 @@ describe('review 3 follow-ups', () => {
     ]);
   });
 });
+
+describe('express4-path-syntax: a final wildcard', () => {
+  it('is reported only when the handler reads the params', async () => {
+    const src = "app.get('/files/*', (req, res) => res.send(req.params[0]));\napp.get('/assets/*', (req, res) => res.status(404).end());\n";
+    expect(await findingsOf(src, 'express4-path-syntax')).toEqual(["3: GET /files/* uses Express 4 path syntax that find-my-way reads otherwise: the wildcard's value moves from params[0] to params['*']."]);
+  });
+});
