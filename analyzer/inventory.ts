@@ -308,7 +308,12 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       }
     }
     for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
-    for (const e of own.slice(0, -1)) chain.push(chainEntry(e, 'route', locate(layer.site), locate));
+    for (const e of own.slice(0, -1)) {
+      const entry = chainEntry(e, 'route', locate(layer.site), locate);
+      // A route's own guard (`protect`, `isAuthenticated`) becomes a hook: its uses are rewritten too.
+      const uses = e.origin === 'local' ? usage(e) : null;
+      chain.push(uses && (uses.req.length || uses.res.length || uses.next.length) ? { ...entry, usage: { req: uses.req, res: uses.res, next: uses.next } } : entry);
+    }
     const reasons: Reason[] = [...handlerEntry.reasons, ...chain.flatMap((c) => (c.resolution === 'exact' ? [] : [{ code: 'unresolved-middleware', message: `middleware \`${c.name}\` could not be resolved`, location: c.registration }]))];
     const blocked = [item.spec, ...item.mounts.map((m) => m.spec)].find((s) => s.kind === 'unresolved');
     const pathUnresolved = blocked !== undefined;

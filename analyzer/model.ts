@@ -104,6 +104,8 @@ export interface ChainEntry {
   resolution: Resolution;
   /** Set when the entry runs only under a condition (`if (env === 'production') app.use(limiter)`): what it is registered under, as source text. */
   conditions?: string[];
+  /** For the route's own local middleware (`router.get('/x', protect, h)`): its `req`/`res`/`next` uses, which become a hook's. */
+  usage?: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
 }
 
 export interface Handler {

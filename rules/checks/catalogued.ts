@@ -195,6 +195,8 @@ export const apiUsage: Rule = {
     const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));
     const sites = [
       ...inventory.routes.map((r) => ({ id: r.id, key: r.key, usage: r.usage, wildcard: r.path.params.some((p) => p.wildcard) })),
+      // The route's own local middleware (a guard) becomes a hook: its request/reply uses change too; its `next` calls are the hook's return (not reported).
+      ...inventory.routes.flatMap((r) => r.chain.filter((c) => c.scope === 'route' && c.usage).map((c) => ({ id: r.id, key: `${r.key} (in ${c.name})`, usage: { req: c.usage!.req, res: c.usage!.res, next: [] }, wildcard: r.path.params.some((p) => p.wildcard) }))),
       ...inventory.middleware.filter((m) => notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage, wildcard: false })),
     ];
     const express5 = inventory.project.expressVersion.major === 5;

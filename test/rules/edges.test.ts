@@ -73,7 +73,9 @@ describe('api-usage: request properties the app sets itself', () => {
       "app.get('/me', auth, (req, res) => res.json(req.user));",
       '',
     ].join('\n');
+    // The guard's own use is reported too: it becomes a hook whose `request.user =` needs the decoration.
     expect((await findingsOf(src, 'api-usage')).filter((f) => f.includes('req.user'))).toEqual([
+      "3: GET /me (in auth) uses req.user, which the app's own middleware sets (no passport in the app): it becomes a request decoration.",
       "4: GET /me uses req.user, which the app's own middleware sets (no passport in the app): it becomes a request decoration.",
     ]);
   });
@@ -414,5 +416,13 @@ describe('express4-path-syntax: a final wildcard', () => {
   it('is reported only when the handler reads the params', async () => {
     const src = "app.get('/files/*', (req, res) => res.send(req.params[0]));\napp.get('/assets/*', (req, res) => res.status(404).end());\n";
     expect(await findingsOf(src, 'express4-path-syntax')).toEqual(["3: GET /files/* uses Express 4 path syntax that find-my-way reads otherwise: the wildcard's value moves from params[0] to params['*']."]);
+  });
+});
+
+describe('api-usage in a route guard', () => {
+  it("reports the request/reply uses of the route's own middleware, not its next() calls", async () => {
+    const src = "function protect(req, res, next) {\n  if (!req.cookies.jwt) return res.status(401).send('Not authorized');\n  next();\n}\napp.get('/orders', protect, (req, res) => res.json([]));\n";
+    const found = (await findingsOf(src, 'api-usage')).filter((f) => f.includes('(in protect)'));
+    expect(found.map((f) => f.replace(/^(\d+: .*? uses \S+?)[:,].*$/, '$1'))).toEqual(['4: GET /orders (in protect) uses req.cookies', '4: GET /orders (in protect) uses res.send']);
   });
 });
