@@ -143,7 +143,7 @@ export function innerMiddlewareCalls(e: EntryRef, locate: Locate): ApiUse[] {
 }
 
 /**
- * The expression a local name stands for, followed through top-level `const` initialisers
+ * The expression a local name stands for, followed through `const` initialisers in the function or at the top of the file
  * (`const uploadImage = upload.single('image')`, `const upload = multer({ … })` → `multer`), so the
  * package a middleware comes from is found where it was built.
  */
@@ -152,7 +152,9 @@ function rootOf(expression: string, fn: Node): string {
   let root = expression;
   for (let i = 0; i < 4; i++) {
     const name = root.split(/[.(]/)[0];
-    const init = file.getVariableDeclaration(name)?.getInitializer();
+    // A `const` inside the function (`const upload = multer({ … })` in a route middleware), else at the top of the file.
+    const local = fn.getDescendantsOfKind(SyntaxKind.VariableDeclaration).find((d) => d.getName() === name);
+    const init = (local ?? file.getVariableDeclaration(name))?.getInitializer();
     if (!init || (Node.isCallExpression(init) && init.getExpression().getText() === 'require')) break;
     root = init.getText();
   }

@@ -426,3 +426,11 @@ describe('api-usage in a route guard', () => {
     expect(found.map((f) => f.replace(/^(\d+: .*? uses \S+?)[:,].*$/, '$1'))).toEqual(['4: GET /orders (in protect) uses req.cookies', '4: GET /orders (in protect) uses res.send']);
   });
 });
+
+describe('multer built inside the route code', () => {
+  it('is found when the middleware creates it and runs it itself', async () => {
+    const src = "const multer = require('multer');\nfunction uploadAvatar(req, res, next) {\n  const upload = multer({ dest: 'uploads/' });\n  upload.single('avatar')(req, res, (err) => (err ? next(err) : next()));\n}\napp.post('/avatar', uploadAvatar, (req, res) => res.send({ name: req.file.originalname }));\n";
+    const found = await findingsOf(src, 'middleware-plugin', { dependencies: { express: '^4.21.0', multer: '^2' } });
+    expect(found.map((f) => f.split(' is replaced')[0])).toEqual(['6: upload.single [multer] (run by the code of POST /avatar)']);
+  });
+});
