@@ -106,7 +106,7 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
 function renderRoute(r: Route, width: number, line: (s: string) => void, c: ReturnType<typeof createColors>, skip: number): void {
   const chain = r.chain.slice(skip).map(chainText).join(' → ');
   const note = resolutionNote(r);
-  line(`    ${c.bold(r.method.padEnd(7))}${r.path.full.padEnd(width)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
+  line(`    ${c.bold(`${r.method.padEnd(7)} `)}${r.path.full.padEnd(width)} ${entryName(r.handler)}${c.dim(`  ${loc(r.registration)}`)}${note ? '  ' + c.yellow(note) : ''}`);
   if (chain) line(c.dim(`           ${skip ? 'then' : 'chain'}: ${chain}`));
 }
 
