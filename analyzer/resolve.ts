@@ -34,8 +34,12 @@ export class ModuleResolver {
   private readonly cache = new Map<string, Resolved>();
   readonly tsconfigProblems: string[] = [];
 
+  /** TypeScript's own cache of directory lookups (package.json, node_modules walks) across specifiers. */
+  private readonly moduleCache: ts.ModuleResolutionCache;
+
   constructor(private readonly opts: ResolverOptions) {
     this.options = this.readCompilerOptions();
+    this.moduleCache = ts.createModuleResolutionCache(opts.root, (f) => f, this.options);
   }
 
   private readCompilerOptions(): ts.CompilerOptions {
@@ -72,7 +76,7 @@ export class ModuleResolver {
   private resolveUncached(specifier: string, fromFile: string): Resolved {
     const bare = specifier.replace(/^node:/, '');
     if (specifier.startsWith('node:') || BUILTINS.has(bare)) return { kind: 'builtin', name: bare };
-    const out = ts.resolveModuleName(specifier, fromFile, this.options, ts.sys).resolvedModule;
+    const out = ts.resolveModuleName(specifier, fromFile, this.options, ts.sys, this.moduleCache).resolvedModule;
     const isBare = !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#');
     if (out && !out.isExternalLibraryImport && !out.resolvedFileName.includes('/node_modules/')) {
       const file = this.sourceFor(out.resolvedFileName);

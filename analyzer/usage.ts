@@ -8,7 +8,7 @@ import { Node, SyntaxKind, ts } from 'ts-morph';
 import type { EntryRef } from './graph.js';
 import type { HelperLookup, FunctionNode } from './helpers.js';
 import type { ApiUse, Location, Route } from './model.js';
-import { descendants, textOf, type Text } from './syntax.js';
+import { descendants, descendantsWhere, textOf, type Text } from './syntax.js';
 
 /** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
 type Locate = (node: Node | ts.Node) => Location;
@@ -130,9 +130,9 @@ export function innerMiddlewareCalls(e: EntryRef, locate: Locate): ApiUse[] {
   const names = (fn as Node & { getParameters(): Node[] }).getParameters().slice(0, 2).map((p) => (Node.isParameterDeclaration(p) ? p.getName() : ''));
   if (names.length < 2 || names.some((n) => !n)) return [];
   // `(req, res, next)` or `(req, res, callback)`: the first two arguments are the function's own req and res.
-  return fn
-    .getDescendantsOfKind(SyntaxKind.CallExpression)
-    .filter((call) => call.getArguments().length === 3 && call.getArguments().slice(0, 2).every((a, i) => a.getText() === names[i]))
+  // Tested on compiler nodes; only the matches get ts-morph wrappers (this runs for every route's handler).
+  const passesReqRes = (c: ts.Node): c is ts.CallExpression => ts.isCallExpression(c) && c.arguments.length === 3 && c.arguments.slice(0, 2).every((a, i) => ts.isIdentifier(a) && a.text === names[i]);
+  return descendantsWhere(fn, passesReqRes)
     .flatMap((call) => {
       const inner = call.getExpression();
       const callee = Node.isCallExpression(inner) ? inner.getExpression().getText() : inner.getText();
