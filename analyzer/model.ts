@@ -385,6 +385,8 @@ export interface Finding {
   location: Location;
   /** Other places that explain it: the mount chain, the other route of a pair, … */
   related: Array<{ location: Location; message: string }>;
+  /** Further caveats that apply here, beyond the one the message names (all of them in JSON, Markdown and HTML). */
+  notes?: string[];
   /** Id of the record it is about (route, middleware, router, app), or the project. */
   subject: string;
   /** For a finding about middleware: the routes behind it that it affects — those of these methods, and those whose handler uses one of these APIs (all when absent). */

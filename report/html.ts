@@ -169,7 +169,7 @@ function findingsSection(inv: Inventory, findings: Finding[], ruleById: Map<stri
       `<tr data-order="${i}" data-id="${e(f.id)}" data-severity="${e(f.severity)}" data-stage="${e(f.stage)}" data-search="${e(`${rule?.title ?? ''} ${routeKey.get(f.subject) ?? f.subject}`)}">`,
       `<td data-sort="${SEVERITIES.indexOf(f.severity)}"><span class="badge s-${e(f.severity)}">${e(f.severity)}</span></td>`,
       `<td><code title="${e(rule?.title ?? f.rule)}">${e(f.rule)}</code></td>`,
-      `<td>${e(f.message)}${related}</td>`,
+      `<td>${e(f.message)}${f.notes ? `<ul class="notes">${f.notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul>` : ''}${related}</td>`,
       `<td><code>${e(f.fastify)}</code></td>`,
       `<td>${locationCell(f.location)}</td>`,
       `<td data-sort="${STAGES.indexOf(f.stage)}">${e(f.stage)}${f.autoFixable ? ' <span class="badge auto" title="the stage fixes it unaided">auto-fix</span>' : ''}</td>`,

@@ -106,7 +106,7 @@ function findingDetails(inv: Inventory): string[] {
     '',
     '| Severity | Rule | Finding | Fastify | Stage | Location |',
     '|---|---|---|---|---|---|',
-    ...findings.map((f) => `| ${f.severity} | [\`${f.rule}\`](docs/rules/${f.rule}.md) | ${cell(f.message)} | ${cell(f.fastify)} | ${f.stage}${f.autoFixable ? ' (auto)' : ''} | \`${loc(f.location)}\` |`),
+    ...findings.map((f) => `| ${f.severity} | [\`${f.rule}\`](docs/rules/${f.rule}.md) | ${cell(f.message)}${f.notes ? ` Also: ${cell(f.notes.join(' '))}` : ''} | ${cell(f.fastify)} | ${f.stage}${f.autoFixable ? ' (auto)' : ''} | \`${loc(f.location)}\` |`),
     '',
     '</details>',
     '',

@@ -90,6 +90,7 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
         related: draft.related ?? [],
         subject: draft.subject,
         ...(draft.appliesTo ? { appliesTo: draft.appliesTo } : {}),
+        ...(draft.notes?.length ? { notes: draft.notes } : {}),
       };
     }),
   );

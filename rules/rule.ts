@@ -39,6 +39,8 @@ export interface FindingDraft {
   stage?: Stage;
   /** Overrides whether the stage fixes it unaided (a finding in stage `manual` never is). */
   autoFixable?: boolean;
+  /** Further caveats that apply, beyond the one in the message. */
+  notes?: string[];
   appliesTo?: Finding['appliesTo'];
 }
 

@@ -84,7 +84,7 @@ export const middlewarePlugin: Rule = {
       // Version-dependent caveats and replacements follow the app's version of the package the
       // middleware comes from; an unknown version gets the catalogue's general texts.
       const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
-      const caveat = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null)[0];
+      const [caveat, ...notes] = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null);
       const replacement = tokenOnlyPassport(inventory, m)
         ? 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.'
         : replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration) + sharedLimiterNote(inventory, m);
@@ -97,6 +97,7 @@ export const middlewarePlugin: Rule = {
         severity: entry.safety === 'needs-care' ? 'warning' : 'info',
         stage: entry.stage,
         ...((hidden && entry.safety === 'needs-care') || tokenOnlyPassport(inventory, m) ? { autoFixable: false } : {}),
+        ...(entry.safety === 'needs-care' && notes.length ? { notes: notes.map((n) => n.text) } : {}),
       }];
     }),
 };

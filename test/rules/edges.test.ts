@@ -434,3 +434,12 @@ describe('multer built inside the route code', () => {
     expect(found.map((f) => f.split(' is replaced')[0])).toEqual(['6: upload.single [multer] (run by the code of POST /avatar)']);
   });
 });
+
+describe('finding notes', () => {
+  it('carry the other caveats that apply, beyond the one the message names', async () => {
+    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': "const express = require('express');\nconst app = express();\napp.use(express.json());\napp.post('/x', (req, res) => res.json(req.body));\n" });
+    const [json] = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin');
+    expect(json.message).toContain('Mind: Empty body with `Content-Type: application/json`');
+    expect(json.notes?.map((n) => n.slice(0, 34))).toEqual(expect.arrayContaining(['A body of an unparsed content type', 'Never leave body-parser/express bo']));
+  });
+});
