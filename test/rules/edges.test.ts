@@ -4,9 +4,14 @@ import { analyze } from '../../analyzer/analyze.js';
 import { runRules } from '../../rules/index.js';
 import { project } from '../helpers/tmp.js';
 
-async function findingsOf(source: string, rule: string, pkg: object = {}): Promise<string[]> {
+/** A one-file Express app (`express` and `app` in scope before `source`), `pkg` merged into its package.json, analysed and run through the rules. */
+async function rulesOn(source: string, pkg: object = {}) {
   const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' }, ...pkg }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
-  return (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === rule).map((f) => `${f.location.line}: ${f.message}`);
+  return runRules(await analyze({ dir }));
+}
+
+async function findingsOf(source: string, rule: string, pkg: object = {}): Promise<string[]> {
+  return ((await rulesOn(source, pkg)).findings ?? []).filter((f) => f.rule === rule).map((f) => `${f.location.line}: ${f.message}`);
 }
 
 const h = '(req, res) => res.end()';
@@ -138,10 +143,7 @@ describe('api-usage: what cannot differ is not reported', () => {
 });
 
 describe('api-usage', () => {
-  async function inventoryOf(source: string) {
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', pug: '^3' } }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
-    return runRules(await analyze({ dir }));
-  }
+  const inventoryOf = (source: string) => rulesOn(source, { dependencies: { express: '^4.21.0', pug: '^3' } });
 
   it('an API with no Fastify equivalent is a manual error that keeps the route on Express', async () => {
     const inv = await inventoryOf("app.get('/stream', (req, res) => { res.write('a'); res.end(); });\n");
@@ -166,11 +168,7 @@ describe('api-usage', () => {
 
 describe('res-method-reassign', () => {
   it('holds back only the routes that call the replaced method', async () => {
-    const dir = project({
-      'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }),
-      'app.js': "const express = require('express');\nconst app = express();\napp.use(function flash(req, res, next) {\n  const render = res.render;\n  res.render = function (view, locals) { render.call(res, view, { ...locals, messages: [] }); };\n  next();\n});\napp.get('/', (req, res) => res.render('home'));\napp.get('/api', (req, res) => res.json({ ok: true }));\n",
-    });
-    const inv = runRules(await analyze({ dir }));
+    const inv = await rulesOn("app.use(function flash(req, res, next) {\n  const render = res.render;\n  res.render = function (view, locals) { render.call(res, view, { ...locals, messages: [] }); };\n  next();\n});\napp.get('/', (req, res) => res.render('home'));\napp.get('/api', (req, res) => res.json({ ok: true }));\n");
     expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /', 'manual'], ['GET /api', 'auto']]);
   });
 });
@@ -178,8 +176,8 @@ describe('res-method-reassign', () => {
 describe('middleware-plugin speaks about the options the app passes', () => {
   it("names options Fastify lacks and translates the ones it has (express-session's resave, name)", async () => {
     const src = "const session = require('express-session');\napp.use(session({ secret: process.env.S, name: 'startercookie', resave: true, saveUninitialized: false }));\napp.get('/', (req, res) => res.end());\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', 'express-session': '^1' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const [f] = (runRules(await analyze({ dir })).findings ?? []).filter((x) => x.rule === 'middleware-plugin');
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', 'express-session': '^1' } });
+    const [f] = (inv.findings ?? []).filter((x) => x.rule === 'middleware-plugin');
     expect(f.message).toBe('session [express-session] (app middleware at /) is replaced in the plugins stage. No Fastify option for `resave`: Not supported.');
     expect(f.fastify).toMatch(/Options here: secret → secret \(.*\); name → cookieName \(.*\); saveUninitialized → saveUninitialized \(True in both\.\); resave → none\.$/);
   });
@@ -188,8 +186,7 @@ describe('middleware-plugin speaks about the options the app passes', () => {
 describe('package middleware the app runs inside its own code', () => {
   it('multer built at module level and called from a handler is found, and holds the route for review', async () => {
     const src = "const multer = require('multer');\nconst upload = multer({ dest: 'uploads/' });\nconst uploadImage = upload.single('image');\napp.post('/upload', (req, res) => {\n  uploadImage(req, res, (err) => {\n    if (err) return res.status(400).send({ message: err.message });\n    res.send({ path: req.file.path });\n  });\n});\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', multer: '^2' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const inv = runRules(await analyze({ dir }));
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', multer: '^2' } });
     const found = inv.findings!.filter((f) => f.rule === 'middleware-plugin');
     expect(found.map((f) => [f.message.split('. ')[0], `${f.location.file}:${f.location.line}`, f.autoFixable])).toEqual([['uploadImage [multer] (run by the code of POST /upload) is replaced in the plugins stage', 'app.js:7', false]]);
     expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
@@ -337,8 +334,8 @@ describe('middleware-plugin: @fastify/static registered twice', () => {
     const src = "app.use(express.static('public'));\napp.use('/uploads', express.static('uploads'));\napp.get('/', (req, res) => res.end());\n";
     const found = await findingsOf(src, 'middleware-plugin');
     expect(found.map((f) => f.split(':')[0])).toEqual(['3', '4']);
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const fastify = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify.endsWith('this one needs `decorateReply: false`.'));
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0' } });
+    const fastify = (inv.findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify.endsWith('this one needs `decorateReply: false`.'));
     expect(fastify).toEqual([false, true]);
   });
 });
@@ -353,8 +350,8 @@ describe('body parser caveats lead with what clients notice', () => {
 describe('a rate limiter shared by routes', () => {
   it('keeps one counter on Fastify through one fastify.rateLimit() hook', async () => {
     const src = "const rateLimit = require('express-rate-limit');\nconst loginLimiter = rateLimit({ windowMs: 60000, limit: 5 });\napp.post('/login', loginLimiter, (req, res) => res.end());\napp.post('/signup', loginLimiter, (req, res) => res.end());\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', 'express-rate-limit': '^7' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const forms = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify);
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', 'express-rate-limit': '^7' } });
+    const forms = (inv.findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => f.fastify);
     expect(forms).toHaveLength(2);
     for (const f of forms) expect(f).toContain('loginLimiter is shared by 2 routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter');
   });
@@ -363,8 +360,8 @@ describe('a rate limiter shared by routes', () => {
 describe('app-settings and api-usage speak about the app', () => {
   it("the view engine's Fastify form names the app's engine and views folder, once for both settings", async () => {
     const src = "const path = require('path');\napp.set('views', path.join(__dirname, 'templates'));\napp.set('view engine', 'pug');\napp.get('/', (req, res) => res.render('home'));\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', pug: '^3' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const views = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'app-settings').map((f) => f.fastify);
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', pug: '^3' } });
+    const views = (inv.findings ?? []).filter((f) => f.rule === 'app-settings').map((f) => f.fastify);
     expect(views).toEqual(["fastify.register(fastifyView, { engine: { pug: require('pug') }, root: 'templates', viewExt: 'pug' })"]);
   });
 
@@ -391,8 +388,7 @@ describe('review 3 follow-ups', () => {
 
   it('passport in a token-only app is a decision, not a mechanical replacement', async () => {
     const src = "const passport = require('passport');\napp.use(passport.initialize());\napp.get('/me', passport.authenticate('jwt', { session: false }), (req, res) => res.json(req.user));\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0', passport: '^0.7' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const inv = runRules(await analyze({ dir }));
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', passport: '^0.7' } });
     const found = inv.findings!.filter((f) => f.rule === 'middleware-plugin');
     expect(found.map((f) => [f.autoFixable, f.fastify.slice(0, 60)])).toEqual([
       [false, 'Token-only here (no passport.session()): @fastify/jwt, or a '],
@@ -403,8 +399,8 @@ describe('review 3 follow-ups', () => {
 
   it("the SPA fallback next to a static mount sends index.html from that mount's root", async () => {
     const src = "app.use(express.static('uploads'));\napp.use(express.static('frontend/build'));\napp.get('*', (req, res) => res.sendFile('index.html', { root: 'frontend/build' }));\n";
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': `const express = require('express');\nconst app = express();\n${src}` });
-    const forms = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'duplicate-route').map((f) => f.fastify);
+    const inv = await rulesOn(src, { dependencies: { express: '^4.21.0' } });
+    const forms = (inv.findings ?? []).filter((f) => f.rule === 'duplicate-route').map((f) => f.fastify);
     expect(forms).toEqual([
       "Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile('index.html', 'uploads')`), or register @fastify/static with `wildcard: false`.",
       "Serve the fallback from `fastify.setNotFoundHandler` (`reply.sendFile('index.html', 'frontend/build')`), or register @fastify/static with `wildcard: false`.",
@@ -437,8 +433,8 @@ describe('multer built inside the route code', () => {
 
 describe('finding notes', () => {
   it('carry the other caveats that apply, beyond the one the message names', async () => {
-    const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' } }), 'app.js': "const express = require('express');\nconst app = express();\napp.use(express.json());\napp.post('/x', (req, res) => res.json(req.body));\n" });
-    const [json] = (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin');
+    const inv = await rulesOn("app.use(express.json());\napp.post('/x', (req, res) => res.json(req.body));\n");
+    const [json] = (inv.findings ?? []).filter((f) => f.rule === 'middleware-plugin');
     expect(json.message).toContain('Mind: Empty body with `Content-Type: application/json`');
     expect(json.notes?.map((n) => n.slice(0, 34))).toEqual(expect.arrayContaining(['A body of an unparsed content type', 'Never leave body-parser/express bo']));
   });
