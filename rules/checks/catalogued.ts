@@ -7,6 +7,7 @@ import semver from 'semver';
 import type { ChainEntry, Inventory, Middleware } from '../../analyzer/model.js';
 import { apiFor } from '../catalogue/api.js';
 import { forVersion, MIDDLEWARE, type MiddlewareEntry, middlewareFor, packageRoot } from '../catalogue/middleware.js';
+import { staticMountAt } from '../lookups.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
 /**
@@ -128,7 +129,7 @@ function sharedLimiterNote(inventory: Parameters<Rule['check']>[0], m: Pick<Midd
  */
 function staticNote(inventory: Parameters<Rule['check']>[0], entry: NonNullable<ReturnType<typeof middlewareFor>>, at: { file: string; line: number; column: number }): string {
   if (entry.fastify !== '@fastify/static') return '';
-  const mount = inventory.staticMounts.find((x) => x.registration.file === at.file && x.registration.line === at.line && x.registration.column === at.column);
+  const mount = staticMountAt(inventory, at);
   const first = mount && inventory.staticMounts.find((x) => x.appId === mount.appId);
   return mount && first !== mount ? ' This app registers @fastify/static more than once: this one needs `decorateReply: false`.' : '';
 }

@@ -5,6 +5,7 @@
  */
 import type { Inventory, Route } from '../../analyzer/model.js';
 import { middlewareFor } from '../catalogue/middleware.js';
+import { staticMountAt } from '../lookups.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
 const segments = (r: Route) => r.matchKey.slice(r.matchKey.indexOf(' ') + 1).split('/').filter(Boolean);
@@ -142,7 +143,7 @@ function shadows(early: Route, late: Route): boolean {
  * `sendFile` serves from the first one's root (probed on @fastify/static 8).
  */
 function spaFallback(inventory: Inventory, m: Inventory['middleware'][number]): string {
-  const mount = inventory.staticMounts.find((x) => x.registration.file === m.registration.file && x.registration.line === m.registration.line);
+  const mount = staticMountAt(inventory, m.registration);
   const root = mount?.dir ? `, '${mount.dir}'` : ', <the static root>';
   return `Serve the fallback from \`fastify.setNotFoundHandler\` (\`reply.sendFile('index.html'${root})\`), or register @fastify/static with \`wildcard: false\`.`;
 }
