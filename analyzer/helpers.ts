@@ -5,10 +5,11 @@
  * `require`, destructured `require`, namespace member) from a module the evaluator loaded, whose
  * exports it already knows.
  */
-import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
+import { Node, ts, type SourceFile } from 'ts-morph';
 import type { Evaluator } from './evaluate.js';
 import type { Value } from './values.js';
 import { nameOf, textOf, type Text } from './syntax.js';
+import { importBindingOf } from './bindings.js';
 
 /** A function that takes parameters (declaration, expression, arrow or method). */
 export type FunctionNode = Node & { getParameters(): Node[] };
@@ -59,28 +60,15 @@ function localFunction(file: SourceFile, name: string): Node | undefined {
  * the exports of the module it names, when the evaluator loaded that module.
  */
 function importedValue(evaluator: Evaluator, file: SourceFile, name: string, member: string | null): Value | undefined {
+  const binding = importBindingOf(file, name);
+  if (!binding) return undefined;
   const from = file.getFilePath();
-  for (const imp of file.getImportDeclarations()) {
-    const spec = imp.getModuleSpecifierValue();
-    const named = imp.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
-    if (named) return pick(exportsOf(evaluator, spec, from), named.getName(), member);
-    if (imp.getNamespaceImport()?.getText() === name && member) return pick(exportsOf(evaluator, spec, from), member, null);
-    if (imp.getDefaultImport()?.getText() === name) return pick(exportsOf(evaluator, spec, from, true), 'default', member);
-  }
-  for (const decl of file.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
-    const init = decl.getInitializer();
-    const arg = init && Node.isCallExpression(init) && init.getExpression().getText() === 'require' ? init.getArguments()[0] : undefined;
-    if (!arg || !Node.isStringLiteral(arg)) continue;
-    const nameNode = decl.getNameNode();
-    if (Node.isObjectBindingPattern(nameNode)) {
-      const el = nameNode.getElements().find((e) => e.getName() === name);
-      if (el) return pick(exportsOf(evaluator, arg.getLiteralValue(), from), el.getPropertyNameNode()?.getText() ?? name, member);
-    } else if (nameNode.getText() === name) {
-      const mod = exportsOf(evaluator, arg.getLiteralValue(), from);
-      return member ? pick(mod, member, null) : mod;
-    }
-  }
-  return undefined;
+  if (binding.imported === 'default') return pick(exportsOf(evaluator, binding.specifier, from, true), 'default', member);
+  const mod = exportsOf(evaluator, binding.specifier, from);
+  if (binding.imported !== '*') return pick(mod, binding.imported, member);
+  // A namespace import is only a function through one of its members; a required module may be one itself.
+  if (binding.kind === 'import') return member ? pick(mod, member, null) : undefined;
+  return member ? pick(mod, member, null) : mod;
 }
 
 /** The exports of a loaded module: `module.exports` when it was replaced, else the exports object (ESM `default` when asked). */

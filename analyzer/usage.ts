@@ -8,6 +8,7 @@ import { Node, SyntaxKind, ts } from 'ts-morph';
 import type { EntryRef } from './graph.js';
 import type { HelperLookup, FunctionNode } from './helpers.js';
 import type { ApiUse, Location, Route } from './model.js';
+import { importBindingOf } from './bindings.js';
 import { descendants, descendantsWhere, textOf, type Text } from './syntax.js';
 
 /** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
@@ -191,21 +192,8 @@ export function errorReadsOf(e: EntryRef, locate: Locate): ApiUse[] {
  * `const multer = require('multer')`), else `api`. Syntactic: no type checker.
  */
 function withPackage(api: string, expression: string, fn: Node): string {
-  const root = expression.split(/[.(\s]/)[0];
-  const file = fn.getSourceFile();
-  for (const imp of file.getImportDeclarations()) {
-    const names = [imp.getDefaultImport()?.getText(), imp.getNamespaceImport()?.getText(), ...imp.getNamedImports().map((n) => n.getAliasNode()?.getText() ?? n.getName())];
-    if (names.includes(root)) return packageTag(api, imp.getModuleSpecifierValue());
-  }
-  for (const decl of file.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
-    const init = decl.getInitializer();
-    const spec = init && Node.isCallExpression(init) && init.getExpression().getText() === 'require' ? init.getArguments()[0] : undefined;
-    if (!spec || !Node.isStringLiteral(spec)) continue;
-    const nameNode = decl.getNameNode();
-    const names = Node.isObjectBindingPattern(nameNode) ? nameNode.getElements().map((e) => e.getName()) : [nameNode.getText()];
-    if (names.includes(root)) return packageTag(api, spec.getLiteralValue());
-  }
-  return api;
+  const binding = importBindingOf(fn.getSourceFile(), expression.split(/[.(\s]/)[0]);
+  return binding ? packageTag(api, binding.specifier) : api;
 }
 
 /** `api [pkg]` for a bare package specifier (`multer`, `@scope/x/sub` → `@scope/x`); local paths stay untagged. */
