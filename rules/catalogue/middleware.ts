@@ -108,6 +108,15 @@ export interface MiddlewareEntry {
    * boot (FST_ERR_DUPLICATED_ROUTE).
    */
   registersRoutes?: readonly string[];
+  /** What a registration of the plugin after the app's first one needs (a second @fastify/static: `decorateReply: false`). */
+  againInApp?: string;
+  /** What keeps one instance shared by several routes shared on Fastify; `{name}` and `{routes}` are filled in. */
+  sharedByRoutes?: string;
+  /**
+   * When the app never uses `<package>.<member>`, the replacement to print instead, and the move is
+   * a decision for a human (passport without `passport.session()`: token-only authentication).
+   */
+  withoutMember?: { member: string; replacement: string };
 }
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
@@ -244,6 +253,8 @@ export const MIDDLEWARE = {
     source: '§3, §2.4, §2.13, §4.3',
     // @fastify/static registers `GET`/`HEAD` on `prefix + '*'` unless `wildcard: false` (index.js).
     registersRoutes: ['GET {prefix}/*', 'HEAD {prefix}/*'],
+    // @fastify/static decorates `reply.sendFile`; a second registration fails with FST_ERR_DEC_ALREADY_PRESENT unless it opts out (README).
+    againInApp: 'This app registers @fastify/static more than once: this one needs `decorateReply: false`.',
   },
   'serve-static': {
     package: 'serve-static',
@@ -267,6 +278,8 @@ export const MIDDLEWARE = {
     source: '§3 (express.static / serve-static row), §2.13',
     // @fastify/static registers `GET`/`HEAD` on `prefix + '*'` unless `wildcard: false` (index.js).
     registersRoutes: ['GET {prefix}/*', 'HEAD {prefix}/*'],
+    // @fastify/static decorates `reply.sendFile`; a second registration fails with FST_ERR_DEC_ALREADY_PRESENT unless it opts out (README).
+    againInApp: 'This app registers @fastify/static more than once: this one needs `decorateReply: false`.',
   },
   cors: {
     package: 'cors',
@@ -563,6 +576,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    // One instance shares one counter in express-rate-limit; route `config.rateLimit` counts per route (probed on @fastify/rate-limit 10).
+    sharedByRoutes: '{name} is shared by {routes} routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter (route `config.rateLimit` would count each route apart).',
   },
   passport: {
     package: 'passport',
@@ -597,6 +612,7 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.14; smoke test with @fastify/jwt (FST_ERR_DEC_ALREADY_PRESENT)',
+    withoutMember: { member: 'session', replacement: 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.' },
   },
   csurf: {
     package: 'csurf',

@@ -86,9 +86,8 @@ export const middlewarePlugin: Rule = {
       // middleware comes from; an unknown version gets the catalogue's general texts.
       const version = m.package ? appVersion(inventory.project, packageRoot(m.package)) : null;
       const [caveat, ...notes] = forVersion(entry.memberCaveats?.[member] ?? entry.caveats, version?.version ?? null);
-      const replacement = tokenOnlyPassport(inventory, m)
-        ? 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.'
-        : replacementFor(entry, version?.version ?? null) + staticNote(inventory, entry, m.registration) + sharedLimiterNote(inventory, m);
+      const decision = withoutMember(inventory, entry, m);
+      const replacement = decision ?? replacementFor(entry, version?.version ?? null) + againNote(inventory, entry, m) + sharedNote(inventory, entry, m);
       return [{
         subject,
         message: `${m.name} [${m.package}] (${where}) is replaced in the ${entry.stage} stage.${lost.length ? ` No Fastify option for ${lost.map((o) => `\`${o.express}\``).join(', ')}: ${lost.map((o) => o.note).join(' ')}` : entry.safety === 'needs-care' && caveat ? ` Mind${caveat.versioned && version ? ` (${version.label})` : ''}: ${caveat.text}` : ''}`,
@@ -97,41 +96,32 @@ export const middlewarePlugin: Rule = {
         // Run inside the app's own code, a middleware whose move needs care is for a human to lift out; a safe one (a logger) is not.
         severity: entry.safety === 'needs-care' ? 'warning' : 'info',
         stage: entry.stage,
-        ...((hidden && entry.safety === 'needs-care') || tokenOnlyPassport(inventory, m) ? { autoFixable: false } : {}),
+        ...((hidden && entry.safety === 'needs-care') || decision ? { autoFixable: false } : {}),
         ...(entry.safety === 'needs-care' && notes.length ? { notes: notes.map((n) => n.text) } : {}),
       }];
     }),
 };
 
-/**
- * passport in an app that never runs `passport.session()`: token-only authentication, for which
- * @fastify/passport still needs a session plugin to boot; the move is a decision (@fastify/jwt, a
- * token-verifying preHandler, or a session plugin), not a mechanical replacement.
- */
-function tokenOnlyPassport(inventory: Parameters<Rule['check']>[0], m: Pick<Middleware, 'name' | 'package'>): boolean {
-  return m.package === 'passport' && !inventory.middleware.some((x) => x.package === 'passport' && x.name.endsWith('.session'));
+/** The catalogue's `withoutMember` replacement when the app never uses that member of the package (passport without `passport.session()`). */
+function withoutMember(inventory: Inventory, entry: MiddlewareEntry, m: Pick<Middleware, 'package'>): string | null {
+  const rule = entry.withoutMember;
+  if (!rule || !m.package) return null;
+  return inventory.middleware.some((x) => x.package === m.package && x.name.endsWith(`.${rule.member}`)) ? null : rule.replacement;
 }
 
-/**
- * One express-rate-limit instance on several routes shares one counter; @fastify/rate-limit's
- * per-route `config.rateLimit` counts per route (probed on @fastify/rate-limit 10), so the
- * shared form is one `fastify.rateLimit(options)` hook used by all of them.
- */
-function sharedLimiterNote(inventory: Parameters<Rule['check']>[0], m: Pick<Middleware, 'name' | 'package'>): string {
-  if (m.package !== 'express-rate-limit') return '';
+/** The catalogue's `sharedByRoutes` note when one instance (the same name from the same package) is route middleware of several routes. */
+function sharedNote(inventory: Inventory, entry: MiddlewareEntry, m: Pick<Middleware, 'name' | 'package'>): string {
+  if (!entry.sharedByRoutes) return '';
   const routes = inventory.routes.filter((r) => r.chain.some((c) => c.scope === 'route' && c.name === m.name && c.package === m.package)).length;
-  return routes > 1 ? ` ${m.name} is shared by ${routes} routes: one \`const limiter = fastify.rateLimit(options)\` as their onRequest hook keeps one counter (route \`config.rateLimit\` would count each route apart).` : '';
+  return routes > 1 ? ` ${entry.sharedByRoutes.replace('{name}', m.name).replace('{routes}', String(routes))}` : '';
 }
 
-/**
- * A second @fastify/static registration in one app fails at boot (FST_ERR_DEC_ALREADY_PRESENT,
- * `reply.sendFile` decorated twice) unless it sets `decorateReply: false` (@fastify/static README).
- */
-function staticNote(inventory: Parameters<Rule['check']>[0], entry: NonNullable<ReturnType<typeof middlewareFor>>, at: { file: string; line: number; column: number }): string {
-  if (entry.fastify !== '@fastify/static') return '';
-  const mount = staticMountAt(inventory, at);
-  const first = mount && inventory.staticMounts.find((x) => x.appId === mount.appId);
-  return mount && first !== mount ? ' This app registers @fastify/static more than once: this one needs `decorateReply: false`.' : '';
+/** The catalogue's `againInApp` note for a registration after the app's first one of the same plugin (static mounts, in order). */
+function againNote(inventory: Inventory, entry: MiddlewareEntry, m: Pick<Middleware, 'registration'>): string {
+  if (!entry.againInApp) return '';
+  const mount = staticMountAt(inventory, m.registration);
+  const first = mount && inventory.staticMounts.find((x) => x.appId === mount.appId && middlewareFor(x.package === 'express' ? 'express.static' : x.package)?.fastify === entry.fastify);
+  return mount && first !== mount ? ` ${entry.againInApp}` : '';
 }
 
 /**
