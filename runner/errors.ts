@@ -1,0 +1,29 @@
+/** Refusals of `runStage`, each with a stable code; the CLI maps every one to exit code 2. */
+
+/** Codes of {@link RunError}. */
+export type RunErrorCode =
+  /** `git status --porcelain` lists changes outside `.migrate/` and neither allowDirty, dry nor check was given. */
+  | 'dirty-tree'
+  /** The stage is not one of transforms/model.ts STAGES. */
+  | 'unknown-stage'
+  /** No step of the stage exists yet. */
+  | 'no-steps'
+  /** The folder does not exist, or the analyzer refused it (`--app`, `--entry`). */
+  | 'not-a-project'
+  /** `commit` was asked outside a git repository. */
+  | 'not-a-repo'
+  /** A step's planner threw. */
+  | 'plan-failed'
+  /** The package manager failed (`install`). */
+  | 'install-failed';
+
+/** A refusal of `runStage`: nothing was written. */
+export class RunError extends Error {
+  constructor(
+    readonly code: RunErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunError';
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What `runStage` takes and returns (the library entry of `migrate run`, runner/run.ts).
+ * Paths are POSIX and relative to the project root unless a field says otherwise.
+ */
+import type { FileChange, ManualItem, ParityPolicy, StageName } from '../transforms/model.js';
+
+/** Options of one stage run. */
+export interface RunOptions {
+  /** Absolute folder of the app (or of a monorepo, with `app`). */
+  root: string;
+  stage: StageName;
+  /** Compute the changes and the unified diff; write nothing. */
+  dry?: boolean;
+  /** Compute the changes; write nothing; exit code 1 when the stage would change a file. */
+  check?: boolean;
+  /** Run on a git tree with uncommitted changes (outside `.migrate/`). */
+  allowDirty?: boolean;
+  /** Commit the changed files as one commit `migrate: stage <name>`. */
+  commit?: boolean;
+  /** Run the project's `tsc --noEmit` before and after (projects with a tsconfig.json only). */
+  typecheck?: boolean;
+  /** How pure framework defaults are treated (DESIGN.md "Behaviour parity"); default 'default'. */
+  parity?: ParityPolicy;
+  /** Entry file relative to the app folder (detected when omitted). */
+  entry?: string;
+  /** Workspace member to migrate in a monorepo (package name or folder). */
+  app?: string;
+  /** Worker threads for the transforms; default: every available core. */
+  workers?: number;
+  /** Run the project's package manager when package.json dependencies changed. */
+  install?: boolean;
+  /** Progress messages (the CLI prints them on stderr). */
+  onProgress?: (message: string) => void;
+  /** Folder holding the steps (`<step>/meta.*`); default the `transforms/` folder next to the runner. For tests. */
+  stepsDir?: string;
+}
+
+/** What happened to one planned file (jscodeshift's ok / unchanged / skipped / error taxonomy). */
+export interface FileOutcome {
+  file: string;
+  status: 'changed' | 'unchanged' | 'skipped' | 'failed';
+  /** Why a file was skipped or failed (parse error with line and column, the transform's error). */
+  reason?: string;
+}
+
+/** One `TODO(migrate)` line in a file the stage changed. */
+export interface TodoLine {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** The line's text after `TODO(migrate)`, trimmed (the whole trimmed line when nothing follows). */
+  text: string;
+}
+
+/** Result of one stage run. */
+export interface RunResult {
+  stage: StageName;
+  /** Absolute folder of the app the stage ran on (the workspace member with `app`). */
+  root: string;
+  /** What was (or, with `dry`/`check`, would be) written; package.json included. */
+  changes: FileChange[];
+  outcomes: FileOutcome[];
+  manual: ManualItem[];
+  /** Per step, what moved out of what could move. */
+  moved: Array<{ step: string; what: string; done: number; of: number }>;
+  /** Framework defaults that now differ and are not restored (one line each). */
+  deltas: string[];
+  /** package.json `dependencies` added or raised: package → range. */
+  dependencies: Record<string, string>;
+  /** The command that installs them (`npm install`, `pnpm install`, `yarn`), null when nothing changed. */
+  installCommand: string | null;
+  /** Route parity after the write (route match keys); null when not checked (dry, check, nothing written, check unavailable). */
+  parity: { missing: string[]; duplicated: string[] } | null;
+  /** `tsc` error lines before and after; null when not run. `after` lists only the errors that are new. */
+  typecheck: { before: string[]; after: string[] } | null;
+  /** `TODO(migrate)` lines in the changed files. */
+  todos: TodoLine[];
+  /** Things the run wants the user to know (not a git repository, parity check unavailable, …). */
+  notes: string[];
+  /** The unified diff of `changes` (always computed; printed by `--dry`). */
+  diff: string;
+  /** Whether the changes were written to disk. */
+  written: boolean;
+  /** The commit made by `commit` (hash), or null. */
+  commit: string | null;
+  /** DESIGN.md exit codes: 0 done; 1 manual items left or `check` found changes; 2 failed. */
+  exitCode: 0 | 1 | 2;
+}

@@ -1,0 +1,125 @@
+/**
+ * Transform fixtures (fixtures/transforms/README.md): `<step>/<case>/input/` is an app folder,
+ * `<case>/expected/` holds the files the stage must produce (byte for byte), and a case without
+ * `expected/` is a no-change fixture. Each case runs in a fresh copy under the repository's
+ * `.tmp/` (gitignored) so the app resolves `express`, `fastify`, … from the repository's
+ * node_modules.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { runStage, type RunOptions, type RunResult } from '../../runner/run.js';
+import type { StageName } from '../../transforms/model.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+/** fixtures/transforms/ */
+export const TRANSFORM_FIXTURES = path.join(REPO, 'fixtures/transforms');
+const TMP = path.join(REPO, '.tmp', 'transform-fixtures');
+
+const made: string[] = [];
+afterAll(() => {
+  if (process.env.KEEP_FIXTURE_TMP) return;
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** Options a case may set in `<case>/case.json` (all optional). */
+export interface CaseOptions {
+  /** Passed to runStage. */
+  parity?: RunOptions['parity'];
+  entry?: string;
+  app?: string;
+  /** Expected exit code of the first run (default: 0 or 1, i.e. not a failure). */
+  exitCode?: 0 | 1 | 2;
+}
+
+/** What one fixture run produced. */
+export interface FixtureRun {
+  /** The temporary app folder (absolute). */
+  root: string;
+  result: RunResult;
+  /** Every file of the app folder after the run (POSIX path relative to it → text), node_modules excluded. */
+  files: Record<string, string>;
+}
+
+/** The case folders of `step` (`fixtures/transforms/<step>/<case>/`), sorted; [] when the step has none. */
+export function fixtureCases(step: string): string[] {
+  const dir = path.join(TRANSFORM_FIXTURES, step);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => statSync(path.join(dir, name)).isDirectory() && existsSync(path.join(dir, name, 'input')))
+    .sort();
+}
+
+/** `<case>/case.json`, or {} when absent. */
+export function caseOptions(step: string, caseName: string): CaseOptions {
+  const file = path.join(TRANSFORM_FIXTURES, step, caseName, 'case.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CaseOptions) : {};
+}
+
+/** Every file under `dir` as POSIX relative path → text (node_modules and .git excluded). */
+export function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (sub: string) => {
+    for (const name of readdirSync(path.join(dir, sub)).sort()) {
+      if (name === 'node_modules' || name === '.git') continue;
+      const rel = sub ? `${sub}/${name}` : name;
+      if (statSync(path.join(dir, rel)).isDirectory()) walk(rel);
+      else out[rel] = readFileSync(path.join(dir, rel), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+}
+
+/**
+ * Copies `<step>/<caseName>/input/` into a fresh folder under `.tmp/`, runs
+ * `runStage({ root, stage, allowDirty: true, … })` in-process on it (options from case.json,
+ * then `overrides`), and returns the result and the files after the run.
+ */
+export async function runFixture(step: string, caseName: string, stage: StageName, overrides: Partial<RunOptions> = {}): Promise<FixtureRun> {
+  const input = path.join(TRANSFORM_FIXTURES, step, caseName, 'input');
+  mkdirSync(TMP, { recursive: true });
+  const root = mkdtempSync(path.join(TMP, `${step}-${caseName}-`));
+  made.push(root);
+  cpSync(input, root, { recursive: true });
+  const { parity, entry, app } = caseOptions(step, caseName);
+  const result = await runStage({ root, stage, allowDirty: true, parity, entry, app, ...overrides });
+  return { root, result, files: readTree(root) };
+}
+
+/**
+ * Runs a case and asserts: the exit code (case.json `exitCode`, else not 2 and no failed file);
+ * every file under `expected/` equals the output byte for byte; every other input file is
+ * unchanged and no other file appeared; a second run of the stage changes nothing (idempotency).
+ * Returns the first run.
+ */
+export async function expectFixture(step: string, caseName: string, stage: StageName, overrides: Partial<RunOptions> = {}): Promise<FixtureRun> {
+  const caseDir = path.join(TRANSFORM_FIXTURES, step, caseName);
+  const run = await runFixture(step, caseName, stage, overrides);
+  const { exitCode } = caseOptions(step, caseName);
+  const failures = run.result.outcomes.filter((o) => o.status === 'failed' || o.status === 'skipped');
+  if (exitCode !== undefined) expect(run.result.exitCode, 'exit code').toBe(exitCode);
+  else {
+    expect(failures, 'failed or skipped files').toEqual([]);
+    expect(run.result.exitCode, 'exit code').not.toBe(2);
+  }
+
+  const input = readTree(path.join(caseDir, 'input'));
+  const expected = existsSync(path.join(caseDir, 'expected')) ? readTree(path.join(caseDir, 'expected')) : {};
+  const want: Record<string, string> = { ...input, ...expected };
+  const got = Object.fromEntries(Object.entries(run.files).filter(([f]) => !f.startsWith('.migrate/')));
+  expect(Object.keys(got).sort(), 'files after the run').toEqual(Object.keys(want).sort());
+  for (const [file, text] of Object.entries(want)) expect(got[file], `${file} ${file in expected ? 'as expected/' : 'unchanged'}`).toBe(text);
+
+  const again = await runStage({ root: run.root, stage, allowDirty: true, ...caseOptionsForRun(step, caseName), ...overrides });
+  expect(
+    again.changes.map((c) => c.file),
+    'second run changes nothing',
+  ).toEqual([]);
+  return run;
+}
+
+function caseOptionsForRun(step: string, caseName: string): Partial<RunOptions> {
+  const { parity, entry, app } = caseOptions(step, caseName);
+  return { parity, entry, app };
+}
