@@ -145,8 +145,12 @@ function lineAndColumn(sf: ts.SourceFile, pos: number): { line: number; column: 
   return { line: line + 1, column: character + 1 };
 }
 
-/** Picks the folder to analyse: the given one, or one workspace member of a monorepo. */
-async function chooseRoot(dir: string, app?: string): Promise<string> {
+/**
+ * Picks the folder to analyse: the given one, or one workspace member of a monorepo (also used by
+ * `migrate run`, which edits files in that folder).
+ * @throws AnalyzeError 'missing-dir', 'app-not-found' or 'app-ambiguous'
+ */
+export async function chooseRoot(dir: string, app?: string): Promise<string> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AnalyzeError('missing-dir', `${dir} is not a folder`);
   const pkg = readPackageJson(dir);
   const members = await workspaceDirs(dir, pkg);
