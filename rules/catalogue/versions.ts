@@ -106,6 +106,12 @@ export const VERSIONS = {
     checked: CHECKED,
     note: 'For Express 4 query parsing (`routerOptions.querystringParser`) and `urlencoded({ extended: true })` bodies.',
   },
+  finalhandler: {
+    package: 'finalhandler',
+    range: '^2.1.1',
+    checked: CHECKED,
+    note: "Express's own 404/500 pages for `--parity express` (Express 5 depends on ^2.1.0, Express 4 on ~1.3.1; both write the same pages). Declares node >= 18.",
+  },
   encodeurl: {
     package: 'encodeurl',
     range: '^2.0.3',

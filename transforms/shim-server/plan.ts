@@ -1,0 +1,56 @@
+/**
+ * Plans the generated module: one per folder that holds a listening file, written from the facts
+ * of the first app that listens there. Nothing to do when no app listens (after the shim, the
+ * listen sites call the generated `listen`, so a second run plans nothing).
+ */
+import type { FilePlan, PlanContext, StepPlan } from '../model.js';
+import { versionOf } from '../../rules/catalogue/versions.js';
+import { listeningApps, serverFactsOf, serverModuleFor } from './facts.js';
+import type { ServerFacts } from './template.js';
+import { detectStyle, type CodeStyle } from '../lib/style.js';
+
+/** The plan entry of the generated module: the facts its text is written from, in the style of the file that listens. */
+export interface ServerEntry {
+  facts: ServerFacts;
+  style: CodeStyle;
+}
+
+/** @returns one `create` FilePlan per generated module, the dependencies it imports, and the settings it could not copy. */
+export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
+  const files = new Map<string, FilePlan<ServerEntry>>();
+  const manual: StepPlan['manual'] = [];
+  for (const app of listeningApps(ctx.inventory)) {
+    const listenFile = app.listen[0].location.file;
+    const target = serverModuleFor(ctx, listenFile);
+    if (files.has(target.file)) continue;
+    const { facts, manual: left } = serverFactsOf(ctx, app, target);
+    const style = detectStyle(ctx.readFile(listenFile) ?? '', listenFile);
+    files.set(target.file, { file: target.file, create: true, entries: [{ facts, style }] });
+    manual.push(...left);
+  }
+  const entries = [...files.values()].map((f) => f.entries[0].facts);
+  return {
+    step: 'shim-server',
+    files: [...files.values()],
+    dependencies: entries.length ? dependenciesOf(entries) : undefined,
+    manual,
+    moved: { what: 'Fastify servers written', done: files.size, of: files.size },
+    deltas: entries.some((e) => e.parity !== 'express') ? DELTAS : [],
+  };
+}
+
+/** Packages the generated code imports, at the ranges of rules/catalogue/versions.ts. */
+function dependenciesOf(entries: ServerFacts[]): Record<string, string> {
+  const names = new Set(['fastify', '@fastify/express']);
+  for (const e of entries) {
+    if (e.queryParser?.imports.some((i) => i.from === 'qs')) names.add('qs');
+    if (e.parity === 'express') names.add('finalhandler');
+  }
+  return Object.fromEntries([...names].map((n) => [n, versionOf(n)]));
+}
+
+/** Framework defaults that differ behind the shim unless `--parity express` (DESIGN.md "Behaviour parity"). */
+const DELTAS = [
+  "A request the Express app leaves unanswered (no route, no 404 handler) gets Fastify's JSON 404 instead of Express's HTML 'Cannot GET' page; --parity express restores it.",
+  "An error no Express error middleware answers gets Fastify's JSON error instead of Express's HTML error page (and is not printed to stderr); --parity express restores both.",
+];

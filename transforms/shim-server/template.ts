@@ -1,0 +1,234 @@
+/**
+ * The text of the module the `shim` stage generates next to the file that listens: Fastify in
+ * front of the untouched Express app. Why each piece is there was measured (docs/design/shim-bridge.md):
+ * - `@fastify/express` at the `preHandler` hook, with a bridge function that undoes what the plugin
+ *   sets on the raw request and response (its own Express 5 prototypes, `res.send` answering as
+ *   text/plain, decoded `req.url`, Fastify's `req.ip`/`hostname`), so the app's own Express major
+ *   answers exactly as before — the plugin ≥ 4.0.5 runs Express 5 and `fastify.use(app)` would
+ *   re-prototype an Express 4 app (issue 7).
+ * - Fastify leaves the body stream unread for requests Express answers (its own body parsers read
+ *   it in the bridge, and their errors reach the app's error middleware as before); routes that
+ *   move to Fastify later get their bodies parsed by the app's own parsers.
+ * - `frameworkErrors` hands an undecodable URL (`/%zz`) to Express, which answered it before.
+ * - `listen(fastify, ...args)` takes `app.listen`'s arguments unchanged: same port, host (all
+ *   interfaces when none, as Express; Fastify's own `listen` would default to localhost),
+ *   callback and returned `http.Server`.
+ */
+import type { ParityPolicy } from '../model.js';
+import type { CodeStyle as Style } from '../lib/style.js';
+
+/** What the generated module depends on; all of it read from the inventory by `plan.ts`. */
+export interface ServerFacts {
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  expressMajor: 4 | 5;
+  /** `case sensitive routing` / `strict routing` app settings (Express defaults: false). */
+  caseSensitive: boolean;
+  strict: boolean;
+  /** Fastify's `trustProxy` as source text (the app's `trust proxy`), or null when not trusted. */
+  trustProxy: string | null;
+  /** Source of Fastify's `querystringParser` for the app's `query parser`, or null for Fastify's own. */
+  queryParser: { source: string; imports: Import[] } | null;
+  /** The app's body parsers, in registration order, as construction expressions (`express.json({ limit: '1mb' })`). */
+  bodyParsers: { sources: string[]; imports: Import[] };
+  parity: ParityPolicy;
+}
+
+/** One import the module needs: `default` name from `from`. */
+export interface Import {
+  name: string;
+  from: string;
+}
+
+/** First line of every generated module: how later stages (and a second run) recognise it. */
+export const GENERATED_MARK = 'written by `migrate run --stage shim`';
+
+/** The module text in the file's style (quotes, semicolons, indentation, line endings). */
+export function serverModule(facts: ServerFacts, style: Style): string {
+  const lines = [...header(), ...imports(facts), '', ...buildFunction(facts), '', ...listenFunctions(facts), '', ...bridgeFunctions(facts)];
+  if (facts.module === 'commonjs') lines.push('', 'module.exports = { buildFastify, listen, requestListener };');
+  return restyle(lines, style);
+}
+
+function header(): string[] {
+  return [
+    `// Fastify in front of the Express app: ${GENERATED_MARK} (express-to-fastify migrate).`,
+    '// Requests Fastify has no route for run through the Express app, unchanged, at the preHandler hook',
+    '// of @fastify/express; later stages move the routes, error handlers and middleware into Fastify.',
+  ];
+}
+
+function imports(f: ServerFacts): string[] {
+  const list: Import[] = [
+    { name: 'http', from: 'node:http' },
+    { name: 'Fastify', from: 'fastify' },
+    { name: 'fastifyExpress', from: '@fastify/express' },
+    ...(f.queryParser?.imports ?? []),
+    ...f.bodyParsers.imports,
+    ...(f.parity === 'express' ? [{ name: 'finalhandler', from: 'finalhandler' }] : []),
+  ];
+  const unique = list.filter((imp, i) => list.findIndex((o) => o.name === imp.name) === i);
+  const lines = unique.map((imp) => (f.module === 'esm' ? `import ${imp.name} from '${imp.from}';` : `const ${imp.name} = require('${imp.from}');`));
+  if (f.typescript) {
+    lines.push("import type { Express } from 'express';", "import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';");
+  }
+  return f.module === 'commonjs' ? ["'use strict';", '', ...lines] : lines;
+}
+
+const exported = (f: ServerFacts) => (f.module === 'esm' ? 'export ' : '');
+const typed = (f: ServerFacts, annotation: string) => (f.typescript ? annotation : '');
+
+function buildFunction(f: ServerFacts): string[] {
+  const options = [
+    '    routerOptions: {',
+    `      // Express's matching: ${f.caseSensitive ? "case-sensitive ('case sensitive routing')" : 'case-insensitive'}, ${f.strict ? "trailing slash significant ('strict routing')" : 'a trailing slash optional'}.`,
+    `      caseSensitive: ${f.caseSensitive},`,
+    `      ignoreTrailingSlash: ${!f.strict},`,
+    ...(f.queryParser ? [`      // The app's query parser (Express ${f.expressMajor}), for the routes Fastify answers.`, `      querystringParser: ${f.queryParser.source},`] : []),
+    '    },',
+    ...(f.trustProxy ? ["    // The app's 'trust proxy' setting.", `    trustProxy: ${f.trustProxy},`] : []),
+    '    // Fastify rejects an undecodable URL (`/%zz`) before any hook; Express answered it.',
+    `    frameworkErrors: (error${typed(f, ': Error & { code?: string }')}, request${typed(f, ': FastifyRequest')}, reply${typed(f, ': FastifyReply')}) => {`,
+    "      if (error.code !== 'FST_ERR_BAD_URL') return reply.send(error);",
+    '      reply.hijack();',
+    '      app(request.raw, reply.raw);',
+    '    },',
+  ];
+  const parsers = f.bodyParsers.sources.length ? `[${f.bodyParsers.sources.join(', ')}]` : '[]';
+  return [
+    '/**',
+    ' * Builds the Fastify server in front of `app`, an Express application. Requests reach Fastify',
+    ' * first; those it has no route for run through `app` exactly as before.',
+    ' */',
+    `${exported(f)}function buildFastify(app${typed(f, ': ExpressApp')})${typed(f, ': FastifyInstance')} {`,
+    '  const fastify = Fastify({',
+    ...options,
+    '  });',
+    "  // Express parses the bodies of the requests it answers; Fastify parses them with the app's own",
+    '  // body parsers only for the routes it answers.',
+    '  fastify.removeAllContentTypeParsers();',
+    `  fastify.addContentTypeParser('*', parseBodyLikeExpress(${parsers}));`,
+    "  fastify.register(fastifyExpress, { expressHook: 'preHandler' }).after(() => {",
+    '    fastify.use(expressBridge(app));',
+    '  });',
+    ...(f.parity === 'express' ? expressPages(f) : []),
+    '  return fastify;',
+    '}',
+  ];
+}
+
+/** `--parity express`: what the app leaves unanswered gets Express's own 404 and error pages (finalhandler, as Express does). */
+function expressPages(f: ServerFacts): string[] {
+  return [
+    "  // --parity express: Express's own 404 and error pages (finalhandler) for what the app leaves unanswered.",
+    `  fastify.setNotFoundHandler((request${typed(f, ': FastifyRequest')}, reply${typed(f, ': FastifyReply')}) => {`,
+    '    reply.hijack();',
+    "    finalhandler(request.raw, reply.raw, { env: app.get('env') })(undefined);",
+    '  });',
+    `  fastify.setErrorHandler((error${typed(f, ': Error')}, request${typed(f, ': FastifyRequest')}, reply${typed(f, ': FastifyReply')}) => {`,
+    '    reply.hijack();',
+    "    const env = app.get('env');",
+    "    if (env !== 'test') console.error(error.stack || error.toString());",
+    '    finalhandler(request.raw, reply.raw, { env })(error);',
+    '  });',
+  ];
+}
+
+function listenFunctions(f: ServerFacts): string[] {
+  const expressFiveCallback =
+    f.expressMajor === 5
+      ? [
+          '  // Express 5 hands listen errors to the callback.',
+          "  const callback = args[args.length - 1];",
+          "  if (typeof callback === 'function') server.once('error', callback);",
+        ]
+      : [];
+  return [
+    '/**',
+    ' * Starts `fastify` the way `app.listen(...args)` started the Express app: the same arguments',
+    ' * (port, host — all interfaces when none is given —, backlog, callback) once Fastify is ready,',
+    ' * and the `http.Server` returned at once.',
+    ' */',
+    `${exported(f)}function listen(fastify${typed(f, ': FastifyInstance')}, ...args${typed(f, ': any[]')}) {`,
+    '  const server = fastify.server;',
+    ...expressFiveCallback,
+    "  fastify.ready().then(() => server.listen(...args), (error) => server.emit('error', error));",
+    '  return server;',
+    '}',
+    '',
+    '/** A request listener for `http.createServer(…)` in place of the Express app: answers through `fastify` once it is ready. */',
+    `${exported(f)}function requestListener(fastify${typed(f, ': FastifyInstance')}) {`,
+    '  const ready = fastify.ready();',
+    `  return (req${typed(f, ': http.IncomingMessage')}, res${typed(f, ': http.ServerResponse')}) => {`,
+    '    ready.then(() => fastify.routing(req, res));',
+    '  };',
+    '}',
+  ];
+}
+
+function bridgeFunctions(f: ServerFacts): string[] {
+  const types = f.typescript
+    ? [
+        '/** The Express app as the bridge calls it: a request handler that falls through to `next`, with its settings. */',
+        'type ExpressApp = Express & ((req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void) => void);',
+        'type Loose<T> = T & Record<string, any>;',
+        '',
+      ]
+    : [];
+  return [
+    ...types,
+    '/**',
+    ' * The Express app as @fastify/express middleware. The plugin runs its own Express (5.x) in front and',
+    " * puts Fastify's view of the request on the raw objects; undo that so the app's own Express answers",
+    ' * as before: its prototypes, its `res.send` (content type, ETag), `req.ip`/`hostname` from its',
+    " * 'trust proxy', the raw `req.url`. What it does not answer goes on to Fastify (`next`).",
+    ' */',
+    `function expressBridge(app${typed(f, ': ExpressApp')}) {`,
+    `  return function expressApp(req${typed(f, ': Loose<http.IncomingMessage>')}, res${typed(f, ': Loose<http.ServerResponse>')}, next${typed(f, ': (error?: unknown) => void')}) {`,
+    '    Object.setPrototypeOf(req, http.IncomingMessage.prototype);',
+    '    Object.setPrototypeOf(res, http.ServerResponse.prototype);',
+    "    for (const own of ['hostname', 'ip', 'ips']) Reflect.deleteProperty(req, own);",
+    "    for (const own of ['send', 'headersSent']) Reflect.deleteProperty(res, own);",
+    '    req.url = req.originalUrl;',
+    '    app(req, res, next);',
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * Fastify's body parsing: a request Express answers keeps its body stream unread (the app's own",
+    ' * parsers read it in the bridge, and their errors reach its error middleware); a route Fastify',
+    " * answers gets the body the app's parsers would have given it.",
+    ' */',
+    `function parseBodyLikeExpress(parsers${typed(f, ': Array<(req: any, res: any, next: (error?: unknown) => void) => void>')}) {`,
+    `  return (request${typed(f, ': FastifyRequest')}, payload${typed(f, ': unknown')}, done${typed(f, ': (error: Error | null, body?: unknown) => void')}) => {`,
+    '    if (request.is404) return done(null);',
+    '    const raw = request.raw' + typed(f, ' as Loose<http.IncomingMessage>') + ';',
+    '    let index = 0;',
+    `    const next = (error${typed(f, '?: unknown')}) => {`,
+    `      if (error || index === parsers.length) return done(${f.typescript ? '(error as Error) ?? null' : 'error ?? null'}, raw.body);`,
+    '      parsers[index++](raw, null, next);',
+    '    };',
+    '    next();',
+    '  };',
+    '}',
+  ];
+}
+
+/** Canonical text (single quotes, semicolons, two-space indentation) → the file's style. */
+function restyle(lines: string[], style: Style): string {
+  return lines
+    .map((line) => {
+      if (line.trimStart().startsWith('//') || line.trimStart().startsWith('*') || line.trimStart().startsWith('/**')) return indent(line, style);
+      let out = style.quote === 'double' ? line.replace(/'([^'"\\]*)'/g, '"$1"') : line;
+      if (!style.semicolons) out = out.replace(/;$/, '');
+      return indent(out, style);
+    })
+    .join(style.eol)
+    .concat(style.eol);
+}
+
+function indent(line: string, style: Style): string {
+  const depth = (line.length - line.trimStart().length) / 2;
+  const unit = style.indent.tabs ? '\t' : ' '.repeat(style.indent.width);
+  return unit.repeat(Math.floor(depth)) + (depth % 1 ? ' ' : '') + line.trimStart();
+}
