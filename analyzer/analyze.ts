@@ -99,14 +99,14 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   }
   joinTsoaActions(evaluator);
 
-  const records = buildRecords(evaluator.routers, locate, root, helperLookup(evaluator));
+  const records = buildRecords(evaluator.routers, locate, root, helperLookup(evaluator), evaluator.api.fastify.apps);
   diagnostics.push(...records.diagnostics, ...sweepUnattributed(discovered.files, sourceFile, evaluator, locate));
   for (const file of discovered.files) {
     if (!evaluator.modules.has(file) && !failed.has(file) && !isTestFile(file) && importsExpress(file)) {
       diagnostics.push({ code: 'unreached-file', severity: 'info', message: `${rel(file)} imports express but is not reached from the entry ${entry.entry ?? ''}`.trim(), location: { file: rel(file), line: 1, column: 1 } });
     }
   }
-  if (evaluator.routers.length === 0) {
+  if (evaluator.routers.length === 0 && evaluator.api.fastify.apps.length === 0) {
     const nested = await glob(['*/package.json', '*/*/package.json'], { cwd: root, ignore: ['**/node_modules/**'] });
     const candidates = nested.map((f) => path.dirname(f)).filter((d) => dependsOnExpress(path.join(root, d))).sort();
     const hint = candidates.length ? `; Express apps in subfolders: ${candidates.map((d) => `${d} (run \`migrate analyze ${path.join(options.dir, d)}\`)`).join(', ')}` : '';

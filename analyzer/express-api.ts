@@ -22,6 +22,7 @@ import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js
 import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
 import { type AltValue, type FnValue, type Value, alt, obj, toJson, UNDEF, unknown } from './values.js';
 import type { Location, Reason } from './model.js';
+import { FastifyApi } from './fastify-api.js';
 
 /** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
 export const ROUTE_METHODS = new Set([
@@ -44,12 +45,17 @@ export class ExpressApi {
   private uid = 0;
   private seq = 0;
 
-  /** How many layers have been registered so far (to tell whether a call registered any). */
+  /** How many layers (Express) and items (Fastify) have been registered so far (to tell whether a call registered any). */
   get layers(): number {
     return this.seq;
   }
 
-  constructor(private readonly ev: Evaluator) {}
+  /** The Fastify API (fastify-api.ts); its registrations share this sequence. */
+  readonly fastify: FastifyApi;
+
+  constructor(private readonly ev: Evaluator) {
+    this.fastify = new FastifyApi(ev, () => ++this.seq);
+  }
 
   // ── generic value semantics ────────────────────────────────────────────────
 
@@ -83,6 +89,8 @@ export class ExpressApi {
         return this.extensions.get(target.node)?.get(name) ?? { k: 'method', target: target.node, name };
       case 'routeChain':
         return { k: 'routeChainMethod', layer: target.layer, router: target.router, name };
+      case 'fastify':
+        return this.fastify.get(target.ctx, name);
       case 'fn':
         return name === 'bind' || name === 'call' || name === 'apply' ? { k: 'builtin', name: 'function', member: [name] } : UNDEF;
       case 'unknown':
@@ -100,6 +108,7 @@ export class ExpressApi {
       if (holder.localsOf) this.setting(holder.localsOf, key, value, 'locals', site);
     } else if (holder.k === 'instance') holder.props.set(key, value);
     else if (holder.k === 'class') holder.statics.set(key, value);
+    else if (holder.k === 'fastify') this.fastify.decorate(holder.ctx, key, value);
     else if (holder.k === 'router') {
       // `app.resource = function (path, obj) { this.get(…) }`: apps extended with registrars.
       const own = this.extensions.get(holder.node) ?? new Map<string, Value>();
@@ -125,6 +134,8 @@ export class ExpressApi {
       case 'express':
         return this.callExpress(callee.member, args, site);
       case 'pkg': {
+        const fastify = this.fastify.callPackage(callee, args, site);
+        if (fastify) return fastify;
         const routerPkg = this.ev.routerPackage(callee);
         if (routerPkg) return this.newRouter('router', routerPkg, args[0], site);
         if (CONFIG_PACKAGES.has(callee.name) && callee.member.length > 0) return unknown('environment', site);
@@ -139,6 +150,8 @@ export class ExpressApi {
         return this.callRouterMethod(callee.target, callee.name, args, argNodes, site);
       case 'routeChainMethod':
         return this.callRouteChain(callee.layer, callee.router, callee.name, args, argNodes, site);
+      case 'fastifyMethod':
+        return this.fastify.call(callee.ctx, callee.name, args, argNodes, site);
       case 'class':
         return this.ev.construct(callee, args, site);
       case 'unknown':
@@ -449,7 +462,7 @@ function altReason(v: AltValue, location: Location): Reason {
 }
 
 /** Flattens nested arrays of handlers (`[auth, [validate]]`) keeping each element's node. */
-function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }[] {
+export function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }[] {
   const out: { value: Value; node: Node }[] = [];
   args.forEach((value, i) => {
     const node = nodes[i] ?? nodes[nodes.length - 1];
@@ -497,7 +510,7 @@ function staticOf(value: Value, argValues: WeakMap<Node, Value>, node: Node): { 
 }
 
 /** Name of the variable, property or class field a creation expression is assigned to. */
-function bindingName(site: Node): string {
+export function bindingName(site: Node): string {
   let n: Node | undefined = site.getParent();
   while (n && (Node.isAsExpression(n) || Node.isParenthesizedExpression(n) || Node.isAwaitExpression(n) || Node.isNonNullExpression(n))) n = n.getParent();
   if (!n) return '<anonymous>';

@@ -8,10 +8,12 @@ import path from 'node:path';
 import { Node, SyntaxKind, type ts } from 'ts-morph';
 import type { EntryRef, MountLayer, RouteLayer, RouterNode } from './graph.js';
 import type { ChainEntry, Handler, Inventory, Location, Reason, Resolution } from './model.js';
+import type { FastifyContext } from './fastify-graph.js';
+import { FastifyRecords, type BridgeInfo } from './fastify-inventory.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { errorReadsOf, innerMiddlewareCalls, routeUsage, usageCache, type Usage } from './usage.js';
 import type { HelperLookup } from './helpers.js';
-import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
+import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
 export function stableId(prefix: string, ...parts: string[]): string {
@@ -24,8 +26,13 @@ export type InventoryRecords = Pick<Inventory, 'apps' | 'routers' | 'mounts' | '
 /** Where a node starts (a ts-morph node, or a compiler node where usage spares it a wrapper). */
 type Locate = (node: Node | ts.Node) => Location;
 
-/** Builds all records for the given routers (every app and router the evaluator created); `helpers` finds the project functions handlers pass `req`/`res` to. */
-export function buildRecords(routers: RouterNode[], locateNode: Locate, root: string, helpers: HelperLookup): InventoryRecords {
+/**
+ * Builds all records for the given routers (every app and router the evaluator created) and
+ * Fastify apps (fastify-inventory.ts); `helpers` finds the project functions handlers pass
+ * `req`/`res` to. An Express app (or router) served through `@fastify/express` is inventoried
+ * once, under the Fastify prefix it is served at, with the Fastify hooks before it in its chains.
+ */
+export function buildRecords(routers: RouterNode[], locateNode: Locate, root: string, helpers: HelperLookup, fastifyApps: FastifyContext[] = []): InventoryRecords {
   const locate = locateOnce(locateNode);
   const out: InventoryRecords = { apps: [], routers: [], mounts: [], routes: [], middleware: [], errorHandlers: [], notFoundHandlers: [], staticMounts: [], viewEngines: [], settings: [], diagnostics: [] };
   // Routers of one name created in one file (a factory called twice) are told apart by their rank.
@@ -47,34 +54,48 @@ export function buildRecords(routers: RouterNode[], locateNode: Locate, root: st
     return id;
   };
   const usage = usageCache(locate, helpers);
+  const fastify = new FastifyRecords(fastifyApps, locate, usage, idOf);
+  const bridges = fastify.plan();
   const reached = new Map<RouterNode, string>();
-  for (const app of routers.filter((r) => r.kind === 'app' && r.mountedBy.length === 0)) {
+  // Roots: apps mounted nowhere, and routers that only a Fastify instance serves.
+  const isRoot = (r: RouterNode) => r.mountedBy.length === 0 && (r.kind === 'app' || bridges.has(r));
+  for (const app of routers.filter(isRoot)) {
     const appId = idOf(app);
-    out.apps.push({ id: appId, name: app.name, location: locate(app.site), createdBy: 'express()', listen: app.listen.map((l) => ({ location: locate(l.site), args: l.args })) });
+    out.apps.push({ id: appId, name: app.name, location: locate(app.site), createdBy: app.kind === 'app' ? 'express()' : `${app.package === 'express' ? 'express' : app.package}.Router()`, listen: app.listen.map((l) => ({ location: locate(l.site), args: l.args })) });
     reached.set(app, appId);
-    const items = flatten(app);
+    const bridge = bridges.get(app);
+    const items = bridge ? underPrefix(flatten(app), bridge.prefix) : flatten(app);
     for (const item of items) if (item.type === 'mount' && !reached.has(item.layer.child)) reached.set(item.layer.child, appId);
-    addAppRecords(out, app, appId, items, idOf, locate, usage, root);
+    addAppRecords(out, app, appId, items, idOf, locate, usage, root, fastify.occurrencesOf(appId), bridge);
   }
   for (const r of routers) {
-    if (r.kind === 'app' && r.mountedBy.length === 0) continue;
+    if (isRoot(r)) continue;
     out.routers.push({ id: idOf(r), appId: reached.get(r) ?? '', kind: r.kind === 'app' ? 'sub-app' : 'router', name: r.name, package: r.package, location: locate(r.site), options: stripUndefined(r.options), mounted: r.mountedBy.length > 0 });
     if (!reached.has(r)) {
       const routes = r.stack.filter((l) => l.type === 'route').length;
       out.diagnostics.push({ code: 'unmounted-router', severity: routes > 0 ? 'warning' : 'info', message: `router \`${r.name}\` (${routes} route${routes === 1 ? '' : 's'}) is never mounted on an app the analysis reached; its routes are not in the inventory`, location: locate(r.site) });
     }
   }
+  fastify.finish(out);
   return out;
 }
 
-function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, root: string): void {
-  const byPath = indexItems(items);
-  const occurrences = new Map<string, number>();
-  const occ = (key: string) => {
-    const n = occurrences.get(key) ?? 0;
-    occurrences.set(key, n + 1);
-    return String(n);
+/** An app's flattened items served under `prefix` (through `@fastify/express`): every full path joined to it. */
+function underPrefix(items: FlatItem[], prefix: string): FlatItem[] {
+  if (prefix === '/' || prefix === '') return items;
+  const join = (full: string) => joinPaths(prefix, full);
+  const mounts = new Map<FlatItem['mounts'], FlatItem['mounts']>();
+  const moved = (m: FlatItem['mounts']) => {
+    let out = mounts.get(m);
+    if (!out) mounts.set(m, (out = m.map((x) => ({ ...x, full: join(x.full) }))));
+    return out;
   };
+  return items.map((i) => ({ ...i, full: join(i.full), mounts: moved(i.mounts) }));
+}
+
+/** `occ` numbers repeats of an id's subject within the app (shared with the Fastify routes of an app that serves it); `bridge` is set for an app served through `@fastify/express`. */
+function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, root: string, occ: (key: string) => string, bridge?: BridgeInfo): void {
+  const byPath = indexItems(items);
   const routeIdsAt: (string[] | null)[] = [];
   const middlewareIdAt = new Map<number, string>();
   const mountIds = new Map<string, string>();
@@ -116,7 +137,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       }
       routeIdsAt.push(null);
     } else {
-      routeIdsAt.push(addRoutes(out, app, appId, items, earlierMatches(byPath, item, index), index, item, idOf, locate, usage, middlewareIdAt, mountIds, occ));
+      routeIdsAt.push(addRoutes(out, app, appId, items, earlierMatches(byPath, item, index), index, item, idOf, locate, usage, middlewareIdAt, mountIds, occ, bridge));
     }
   });
 
@@ -280,7 +301,7 @@ function routeMethods(layer: RouteLayer): string[] {
  * Route records of route item `items[index]`, one per method it answers. `earlier` holds the
  * positions before `index` whose layers may run first (earlierMatches), in order.
  */
-function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], earlier: number[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string): string[] {
+function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items: FlatItem[], earlier: number[], index: number, item: FlatItem & { type: 'route' }, idOf: (r: RouterNode) => string, locate: Locate, usage: Usage, middlewareIdAt: Map<number, string>, mountIds: Map<string, string>, occ: (k: string) => string, bridge?: BridgeInfo): string[] {
   const layer = item.layer;
   const ids: string[] = [];
   for (const method of routeMethods(layer)) {
@@ -294,7 +315,8 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     const mountParams = item.mounts.flatMap((m) => pathParams(m.spec).map((p) => ({ ...p, fromMount: true })));
     const params = [...mountParams, ...pathParams(item.spec)];
     const ownNames = pathParams(item.spec).map((p) => p.name);
-    const chain: ChainEntry[] = [];
+    // Served through @fastify/express: the Fastify hooks and `use` middleware before the app run first.
+    const chain: ChainEntry[] = bridge ? bridge.lead(item.full, method) : [];
     for (const i of earlier) {
       const prev = items[i];
       if (prev.type === 'use' && !prev.layer.errorHandler && prefixCovers(prev.full, full)) {
@@ -331,7 +353,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     out.routes.push({
       id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params, ...(item.spec.kind !== 'unresolved' && item.spec.element ? { element: true } : {}) },
-      mountChain: item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) })),
+      mountChain: [...(bridge ? [bridge.mount] : []), ...item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) }))],
       registration: { ...locate(verbSite), kind: layer.kind },
       handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage, locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
@@ -348,7 +370,8 @@ function checkPathSyntax(out: InventoryRecords, spec: PathSpec, location: Locati
   if (syntax === 'express4') out.diagnostics.push({ code: 'express4-only-syntax', severity: 'info', message: `path ${pathText(spec)} uses Express 4 syntax (\`?\`, \`(…)\`, \`*\`, \`+\`) that Express 5 rejects or reads differently`, location });
 }
 
-function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string, conditions: string[] = []): ChainEntry {
+/** A chain entry for function `e` registered at `registration` (ChainEntry). */
+export function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration: Location, locate: Locate, middlewareId?: string, conditions: string[] = []): ChainEntry {
   return {
     name: e.name, scope, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
     registration, ...(middlewareId ? { middlewareId } : {}), ...(e.wrappers.length ? { wrappers: e.wrappers } : {}), resolution: e.resolution,
@@ -379,7 +402,7 @@ function callsParameter(e: EntryRef, index: number): boolean {
 }
 
 /** Reasons without repeats (a route registered inside a directory scan and mounted by it carries the scan once). */
-function distinct(reasons: Reason[]): Reason[] {
+export function distinct(reasons: Reason[]): Reason[] {
   const seen = new Set<string>();
   return reasons.filter((r) => {
     const key = `${r.code}\0${r.message}\0${r.location?.file}:${r.location?.line}:${r.location?.column}`;
@@ -389,7 +412,8 @@ function distinct(reasons: Reason[]): Reason[] {
   });
 }
 
-function handlerOf(e: EntryRef, locate: Locate): Handler {
+/** The handler record of the last function of a route. */
+export function handlerOf(e: EntryRef, locate: Locate): Handler {
   return { name: e.name, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), async: e.async, arity: e.arity, wrappers: e.wrappers };
 }
 
@@ -432,7 +456,8 @@ function addSettings(out: InventoryRecords, r: RouterNode, appId: string, ownerI
   }
 }
 
-function conditionReasons(conditions: string[], location: Location): Reason[] {
+/** One `conditional` reason per condition a registration sits under. */
+export function conditionReasons(conditions: string[], location: Location): Reason[] {
   return conditions.map((c) => ({ code: 'conditional', message: `registered only when ${c}`, location }));
 }
 

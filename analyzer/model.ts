@@ -50,8 +50,15 @@ export interface Diagnostic {
 
 export type Framework = 'express' | 'fastify';
 
-/** Which path grammar a path is written in (path-to-regexp 0.1 for Express 4, 8 for Express 5). */
-export type PathSyntax = 'plain' | 'express4' | 'express5' | 'regexp' | 'unresolved';
+/**
+ * Fastify request hooks that run before a route's handler, in the order Fastify runs them
+ * (https://fastify.dev/docs/latest/Reference/Lifecycle/); other hooks (`onSend`, `onResponse`,
+ * `onError`, …) run after it or outside requests and are never in a chain.
+ */
+export type FastifyHook = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler';
+
+/** Which path grammar a path is written in (path-to-regexp 0.1 for Express 4, 8 for Express 5; `fastify`: a Fastify route's path with parameters or wildcards, find-my-way syntax). */
+export type PathSyntax = 'plain' | 'express4' | 'express5' | 'fastify' | 'regexp' | 'unresolved';
 
 export interface PathParam {
   name: string;
@@ -106,6 +113,14 @@ export interface ChainEntry {
   conditions?: string[];
   /** For the route's own local middleware (`router.get('/x', protect, h)`): its `req`/`res`/`next` uses, which become a hook's. */
   usage?: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
+  /**
+   * The Fastify hook it runs in: set for Fastify hooks (`addHook('preHandler', fn)`, a route's
+   * `preHandler: [fn]`) and for Express middleware run through `@fastify/express` (then the
+   * bridge's `expressHook`, and `bridged` is set). Absent on Express entries of a plain Express app.
+   */
+  hook?: FastifyHook;
+  /** Set when the entry is Express middleware that runs inside `@fastify/express` (`fastify.use(…)`, or an Express app served through it). */
+  bridged?: true;
 }
 
 export interface Handler {
@@ -152,7 +167,8 @@ export interface Route {
   matchKey: string;
   path: RoutePath;
   mountChain: MountRef[];
-  registration: Location & { kind: 'verb' | 'route-chain' | 'all' };
+  /** `route-options`: Fastify's `fastify.route({ method, url, handler })`. */
+  registration: Location & { kind: 'verb' | 'route-chain' | 'all' | 'route-options' };
   handler: Handler;
   /** Ordered middleware that really runs before the handler. */
   chain: ChainEntry[];
@@ -174,22 +190,36 @@ export interface App {
   id: string;
   name: string;
   location: Location;
-  /** How Express was identified: `express()` call, `express.application` etc. */
+  /** How the app was identified: `express()` call, `fastify()` call. */
   createdBy: string;
   /** Ids of sub-apps mounted inside this app are in `routers[]` with kind `sub-app`. */
   listen: { location: Location; args: string[] }[];
+  /** `fastify` for a Fastify instance (`Fastify()`); absent for an Express app. */
+  framework?: Framework;
+  /**
+   * For an Express app that a Fastify instance serves through `@fastify/express`
+   * (`fastify.use(app)`, or `fastify.use(fn)` where `fn` calls the app): the id of that Fastify
+   * app. The edge itself is a `mounts[]` record (parent: the Fastify app or plugin, child: this
+   * app, `kind: 'bridge'`), and the app's routes carry it first in their `mountChain`.
+   */
+  servedBy?: string;
+  /** For a Fastify app: the npm plugins registered on it or its plugins (`@fastify/cors`, `@fastify/express`), in registration order. */
+  plugins?: { package: string; prefix: string; registration: Location; options: string | null }[];
 }
 
 export interface Router {
   id: string;
   appId: string;
-  kind: 'router' | 'sub-app';
+  /** `plugin`: an encapsulated Fastify plugin context (`fastify.register(plugin, { prefix })`). */
+  kind: 'router' | 'sub-app' | 'plugin';
   name: string;
   /** Package that created it: `express`, `express-promise-router`, … */
   package: string;
   location: Location;
   options: { mergeParams?: boolean; caseSensitive?: boolean; strict?: boolean };
   mounted: boolean;
+  /** `fastify` for a Fastify plugin context; absent for Express routers and sub-apps. */
+  framework?: Framework;
 }
 
 export interface Mount {
@@ -202,6 +232,10 @@ export interface Mount {
   location: Location;
   resolution: Resolution;
   reasons: Reason[];
+  /** `fastify` for an edge made by Fastify (a plugin registration or an `@fastify/express` bridge); absent for Express mounts. */
+  framework?: Framework;
+  /** `plugin`: `fastify.register(plugin, { prefix })`; `bridge`: an Express app served through `@fastify/express` (`fastify.use([path,] app)`). Absent for Express mounts. */
+  kind?: 'plugin' | 'bridge';
 }
 
 export interface Middleware {
@@ -225,6 +259,12 @@ export interface Middleware {
   reasons: Reason[];
   /** Source text of the registration argument (`session({ secret: '…' })`), at most 500 characters: what rules read options from. */
   source: string;
+  /**
+   * For `framework: 'fastify'`: the hook it was added for (`addHook('onRequest', fn)`; also
+   * `onSend`, `onResponse`, … which are never in a chain). For Express middleware run through
+   * `@fastify/express` (`fastify.use(fn)`, `framework: 'express'`): the bridge's `expressHook`.
+   */
+  hook?: string;
   /**
    * `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package
    * middleware); `calls` lists middleware it runs itself (`lusca.csrf()(req, res, next)`), as
@@ -253,6 +293,8 @@ export interface ErrorHandler {
   passesOn: boolean;
   /** What its registration (or a mount above it) sits under: `if (…)` texts; absent when unconditional. */
   conditions?: string[];
+  /** `fastify` for `setErrorHandler(fn)` (it covers the routes of its plugin context and those below, and Express routes served there through `@fastify/express` whose errors no Express error handler takes); absent for Express. */
+  framework?: Framework;
 }
 
 export interface NotFoundHandler {
@@ -264,6 +306,8 @@ export interface NotFoundHandler {
   definition?: Location;
   registration: Location;
   resolution: Resolution;
+  /** `fastify` for `setNotFoundHandler(fn)` (the 404 of its plugin context's prefix); absent for Express. */
+  framework?: Framework;
 }
 
 export interface StaticMount {

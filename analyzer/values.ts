@@ -4,6 +4,7 @@
  */
 import type { Node } from 'ts-morph';
 import type { RouteLayer, RouterNode } from './graph.js';
+import type { FastifyContext } from './fastify-graph.js';
 
 export type Value =
   | { k: 'unknown'; reason: string; node?: Node }
@@ -30,6 +31,10 @@ export type Value =
   | { k: 'method'; target: RouterNode; name: string }
   | { k: 'routeChain'; layer: RouteLayer; router: RouterNode }
   | { k: 'routeChainMethod'; layer: RouteLayer; router: RouterNode; name: string }
+  /** A Fastify instance: the app (`Fastify()`) or the encapsulated context a plugin receives. */
+  | { k: 'fastify'; ctx: FastifyContext }
+  /** A method read off a Fastify instance (`fastify.get`, `fastify.register`), not yet called. */
+  | { k: 'fastifyMethod'; ctx: FastifyContext; name: string }
   /**
    * One of several values, decided at run time: the branches of a ternary whose condition is not
    * known (`conditional`), or the fallback of `process.env.X ?? '/api'` (`environment`: the only
