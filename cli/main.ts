@@ -7,6 +7,7 @@ import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { initCommand } from './init.js';
 import { recordCommand } from './record.js';
+import { runCommand } from './run.js';
 import { verifyCommand } from './verify.js';
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(analyzeCommand((code) => (exitCode = code)))
     .command(initCommand((code) => (exitCode = code)))
     .command(recordCommand((code) => (exitCode = code)))
+    .command(runCommand((code) => (exitCode = code)))
     .command(verifyCommand((code) => (exitCode = code)))
     .demandCommand(1, 'Choose a command, e.g. `migrate analyze .`')
     .strict()

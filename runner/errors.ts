@@ -12,8 +12,12 @@ export type RunErrorCode =
   | 'not-a-project'
   /** `commit` was asked outside a git repository. */
   | 'not-a-repo'
+  /** A step folder lacks its plan or transform module. */
+  | 'bad-step'
   /** A step's planner threw. */
   | 'plan-failed'
+  /** `typecheck` was asked and tsc cannot run on the project. */
+  | 'typecheck-failed'
   /** The package manager failed (`install`). */
   | 'install-failed';
 

@@ -71,14 +71,16 @@ export interface RunResult {
   installCommand: string | null;
   /** Route parity after the write (route match keys); null when not checked (dry, check, nothing written, check unavailable). */
   parity: { missing: string[]; duplicated: string[] } | null;
-  /** `tsc` error lines before and after; null when not run. `after` lists only the errors that are new. */
-  typecheck: { before: string[]; after: string[] } | null;
+  /** `tsc` error lines before and after the write, and those of `after` that are new; null when not run. */
+  typecheck: { before: string[]; after: string[]; introduced: string[] } | null;
   /** `TODO(migrate)` lines in the changed files. */
   todos: TodoLine[];
   /** Things the run wants the user to know (not a git repository, parity check unavailable, …). */
   notes: string[];
   /** The unified diff of `changes` (always computed; printed by `--dry`). */
   diff: string;
+  /** Worker threads that ran the transforms; 0 when they ran in-process (few files, or from the TypeScript sources). */
+  threads: number;
   /** Whether the changes were written to disk. */
   written: boolean;
   /** The commit made by `commit` (hash), or null. */

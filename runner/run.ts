@@ -1,9 +1,211 @@
-/** `runStage(options) → RunResult`: the library entry of `migrate run` (work in progress). */
-import type { RunOptions, RunResult } from './model.js';
-export type { RunOptions, RunResult } from './model.js';
-export { RunError } from './errors.js';
+/**
+ * `runStage(options) → RunResult`: the library entry of `migrate run` (DESIGN.md "Data flow"):
+ * steps of the stage → analysis once → plan → transforms per file (workers) → FileChange[] →
+ * `dry`: unified diff | `check`: would it change? | write: atomic, only changed files, then the
+ * route parity check, `tsc`, install and commit. Refusals throw RunError before anything is
+ * written; library code never exits the process.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { analyze, AnalyzeError, chooseRoot } from '../analyzer/analyze.js';
+import type { Inventory } from '../analyzer/model.js';
+import { runRules } from '../rules/index.js';
+import type { FileChange, ManualItem } from '../transforms/model.js';
+import { writeFileAtomic } from '../verifier/files.js';
+import { unifiedDiff } from './diff.js';
+import { RunError } from './errors.js';
+import { changedLockfiles, commitFiles, gitState } from './git.js';
+import { installCommand, runInstall } from './install.js';
+import type { FileOutcome, RunOptions, RunResult } from './model.js';
+import { mergeDependencies } from './package-json.js';
+import { checkRouteParity, parityFailed } from './parity.js';
+import { planContext, planStage } from './plan.js';
+import { runTasks } from './pool.js';
+import { stepsOfStage } from './steps.js';
+import { todoLines } from './todos.js';
+import { hasTsconfig, newTypeErrors, typeErrors } from './typecheck.js';
 
-/** Runs one stage on a project. */
+export type { FileOutcome, RunOptions, RunResult, TodoLine } from './model.js';
+export { RunError, type RunErrorCode } from './errors.js';
+
+/**
+ * Runs one stage on the project in `options.root`.
+ * @throws RunError 'unknown-stage', 'no-steps', 'bad-step', 'not-a-project', 'dirty-tree',
+ *   'not-a-repo', 'plan-failed' or 'typecheck-failed'; nothing is written then.
+ */
 export async function runStage(options: RunOptions): Promise<RunResult> {
-  throw new Error(`runStage(${options.stage}) is not implemented yet`);
+  const say = options.onProgress ?? (() => {});
+  const writing = !options.dry && !options.check;
+  const steps = await stepsOfStage(options.stage, options.stepsDir);
+  const root = await appRoot(options);
+  const notes: string[] = [];
+  await refuseUnsafeTree(root, options, writing, notes);
+
+  const typecheckWanted = Boolean(options.typecheck) && writing;
+  if (options.typecheck && !writing) notes.push('--typecheck runs only when the stage writes (not with --dry or --check)');
+  if (typecheckWanted && !hasTsconfig(root)) notes.push('--typecheck skipped: the project has no tsconfig.json');
+  const typecheck = typecheckWanted && hasTsconfig(root);
+  if (typecheck) say('type-checking before the stage (tsc --noEmit)');
+  const typeErrorsBefore = typecheck ? typeErrorsOrRefuse(root) : [];
+
+  say(`analysing ${root}`);
+  const before = await analyseApp(root, options, say);
+  const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default'));
+  const { results, threads } = await runTasks(plan.tasks, { workers: options.workers, onProgress: say });
+
+  const outcomes: FileOutcome[] = results.map(({ file, status, reason }) => (reason ? { file, status, reason } : { file, status }));
+  for (const r of results) for (const message of r.reports) notes.push(`${r.file}: ${message}`);
+  const changes: FileChange[] = results.filter((r) => r.status === 'changed').map((r) => ({ file: r.file, before: plan.tasks.find((t) => t.file === r.file)!.source, after: r.after! }));
+  const manual: ManualItem[] = [...plan.manual];
+  const dependencies = mergePackageJson(root, plan.dependencies, changes, outcomes, manual);
+  const failed = outcomes.some((o) => o.status === 'failed');
+
+  const result: RunResult = {
+    stage: options.stage,
+    root,
+    changes,
+    outcomes,
+    manual,
+    moved: plan.moved,
+    deltas: plan.deltas,
+    dependencies,
+    installCommand: Object.keys(dependencies).length ? installCommand(before.project.packageManager) : null,
+    parity: null,
+    typecheck: null,
+    todos: todoLines(changes),
+    notes,
+    diff: unifiedDiff(changes),
+    threads,
+    written: false,
+    commit: null,
+    exitCode: 0,
+  };
+  if (failed) {
+    notes.push('nothing was written: a file failed, and a stage is applied whole or not at all');
+    return { ...result, exitCode: 2 };
+  }
+  if (!writing) return { ...result, exitCode: options.check && changes.length > 0 ? 1 : 0 };
+  if (changes.length === 0) return { ...result, exitCode: manual.length ? 1 : 0 };
+
+  say(`writing ${changes.length} file${changes.length === 1 ? '' : 's'}`);
+  for (const change of changes) writeFileAtomic(path.join(root, change.file), change.after);
+  result.written = true;
+
+  say('analysing again for the route parity check');
+  result.parity = await checkRouteParity(before, await analyseApp(root, options, say));
+  if (result.parity === null) notes.push('route parity not checked: analyzer/route-parity.ts is not available yet');
+  let typecheckFailed = false;
+  if (typecheck) {
+    say('type-checking after the stage (tsc --noEmit)');
+    try {
+      const after = typeErrors(root);
+      result.typecheck = { before: typeErrorsBefore, after, introduced: newTypeErrors(typeErrorsBefore, after) };
+    } catch (e) {
+      typecheckFailed = true;
+      notes.push(`tsc could not check the result: ${(e as Error).message}`);
+    }
+  }
+  const broken = parityFailed(result.parity) || Boolean(result.typecheck?.introduced.length) || typecheckFailed;
+  if (broken) notes.push(`the files stay written; undo the stage with \`git restore -- ${changes.map((c) => c.file).join(' ')}\` (or \`git checkout -- …\`)${changes.some((c) => c.before === null) ? ' and delete the new files' : ''}`);
+
+  let installFailed = false;
+  if (options.install && result.installCommand && !broken) {
+    say(`running ${result.installCommand}`);
+    try {
+      runInstall(root, result.installCommand);
+    } catch (e) {
+      installFailed = true;
+      notes.push((e as Error).message);
+    }
+  }
+  let commitFailed = false;
+  if (options.commit && !broken) {
+    try {
+      const lockfiles = options.install ? await changedLockfiles(root) : [];
+      result.commit = await commitFiles(root, [...changes.map((c) => path.join(root, c.file)), ...lockfiles], `migrate: stage ${options.stage}`);
+    } catch (e) {
+      commitFailed = true;
+      notes.push(`the commit failed: ${(e as Error).message.trim()}`);
+    }
+  } else if (options.commit) notes.push('not committed: the stage failed its checks');
+  result.exitCode = broken || installFailed || commitFailed ? 2 : manual.length || result.todos.length ? 1 : 0;
+  return result;
+}
+
+/** `tsc` errors before the stage; a tsc that cannot run refuses the stage. */
+function typeErrorsOrRefuse(root: string): string[] {
+  try {
+    return typeErrors(root);
+  } catch (e) {
+    throw new RunError('typecheck-failed', `--typecheck: ${(e as Error).message}`);
+  }
+}
+
+/** The absolute folder the stage edits (a workspace member with `app`). */
+async function appRoot(options: RunOptions): Promise<string> {
+  try {
+    return await chooseRoot(path.resolve(options.root), options.app);
+  } catch (e) {
+    if (e instanceof AnalyzeError) throw new RunError('not-a-project', e.message);
+    throw e;
+  }
+}
+
+/** Analysis and rules, once per inventory; analyzer refusals become RunError 'not-a-project'. */
+async function analyseApp(root: string, options: RunOptions, say: (m: string) => void): Promise<Inventory> {
+  try {
+    return runRules(await analyze({ dir: root, entry: options.entry, onProgress: say }));
+  } catch (e) {
+    if (e instanceof AnalyzeError) throw new RunError('not-a-project', e.message);
+    throw e;
+  }
+}
+
+/**
+ * Refuses uncommitted work in `root` when the stage writes (unless allowDirty); `commit` needs
+ * a repository. Outside a repository the stage runs, with a note.
+ */
+async function refuseUnsafeTree(root: string, options: RunOptions, writing: boolean, notes: string[]): Promise<void> {
+  const git = await gitState(root);
+  if (!git.repo) {
+    if (options.commit) throw new RunError('not-a-repo', `--commit needs a git repository; ${root} is not in one`);
+    if (writing) notes.push(`${root} is not in a git repository: keep a copy to undo the stage`);
+    return;
+  }
+  if (writing && git.dirty.length > 0 && !options.allowDirty) {
+    const shown = git.dirty.slice(0, 10).map((l) => `  ${l}`).join('\n');
+    throw new RunError('dirty-tree', `uncommitted changes in ${root} (commit or stash them so the stage can be undone, or pass --allow-dirty):\n${shown}${git.dirty.length > 10 ? `\n  … and ${git.dirty.length - 10} more` : ''}`);
+  }
+}
+
+/**
+ * Adds the steps' dependencies to package.json as one more change (merged into a change a step
+ * already made to it). Returns what was added or raised. Without a package.json the
+ * dependencies become a manual item; an unreadable one is a failed outcome.
+ */
+function mergePackageJson(root: string, wanted: Record<string, string>, changes: FileChange[], outcomes: FileOutcome[], manual: ManualItem[]): Record<string, string> {
+  if (Object.keys(wanted).length === 0) return {};
+  const file = 'package.json';
+  const existing = changes.find((c) => c.file === file);
+  let text: string;
+  try {
+    text = existing?.after ?? readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    manual.push({ file, line: 1, code: 'package-json-missing', reason: `no package.json: add the dependencies ${Object.entries(wanted).map(([n, r]) => `${n}@${r}`).join(', ')}` });
+    return {};
+  }
+  let merged;
+  try {
+    merged = mergeDependencies(text, wanted);
+  } catch (e) {
+    outcomes.push({ file, status: 'failed', reason: `cannot add the dependencies: ${(e as Error).message}` });
+    return {};
+  }
+  if (Object.keys(merged.changed).length === 0) return {};
+  if (existing) existing.after = merged.text;
+  else changes.push({ file, before: text, after: merged.text });
+  const outcome = outcomes.find((o) => o.file === file);
+  if (outcome) outcome.status = 'changed';
+  else outcomes.push({ file, status: 'changed' });
+  return merged.changed;
 }

@@ -1,0 +1,94 @@
+/**
+ * The plan of a stage: every step's planner reads the one inventory (findings included) and
+ * says what it will change; the file plans are grouped per file so that each file runs its
+ * steps' transforms in step order, the output of one the input of the next.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import semver from 'semver';
+import type { Inventory } from '../analyzer/model.js';
+import type { FilePlan, ManualItem, ParityPolicy, PlanContext } from '../transforms/model.js';
+import { RunError } from './errors.js';
+import type { Step } from './steps.js';
+
+/** One step's part of a file's work, as it crosses to a worker (JSON-serialisable). */
+export interface StepTask {
+  step: string;
+  /** Absolute path of the step's transform module. */
+  transform: string;
+  plan: FilePlan;
+}
+
+/** The work on one file: its steps in order. */
+export interface FileTask {
+  /** POSIX path relative to the project root. */
+  file: string;
+  /** The file's text, or null when it does not exist yet (a step creates it). */
+  source: string | null;
+  steps: StepTask[];
+}
+
+/** What the stage will do, before any transform runs. */
+export interface StagePlan {
+  tasks: FileTask[];
+  manual: ManualItem[];
+  moved: Array<{ step: string; what: string; done: number; of: number }>;
+  deltas: string[];
+  /** package.json `dependencies` the steps need: package → range (the higher minimum wins). */
+  dependencies: Record<string, string>;
+}
+
+/** A PlanContext whose `readFile` reads (and caches) project files under `root`. */
+export function planContext(root: string, inventory: Inventory, parity: ParityPolicy): PlanContext {
+  const cache = new Map<string, string | null>();
+  return {
+    root,
+    inventory,
+    findings: inventory.findings ?? [],
+    parity,
+    readFile(file) {
+      if (!cache.has(file)) {
+        const abs = path.join(root, file);
+        cache.set(file, existsSync(abs) ? readFileSync(abs, 'utf8') : null);
+      }
+      return cache.get(file)!;
+    },
+  };
+}
+
+/**
+ * Calls every step's planner (in step order) and groups the file plans per file. Files come out
+ * sorted by path; a file's sources are read through the context.
+ * @throws RunError 'plan-failed' when a planner throws (the message names the step)
+ */
+export async function planStage(steps: Step[], ctx: PlanContext): Promise<StagePlan> {
+  const byFile = new Map<string, StepTask[]>();
+  const result: StagePlan = { tasks: [], manual: [], moved: [], deltas: [], dependencies: {} };
+  for (const step of steps) {
+    let plan;
+    try {
+      plan = await step.plan(ctx);
+    } catch (e) {
+      throw new RunError('plan-failed', `the planner of step ${step.meta.name} failed: ${(e as Error).stack ?? e}`);
+    }
+    for (const filePlan of plan.files) {
+      const file = filePlan.file.split(path.sep).join('/');
+      if (!byFile.has(file)) byFile.set(file, []);
+      byFile.get(file)!.push({ step: step.meta.name, transform: step.transform, plan: { ...filePlan, file } });
+    }
+    result.manual.push(...plan.manual);
+    if (plan.moved) result.moved.push({ step: step.meta.name, ...plan.moved });
+    result.deltas.push(...(plan.deltas ?? []));
+    for (const [name, range] of Object.entries(plan.dependencies ?? {})) result.dependencies[name] = higherRange(result.dependencies[name], range);
+  }
+  result.tasks = [...byFile.keys()].sort().map((file) => ({ file, source: ctx.readFile(file), steps: byFile.get(file)! }));
+  return result;
+}
+
+/** Of two ranges for one package, the one with the higher minimum version (the first on a tie or when one is not a semver range). */
+export function higherRange(current: string | undefined, wanted: string): string {
+  if (current === undefined) return wanted;
+  const a = semver.validRange(current) ? semver.minVersion(current) : null;
+  const b = semver.validRange(wanted) ? semver.minVersion(wanted) : null;
+  return a && b && semver.gt(b, a) ? wanted : current;
+}

@@ -1,0 +1,233 @@
+/**
+ * runStage with the test-only steps of test/runner/steps/ (see its README): dry and write give
+ * the same changes, outcomes per file, refusals, git, check, package.json, the summary.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyPatch, parsePatch } from 'diff';
+import { describe, expect, it } from 'vitest';
+import { runStage, RunError, type RunOptions } from '../../runner/run.js';
+import { renderSummary } from '../../runner/summary.js';
+import { readTree } from '../helpers/transform-fixtures.js';
+import { project } from '../helpers/tmp.js';
+
+const STEPS = path.resolve(import.meta.dirname, 'steps');
+const APP = `const express = require('express');\nconst app = express();\napp.get('/', (req, res) => res.send('hi'));\napp.listen(3000);\n`;
+const PKG = `{\n    "name": "demo",\n    "version": "1.0.0",\n    "dependencies": {\n        "express": "^4.21.2"\n    }\n}\n`;
+
+/** A small app with marked files; `extra` adds or replaces files. */
+function app(extra: Record<string, string> = {}): string {
+  return project({ 'package.json': PKG, 'app.js': APP, ...extra });
+}
+
+function run(root: string, options: Partial<RunOptions> = {}) {
+  return runStage({ root, stage: 'shim', stepsDir: STEPS, allowDirty: true, ...options });
+}
+
+function git(root: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+}
+
+function gitRepo(files: Record<string, string>): string {
+  const root = app(files);
+  git(root, 'init', '-q');
+  git(root, 'config', 'user.email', 'test@example.com');
+  git(root, 'config', 'user.name', 'Test');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'initial');
+  return root;
+}
+
+describe('runStage: changes and outcomes', () => {
+  it('runs the steps of a file in order, each on the output of the one before', async () => {
+    const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n` });
+    const result = await run(root);
+    expect(readFileSync(path.join(root, 'a.js'), 'utf8')).toBe(`// MARK:append\nconst a = 1;\nconsole.log('first');\nconsole.log('second');\n`);
+    expect(result.outcomes).toEqual([{ file: 'a.js', status: 'changed' }]);
+    expect(result.moved).toEqual([{ step: 'mark-first', what: 'marked files', done: 1, of: 1 }]);
+    expect(result.written).toBe(true);
+    expect(result.threads).toBe(0);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('--dry prints a diff that reproduces the write exactly, and writes nothing', async () => {
+    const files = { 'a.js': `// MARK:append\nconst a = 1;\n`, 'src/b.js': `// MARK:create MARK:deps\nmodule.exports = 2;\n` };
+    const dryRoot = app(files);
+    const before = readTree(dryRoot);
+    const dry = await run(dryRoot, { dry: true });
+    expect(readTree(dryRoot)).toEqual(before);
+    expect(dry.written).toBe(false);
+    expect(dry.exitCode).toBe(0);
+    expect(dry.changes.map((c) => c.file)).toEqual(['a.js', 'created.js', 'package.json']);
+    expect(dry.diff).toContain('--- /dev/null\n+++ b/created.js\n');
+
+    const writeRoot = app(files);
+    const written = await run(writeRoot);
+    expect(written.diff).toBe(dry.diff);
+    const after = readTree(writeRoot);
+    const patched = { ...before };
+    for (const patch of parsePatch(dry.diff)) {
+      const file = patch.newFileName!.replace(/^b\//, '');
+      patched[file] = applyPatch(before[file] ?? '', patch) as string;
+    }
+    expect(patched).toEqual(after);
+    expect(after['created.js']).toBe("module.exports = 'created';\n");
+  });
+
+  it('never reprints a file whose transforms return null or the same text (bytes and mtime kept)', async () => {
+    const root = app({ 'same.js': `// MARK:same\nconst  a  =  1\n`, 'null.js': `// MARK:null\nconst b = {...x || {}}\n` });
+    const old = new Date('2020-01-01T00:00:00Z');
+    for (const f of ['same.js', 'null.js']) execFileSync('touch', ['-d', old.toISOString(), path.join(root, f)]);
+    const result = await run(root);
+    expect(result.outcomes).toEqual([
+      { file: 'null.js', status: 'unchanged' },
+      { file: 'same.js', status: 'unchanged' },
+    ]);
+    expect(result.changes).toEqual([]);
+    expect(readFileSync(path.join(root, 'same.js'), 'utf8')).toBe(`// MARK:same\nconst  a  =  1\n`);
+    for (const f of ['same.js', 'null.js']) expect(statSync(path.join(root, f)).mtime.getTime()).toBe(old.getTime());
+  });
+
+  it('skips a file whose input does not parse, with the parse error', async () => {
+    const root = app({ 'bad.js': `// MARK:append\nconst = 1;\n`, 'good.js': `// MARK:append\nconst a = 1;\n` });
+    const result = await run(root);
+    expect(result.outcomes).toEqual([
+      { file: 'bad.js', status: 'skipped', reason: 'does not parse (2:7 Unexpected token); not transformed' },
+      { file: 'good.js', status: 'changed' },
+    ]);
+    expect(readFileSync(path.join(root, 'bad.js'), 'utf8')).toBe(`// MARK:append\nconst = 1;\n`);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('a transform emitting code that does not parse fails its file; nothing of the stage is written (exit 2)', async () => {
+    const root = app({ 'broken.js': `// MARK:broken\nconst a = 1;\n`, 'good.js': `// MARK:append\nconst a = 1;\n` });
+    const before = readTree(root);
+    const result = await run(root);
+    expect(result.outcomes[0]).toEqual({ file: 'broken.js', status: 'failed', reason: 'step mark-first produced code that does not parse (4:7 Unexpected token); file left untouched' });
+    expect(result.outcomes[1]).toEqual({ file: 'good.js', status: 'changed' });
+    expect(result.exitCode).toBe(2);
+    expect(result.written).toBe(false);
+    expect(readTree(root)).toEqual(before);
+    expect(renderSummary(result)).toContain('nothing was written');
+  });
+
+  it('a transform that throws fails its file with the message and the frame in the step', async () => {
+    const root = app({ 'throws.ts': `// MARK:throw\nconst a: number = 1;\n` });
+    const result = await run(root);
+    expect(result.outcomes[0].status).toBe('failed');
+    expect(result.outcomes[0].reason).toMatch(/^step mark-first threw: boom from a test transform \(at .*mark-first\/transform\.js:\d+:\d+\)$/);
+    expect(result.exitCode).toBe(2);
+  });
+
+  it('TODO(migrate) lines in changed files and manual items are listed and exit 1', async () => {
+    const root = app({ 'todo.js': `// MARK:todo\nconst a = 1;\n`, 'm.js': `// MARK:manual\n` });
+    const result = await run(root);
+    expect(result.todos).toEqual([{ file: 'todo.js', line: 3, text: 'check this by hand' }]);
+    expect(result.manual).toEqual([{ file: 'm.js', line: 1, reason: 'a marked thing needs a human', code: 'test-manual' }]);
+    expect(result.exitCode).toBe(1);
+    const text = renderSummary(result);
+    expect(text).toContain('todo.js:3 TODO(migrate) check this by hand');
+    expect(text).toContain('m.js:1 a marked thing needs a human');
+  });
+
+  it('a second run changes nothing', async () => {
+    const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'c.js': `// MARK:create MARK:deps\n` });
+    expect((await run(root)).changes.map((c) => c.file)).toEqual(['a.js', 'created.js', 'package.json']);
+    const again = await run(root);
+    expect(again.changes).toEqual([]);
+    expect(again.outcomes).toEqual([
+      { file: 'a.js', status: 'unchanged' },
+      { file: 'created.js', status: 'unchanged' },
+    ]);
+    expect(again.exitCode).toBe(0);
+  });
+});
+
+describe('runStage: package.json', () => {
+  it('adds the dependencies as one more change, keeping the file\'s indentation, order and final newline', async () => {
+    const root = app({ 'a.js': `// MARK:deps MARK:append\n` });
+    const result = await run(root);
+    expect(result.dependencies).toEqual({ '@fastify/express': '^4.0.7', fastify: '^5.2.0' });
+    expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe(
+      `{\n    "name": "demo",\n    "version": "1.0.0",\n    "dependencies": {\n        "@fastify/express": "^4.0.7",\n        "express": "^4.21.2",\n        "fastify": "^5.2.0"\n    }\n}\n`,
+    );
+    expect(result.installCommand).toBe('npm install');
+    expect(renderSummary(result)).toContain('@fastify/express@^4.0.7, fastify@^5.2.0\n  install them: npm install');
+  });
+
+  it('uses the project\'s package manager in the install command', async () => {
+    const root = app({ 'a.js': `// MARK:deps\n// MARK:append\n`, 'pnpm-lock.yaml': 'lockfileVersion: 9.0\n' });
+    expect((await run(root, { dry: true })).installCommand).toBe('pnpm install');
+  });
+});
+
+describe('runStage: git and refusals', () => {
+  it('refuses a dirty tree, accepts it with allowDirty, --dry or --check, and ignores .migrate/', async () => {
+    const root = gitRepo({ 'a.js': `// MARK:append\nconst a = 1;\n` });
+    mkdirSync(path.join(root, '.migrate'), { recursive: true });
+    writeFileSync(path.join(root, '.migrate/config.json'), '{}\n');
+    // Only .migrate/ changed: not dirty.
+    await expect(run(root, { allowDirty: false, dry: true })).resolves.toMatchObject({ exitCode: 0 });
+    writeFileSync(path.join(root, 'app.js'), APP + '// edited\n');
+    const refusal = await run(root, { allowDirty: false }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(RunError);
+    expect((refusal as RunError).code).toBe('dirty-tree');
+    expect((refusal as RunError).message).toContain(' M app.js');
+    expect((refusal as RunError).message).not.toContain('.migrate');
+    expect((await run(root, { allowDirty: false, check: true })).exitCode).toBe(1);
+    expect((await run(root, { allowDirty: true })).written).toBe(true);
+  });
+
+  it('--commit makes one commit with exactly the changed files', async () => {
+    const root = gitRepo({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'b.js': `// MARK:deps MARK:same\n` });
+    const result = await run(root, { allowDirty: false, commit: true });
+    expect(result.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(root, 'log', '--format=%s').trim().split('\n')).toEqual(['migrate: stage shim', 'initial']);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['a.js', 'package.json']);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(renderSummary(result)).toContain(`git revert ${result.commit!.slice(0, 12)}`);
+  });
+
+  it('outside a git repository: runs with a note, and refuses --commit', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'migrate-nogit-'));
+    cpSync(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }), root, { recursive: true });
+    const result = await run(root, { allowDirty: false });
+    expect(result.notes).toContain(`${root} is not in a git repository: keep a copy to undo the stage`);
+    await expect(run(root, { commit: true })).rejects.toMatchObject({ code: 'not-a-repo' });
+  });
+
+  it('--check: exit 1 while the stage would change a file, 0 once it is done; nothing written', async () => {
+    const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n` });
+    const check = await run(root, { check: true });
+    expect(check.exitCode).toBe(1);
+    expect(readFileSync(path.join(root, 'a.js'), 'utf8')).toBe(`// MARK:append\nconst a = 1;\n`);
+    await run(root);
+    expect((await run(root, { check: true })).exitCode).toBe(0);
+  });
+
+  it('refuses an unknown stage, a stage without steps (naming those with steps) and a missing folder', async () => {
+    const root = app();
+    await expect(runStage({ root, stage: 'nope' as never, stepsDir: STEPS })).rejects.toMatchObject({ code: 'unknown-stage' });
+    await expect(runStage({ root, stage: 'routes', stepsDir: STEPS })).rejects.toMatchObject({ code: 'no-steps', message: "stage 'routes' has no steps yet; stages with steps: shim" });
+    await expect(runStage({ root: path.join(root, 'missing'), stage: 'shim', stepsDir: STEPS })).rejects.toMatchObject({ code: 'not-a-project' });
+  });
+});
+
+describe('renderSummary', () => {
+  it('counts outcomes, lists files, moves, deltas and what to do next', async () => {
+    const root = app({ 'a.js': `// MARK:append MARK:delta\n`, 'same.js': `// MARK:same\n`, 'bad.js': `// MARK:append\nconst = 1\n` });
+    const text = renderSummary(await run(root));
+    expect(text).toMatch(/^Stage shim: 1 changed, 1 unchanged, 1 skipped, 0 failed\n/);
+    expect(text).toContain('  changed   a.js\n');
+    expect(text).toContain('  skipped   bad.js — does not parse');
+    expect(text).toContain('  mark-first: moved 2 of 2 marked files');
+    expect(text).toContain('  - X-Powered-By is no longer sent');
+    expect(text).toContain('`migrate verify`');
+    expect(text).not.toMatch(/\x1b\[/);
+    const dry = renderSummary(await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }), { dry: true }), { dry: true });
+    expect(dry).toMatch(/^Stage shim: 1 would change, 0 unchanged/);
+    expect(dry).toContain('run again without --dry');
+  });
+});

@@ -1,0 +1,29 @@
+import { filesWith } from '../plan-files.js';
+
+const MARKERS = ['append', 'same', 'null', 'broken', 'throw', 'todo', 'create'];
+
+/** One FilePlan per marked file (entries: the markers found); created.js when a file asks for it. */
+export function plan(ctx) {
+  const byFile = new Map();
+  for (const marker of MARKERS) {
+    for (const file of filesWith(ctx.root, `MARK:${marker}`)) {
+      if (marker === 'create') {
+        byFile.set('created.js', { file: 'created.js', create: true, entries: ['create'] });
+        continue;
+      }
+      if (!byFile.has(file)) byFile.set(file, { file, entries: [] });
+      byFile.get(file).entries.push(marker);
+    }
+  }
+  const deps = filesWith(ctx.root, 'MARK:deps').length ? { fastify: '^5.2.0', '@fastify/express': '^4.0.7' } : undefined;
+  const manual = filesWith(ctx.root, 'MARK:manual').map((file) => ({ file, line: 1, reason: 'a marked thing needs a human', code: 'test-manual' }));
+  const appended = filesWith(ctx.root, 'MARK:append');
+  return {
+    step: 'mark-first',
+    files: [...byFile.values()],
+    dependencies: deps,
+    manual,
+    moved: { what: 'marked files', done: appended.length, of: appended.length },
+    deltas: filesWith(ctx.root, 'MARK:delta').length ? ['X-Powered-By is no longer sent'] : [],
+  };
+}
