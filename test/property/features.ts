@@ -35,6 +35,7 @@ export function featuresOf(spec: AppSpec): string[] {
     add(r.param, 'router:param');
     add(r.chains.length > 0, 'route:chain');
     if (r.errorHandler) tags.add('error:router');
+    add(r.errorHandler?.arity === 3, 'error:arity-3');
   }
   const routes: RouteSpec[] = [...spec.appRoutes, ...(spec.appChain?.routes ?? []), ...spec.routers.flatMap((r) => [...r.routes, ...r.chains.flatMap((c) => c.routes)])];
   for (const r of routes) {

@@ -48,6 +48,8 @@ export interface RouteChainSpec {
 /** An error middleware. `arity3` is the trap of catalogue P49: three parameters, never called with errors. */
 export interface ErrorHandlerSpec {
   form: 'inline' | 'named' | 'module';
+  /** `log-and-delegate`: logs and passes the error on (the first of two app-level handlers, as in the Express guide). */
+  role: 'respond' | 'log-and-delegate';
   arity: 4 | 3;
   /** Checks `res.headersSent` and delegates with `next(err)`. */
   delegates: boolean;
@@ -173,7 +175,7 @@ export function chooseSpec(seed: number): AppSpec {
     appChain,
     routers,
     notFound: chooseNotFound(rng, express),
-    errorHandlers: Array.from({ length: rng.weighted([[0, 2], [1, 5], [2, 2]]) }, () => chooseErrorHandler(rng)),
+    errorHandlers: chooseAppErrorHandlers(rng),
     useStrict: module === 'cjs' && rng.chance(0.4),
   };
 }
@@ -314,9 +316,18 @@ function chooseChain(rng: Rng, path: string): RouteChainSpec {
   return { path, allMiddleware: rng.chance(0.4), routes: [r('get', 'list'), r('post', 'create'), ...(rng.chance(0.5) ? [r('put', 'update')] : [])] };
 }
 
+/** 0–2 app-level error middleware; with two, the first logs and delegates (four parameters). */
+function chooseAppErrorHandlers(rng: Rng): ErrorHandlerSpec[] {
+  const count = rng.weighted([[0, 2], [1, 5], [2, 2]]);
+  const handlers = Array.from({ length: count }, () => chooseErrorHandler(rng));
+  if (count === 2) handlers[0] = { ...handlers[0], role: 'log-and-delegate', arity: 4, delegates: false };
+  return handlers;
+}
+
 function chooseErrorHandler(rng: Rng): ErrorHandlerSpec {
   return {
     form: rng.pick(['inline', 'named', 'module'] as const),
+    role: 'respond',
     arity: rng.chance(0.08) ? 3 : 4,
     delegates: rng.chance(0.3),
     body: rng.pick(['json-status', 'text-500', 'json-message'] as const),

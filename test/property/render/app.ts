@@ -152,23 +152,21 @@ function notFoundLines(ctx: HandlerContext, notFound: NotFoundSpec): string[] {
   }
 }
 
-/** App-level error middleware: with two, the first logs and passes the error on (Express guide). */
+/** App-level error middleware, in order (`logErrors` then `errorHandler` when there are two). */
 function errorHandlerLines(rc: RenderContext, ctx: HandlerContext): string[] {
-  const handlers = rc.spec.errorHandlers;
   const out: string[] = [];
-  handlers.forEach((spec, i) => {
-    const delegateOnly = handlers.length === 2 && i === 0;
-    const name = ERROR_HANDLER_NAMES[handlers.length === 2 ? i : 1];
+  for (const spec of rc.spec.errorHandlers) {
+    const name = ERROR_HANDLER_NAMES[spec.role];
     if (spec.form === 'module') {
-      rc.errorModule.push({ name, spec, delegateOnly });
+      rc.errorModule.push({ name, spec });
       out.push(`app.use(${ctx.w.importNamed(ctx.w.local(modulePath(rc, 'middleware/errors')), name)});`);
-      return;
+      continue;
     }
-    const fn = errorHandlerFunction(ctx, spec, spec.form === 'named' ? name : null, delegateOnly);
+    const fn = errorHandlerFunction(ctx, spec, spec.form === 'named' ? name : null);
     if (spec.form === 'named') {
       ctx.w.line(`${fn.head} {`, ...indent(fn.body), '}', '');
       out.push(`app.use(${name});`);
     } else out.push(...registration('app.use', [], fn));
-  });
+  }
   return out;
 }

@@ -11,7 +11,6 @@ import { extensionOf, type ModuleWriter } from './module-writer.js';
 export interface ModuleErrorHandler {
   name: string;
   spec: ErrorHandlerSpec;
-  delegateOnly: boolean;
 }
 
 export interface RenderContext {

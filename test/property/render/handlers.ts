@@ -200,17 +200,14 @@ export function routeChain(owner: string, chain: RouteChainSpec, handlerOf: (rou
   return out;
 }
 
-/** Names of error middleware declared in the app (and their module). */
-export const ERROR_HANDLER_NAMES = ['logErrors', 'errorHandler'];
+/** Names of app-level error middleware by role (in the app module or middleware/errors). */
+export const ERROR_HANDLER_NAMES: Record<ErrorHandlerSpec['role'], string> = { 'log-and-delegate': 'logErrors', respond: 'errorHandler' };
 
-/**
- * An error middleware. `delegateOnly` writes the logging handler that passes the error on (the first
- * of two app-level handlers, as in the Express guide). Returns the function expression or
- * declaration lines, by form.
- */
-export function errorHandlerFunction(ctx: HandlerContext, spec: ErrorHandlerSpec, name: string | null, delegateOnly: boolean): { head: string; body: string[] } {
+/** An error middleware as a function head (named function or arrow) and body, by its spec. */
+export function errorHandlerFunction(ctx: HandlerContext, spec: ErrorHandlerSpec, name: string | null): { head: string; body: string[] } {
   const ts = ctx.w.ts;
-  const arity4 = spec.arity === 4 || delegateOnly;
+  const delegateOnly = spec.role === 'log-and-delegate';
+  const arity4 = spec.arity === 4;
   const nextName = ts && !spec.delegates && !delegateOnly ? '_next' : 'next';
   if (ts) ['Request', 'Response', ...(arity4 ? ['NextFunction'] : [])].forEach((t) => ctx.w.importType('express', t));
   const errType = ts ? ': HttpError' : '';

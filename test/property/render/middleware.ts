@@ -51,7 +51,7 @@ export function writeMiddlewareModules(rc: RenderContext): void {
     const ctx = moduleContext(rc, w);
     if (w.ts) w.line(HTTP_ERROR_TYPE, '');
     for (const h of rc.errorModule) {
-      const fn = errorHandlerFunction(ctx, h.spec, h.name, h.delegateOnly);
+      const fn = errorHandlerFunction(ctx, h.spec, h.name);
       w.exported(h.name, [`${fn.head} {`, ...indent(fn.body), '}', '']);
     }
     rc.files[w.file] = w.toString();

@@ -74,7 +74,7 @@ export function writeRouter(rc: RenderContext, router: RouterSpec): void {
   main.push(...mountLines(rc, w, binding, router.name));
   if (router.errorHandler) {
     const name = router.errorHandler.form === 'inline' ? null : `${router.name}ErrorHandler`;
-    const fn = errorHandlerFunction(ctx, router.errorHandler, name, false);
+    const fn = errorHandlerFunction(ctx, router.errorHandler, name);
     if (w.ts) w.prependBody([HTTP_ERROR_TYPE, '']);
     if (name) {
       w.line(`${fn.head} {`, ...indent(fn.body), '}', '');
