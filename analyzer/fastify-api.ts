@@ -80,6 +80,11 @@ export class FastifyApi {
     return { k: 'fastifyMethod', ctx, name };
   }
 
+  /** `fastify.server.listen`: the Node server's `listen` is recorded as the app's; other members are unknown. */
+  member(of: Extract<Value, { k: 'fastifyMethod' }>, name: string): Value {
+    return of.name === 'server' && name === 'listen' ? { k: 'fastifyMethod', ctx: of.ctx, name: 'server.listen' } : unknown('call-expression');
+  }
+
   /** `fastify.x = value`: like `decorate('x', value)`. */
   decorate(ctx: FastifyContext, name: string, value: Value): void {
     ctx.decorations.set(name, value);
@@ -106,11 +111,16 @@ export class FastifyApi {
       case 'after':
         if (args[0]?.k === 'fn') this.ev.invoke(args[0], [UNDEF], site);
         return self;
+      case 'then':
+        // The instance is thenable (avvio): `build().then((fastify) => fastify.listen(…))`.
+        if (args[0]?.k === 'fn') return this.ev.invoke(args[0], [self], site);
+        return self;
       case 'ready':
         if (args[0]?.k === 'fn') this.ev.invoke(args[0], [UNDEF], site);
         return unknown('server', site);
       case 'listen':
-        rootOf(ctx).listen.push({ site, args: argNodes.map((a) => a.getText()) });
+      case 'server.listen':
+        rootOf(ctx).listen.push({ site, args: (Node.isCallExpression(site) ? site.getArguments() : argNodes).map((a) => a.getText()) });
         return unknown('server', site);
       case 'decorate':
         if (args[0]?.k === 'str') this.decorate(ctx, args[0].v, args[1] ?? UNDEF);

@@ -1,5 +1,6 @@
 /**
- * The analyzer against the catalogue fixtures (analyzer-patterns.md §3, sections A to J): every
+ * The analyzer against the catalogue fixtures (analyzer-patterns.md §3, sections A to J, and K:
+ * Fastify and mixed apps): every
  * route key with its ordered chain, resolution and reasons, handler details and API usage; error
  * and not-found handlers, static mounts, settings, view engines, and the diagnostics each fixture
  * requires. The expected files were written from the catalogue text by
@@ -29,7 +30,7 @@ const fixtures = analyzerFixtures();
 describe('catalogue fixtures', () => {
   it('exist for every section of the foundation issue', () => {
     const sections = new Set(fixtures.map((f) => f.name.split('/')[0]));
-    expect([...sections].sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
+    expect([...sections].sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K']);
   });
 
   for (const { name, dir, expected } of fixtures) {
