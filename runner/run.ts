@@ -14,7 +14,7 @@ import type { FileChange, ManualItem } from '../transforms/model.js';
 import { writeFileAtomic } from '../verifier/files.js';
 import { unifiedDiff } from './diff.js';
 import { RunError } from './errors.js';
-import { changedLockfiles, commitFiles, gitState } from './git.js';
+import { changedLockfiles, commitFiles, gitState, type GitState } from './git.js';
 import { installCommand, runInstall } from './install.js';
 import type { FileOutcome, RunOptions, RunResult } from './model.js';
 import { mergeDependencies } from './package-json.js';
@@ -39,7 +39,7 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
   const steps = await stepsOfStage(options.stage, options.stepsDir);
   const root = await appRoot(options);
   const notes: string[] = [];
-  await refuseUnsafeTree(root, options, writing, notes);
+  const git = await refuseUnsafeTree(root, options, writing, notes);
 
   const typecheckWanted = Boolean(options.typecheck) && writing;
   if (options.typecheck && !writing) notes.push('--typecheck runs only when the stage writes (not with --dry or --check)');
@@ -106,7 +106,7 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
     }
   }
   const broken = parityFailed(result.parity) || Boolean(result.typecheck?.introduced.length) || typecheckFailed;
-  if (broken) notes.push(`the files stay written; undo the stage with \`git restore -- ${changes.map((c) => c.file).join(' ')}\` (or \`git checkout -- …\`)${changes.some((c) => c.before === null) ? ' and delete the new files' : ''}`);
+  if (broken) notes.push(undoNote(changes, git.repo));
 
   let installFailed = false;
   if (options.install && result.installCommand && !broken) {
@@ -165,17 +165,26 @@ async function analyseApp(root: string, options: RunOptions, say: (m: string) =>
  * Refuses uncommitted work in `root` when the stage writes (unless allowDirty); `commit` needs
  * a repository. Outside a repository the stage runs, with a note.
  */
-async function refuseUnsafeTree(root: string, options: RunOptions, writing: boolean, notes: string[]): Promise<void> {
+async function refuseUnsafeTree(root: string, options: RunOptions, writing: boolean, notes: string[]): Promise<GitState> {
   const git = await gitState(root);
   if (!git.repo) {
     if (options.commit) throw new RunError('not-a-repo', `--commit needs a git repository; ${root} is not in one`);
     if (writing) notes.push(`${root} is not in a git repository: keep a copy to undo the stage`);
-    return;
+    return git;
   }
   if (writing && git.dirty.length > 0 && !options.allowDirty) {
     const shown = git.dirty.slice(0, 10).map((l) => `  ${l}`).join('\n');
     throw new RunError('dirty-tree', `uncommitted changes in ${root} (commit or stash them so the stage can be undone, or pass --allow-dirty):\n${shown}${git.dirty.length > 10 ? `\n  … and ${git.dirty.length - 10} more` : ''}`);
   }
+  return git;
+}
+
+/** How to undo a written stage that failed a check. */
+function undoNote(changes: FileChange[], repo: boolean): string {
+  const edited = changes.filter((c) => c.before !== null).map((c) => c.file);
+  const created = changes.filter((c) => c.before === null).map((c) => c.file);
+  const restore = repo ? `undo the stage with \`git restore -- ${edited.join(' ')}\` (or \`git checkout -- …\`)` : 'undo the stage from your copy of the files';
+  return `the files stay written; ${edited.length ? restore : 'undo the stage'}${created.length ? ` and delete ${created.join(', ')}` : ''}`;
 }
 
 /**

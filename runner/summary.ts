@@ -15,6 +15,8 @@ export interface SummaryMode {
 }
 
 const STATUSES: FileOutcome['status'][] = ['changed', 'unchanged', 'skipped', 'failed'];
+/** Unchanged files are listed one by one up to this many; beyond, only counted. */
+const MAX_UNCHANGED_LISTED = 10;
 
 /** Renders `result` as text lines ending with a newline. */
 export function renderSummary(result: RunResult, mode: SummaryMode = {}): string {
@@ -24,7 +26,12 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
   const count = (s: FileOutcome['status']) => result.outcomes.filter((o) => o.status === s).length;
   const verb = mode.dry || mode.check ? 'would change' : 'changed';
   out.push(c.bold(`Stage ${result.stage}: ${STATUSES.map((s) => `${count(s)} ${s === 'changed' ? verb : s}`).join(', ')}`));
-  for (const o of result.outcomes) out.push(`  ${paint[o.status](o.status.padEnd(9))} ${o.file}${o.reason ? ` — ${o.reason}` : ''}`);
+  const unchanged = result.outcomes.filter((o) => o.status === 'unchanged');
+  for (const o of result.outcomes) {
+    if (o.status === 'unchanged' && unchanged.length > MAX_UNCHANGED_LISTED) continue;
+    out.push(`  ${paint[o.status](o.status.padEnd(9))} ${o.file}${o.reason ? ` — ${o.reason}` : ''}`);
+  }
+  if (unchanged.length > MAX_UNCHANGED_LISTED) out.push(`  ${c.dim(`unchanged ${unchanged.length} files (--format json lists them)`)}`);
 
   if (result.moved.length) {
     out.push('', c.bold('Moved'));

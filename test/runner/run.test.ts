@@ -231,3 +231,27 @@ describe('renderSummary', () => {
     expect(dry).toContain('run again without --dry');
   });
 });
+
+describe('runStage: --typecheck', () => {
+  const TSCONFIG = `{ "compilerOptions": { "strict": true, "noEmit": true, "module": "commonjs", "target": "ES2022", "types": [] }, "include": ["*.ts"] }\n`;
+
+  it('fails the stage (exit 2, files stay written) on errors it introduced, not on those that were there', async () => {
+    const root = app({ 'tsconfig.json': TSCONFIG, 'a.ts': `// MARK:typeerror\nconst old: string = 1;\nexport {};\n` });
+    const result = await run(root, { typecheck: true });
+    expect(result.typecheck?.before).toEqual([`a.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.`]);
+    expect(result.typecheck?.introduced).toEqual([`a.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.`]);
+    expect(result.exitCode).toBe(2);
+    expect(result.written).toBe(true);
+    expect(result.notes.at(-1)).toBe('the files stay written; undo the stage from your copy of the files');
+    expect(renderSummary(result)).toContain(`Type check: 1 new error\n  a.ts(4,7): error TS2322`);
+  });
+
+  it('passes when the stage adds no error, and says when there is no tsconfig.json', async () => {
+    const ok = await run(app({ 'tsconfig.json': TSCONFIG, 'a.ts': `// MARK:append\nconst a: number = 1;\nexport {};\n` }), { typecheck: true });
+    expect(ok.typecheck).toEqual({ before: [], after: [], introduced: [] });
+    expect(ok.exitCode).toBe(0);
+    const none = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }), { typecheck: true });
+    expect(none.typecheck).toBeNull();
+    expect(none.notes).toContain('--typecheck skipped: the project has no tsconfig.json');
+  });
+});
