@@ -69,7 +69,7 @@ export function featuresOf(spec: AppSpec): string[] {
 }
 
 /** One line for failure messages: what the app is, in words. */
-export function describe(spec: AppSpec): string {
+export function describeApp(spec: AppSpec): string {
   const routers = spec.routers.map((r) => `${r.name} at ${r.parent ? `${r.parent} router ` : ''}${r.mountPath ?? '(no path)'}`).join(', ');
   const style = `${spec.style.quote} quotes, ${spec.style.semicolons ? 'semicolons' : 'no semicolons'}, ${spec.style.indent === '\t' ? 'tabs' : `${spec.style.indent.length} spaces`}, ${spec.style.eol === '\n' ? 'LF' : 'CRLF'}`;
   return [

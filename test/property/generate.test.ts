@@ -142,7 +142,7 @@ describe('generated apps analyse', () => {
   afterAll(() => dirs.forEach(removeAppFolder));
 
   it.each(sample.map((a) => ({ seed: a.seed, app: a })))('seed $seed: analyze + runRules find exactly the routes the generator registered', async ({ app }) => {
-    const dir = writeAppFolder(app, `generate-test-${app.seed}`);
+    const dir = writeAppFolder(app, `generate-${process.pid}-${app.seed}`);
     dirs.push(dir);
     const inventory = runRules(await analyze({ dir }));
     expect(inventory.routes.length, app.description).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
  * one of several code styles. The apps need not run; they parse, and they are the kind of code real
  * apps contain. Used by the property test over every stage (issue 7, item 5).
  */
-import { describe, featuresOf } from './features.js';
+import { describeApp, featuresOf } from './features.js';
 import { writeApp } from './render/app.js';
 import { renderContext } from './render/common.js';
 import { writeMiddlewareModules } from './render/middleware.js';
@@ -51,5 +51,5 @@ export function generateApp(seed: number): GeneratedApp {
     if (aliasRequestResponse) source = source.replace(/\breq\b/g, 'request').replace(/\bres\b/g, 'response');
     files[file] = restyle(source, spec.style, file);
   }
-  return { seed, files, description: describe(spec), features: featuresOf(spec) };
+  return { seed, files, description: describeApp(spec), features: featuresOf(spec) };
 }

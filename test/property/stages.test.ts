@@ -4,7 +4,7 @@
  *
  * PROPERTY_APPS=N runs seeds 0..N-1 (default 25, the CI size); PROPERTY_SEED=S runs seed S alone.
  * The full run is `npx tsx scripts/property.ts` (1,000 apps). A failing app's folder is kept under
- * .tmp/property/<seed> for inspection; passing ones are removed.
+ * .tmp/property/test-<pid>-<seed> for inspection; passing ones are removed.
  */
 import { describe, expect, it } from 'vitest';
 import { removeAppFolder, writeAppFolder } from './folder.js';
@@ -24,7 +24,8 @@ function seedsOfRun(env: NodeJS.ProcessEnv): number[] {
 describe('every stage on generated Express apps: no crash, outputs parse, a second run changes nothing', () => {
   it.each(seedsOfRun(process.env))('seed %i', async (seed) => {
     const app = generateApp(seed);
-    const dir = writeAppFolder(app);
+    // The pid keeps two concurrent test runs in this shared checkout out of each other's folders.
+    const dir = writeAppFolder(app, `test-${process.pid}-${seed}`);
     const verdict = await checkStages(dir);
     const lines = verdict.failures.map((f) => formatFailure(seed, f));
     if (lines.length > 0) lines.push(`app: ${app.description}`, `kept in ${dir}; reproduce with PROPERTY_SEED=${seed} npx vitest run test/property/stages.test.ts`);

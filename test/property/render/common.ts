@@ -22,9 +22,11 @@ export interface RenderContext {
   cosmetic: Rng;
   /** Local middleware modules to write: `middleware/<file>` → exported names. */
   localModules: Map<string, Set<LocalMiddleware | 'requireRole'>>;
+  /** Error middleware that `middleware/errors` exports (app-level handlers of form `module`). */
   errorModule: ModuleErrorHandler[];
 }
 
+/** A fresh context for `spec`; the cosmetic source is seeded from the app's seed. */
 export function renderContext(spec: AppSpec): RenderContext {
   return { spec, ext: extensionOf(spec.module), files: {}, cosmetic: new Rng(spec.seed ^ 0x5bd1e995), localModules: new Map(), errorModule: [] };
 }

@@ -80,7 +80,7 @@ function paramsTypeOf(ctx: HandlerContext, route: RouteSpec): string | null {
   return names.length > 0 ? `{ ${names.map((n) => `${n}: string`).join('; ')} }` : null;
 }
 
-/** The handler of `route`: declared in the module when named (or exported when `exportAs` is given). */
+/** The handler of `route`: inline code, or a reference to a function declared in the module (exported from it for a controller). */
 export function handlerCode(ctx: HandlerContext, route: RouteSpec): HandlerCode {
   const names: Array<'req' | 'res' | 'next'> = needsNext(ctx, route) ? ['req', 'res', 'next'] : ['req', 'res'];
   const body = handlerBody(ctx, route);
@@ -227,10 +227,12 @@ export function errorHandlerFunction(ctx: HandlerContext, spec: ErrorHandlerSpec
 /** The TypeScript type error middleware reads (`err.status`, `err.statusCode`). */
 export const HTTP_ERROR_TYPE = 'type HttpError = Error & { status?: number; statusCode?: number };';
 
+/** Lines one canonical level (two spaces) deeper; blank lines stay blank. */
 export function indent(lines: string[]): string[] {
   return lines.map((l) => (l === '' ? l : `  ${l}`));
 }
 
+/** `users` → `Users`. */
 export function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

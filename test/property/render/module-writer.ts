@@ -21,6 +21,7 @@ export function extensionOf(kind: ModuleKind): '.js' | '.ts' {
   return kind === 'cjs' || kind === 'esm' ? '.js' : '.ts';
 }
 
+/** One module being written: imports are merged per specifier and printed packages first; exports come last. */
 export class ModuleWriter {
   readonly ts: boolean;
   readonly esmSyntax: boolean;
