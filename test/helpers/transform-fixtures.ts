@@ -41,9 +41,12 @@ export interface FixtureRun {
   files: Record<string, string>;
 }
 
+/** runStage options for a case, and `fixturesDir` in place of fixtures/transforms/ (the helper's own tests). */
+export type FixtureOptions = Partial<RunOptions> & { fixturesDir?: string };
+
 /** The case folders of `step` (`fixtures/transforms/<step>/<case>/`), sorted; [] when the step has none. */
-export function fixtureCases(step: string): string[] {
-  const dir = path.join(TRANSFORM_FIXTURES, step);
+export function fixtureCases(step: string, fixturesDir: string = TRANSFORM_FIXTURES): string[] {
+  const dir = path.join(fixturesDir, step);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => statSync(path.join(dir, name)).isDirectory() && existsSync(path.join(dir, name, 'input')))
@@ -51,8 +54,8 @@ export function fixtureCases(step: string): string[] {
 }
 
 /** `<case>/case.json`, or {} when absent. */
-export function caseOptions(step: string, caseName: string): CaseOptions {
-  const file = path.join(TRANSFORM_FIXTURES, step, caseName, 'case.json');
+export function caseOptions(step: string, caseName: string, fixturesDir: string = TRANSFORM_FIXTURES): CaseOptions {
+  const file = path.join(fixturesDir, step, caseName, 'case.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CaseOptions) : {};
 }
 
@@ -76,14 +79,14 @@ export function readTree(dir: string): Record<string, string> {
  * `runStage({ root, stage, allowDirty: true, … })` in-process on it (options from case.json,
  * then `overrides`), and returns the result and the files after the run.
  */
-export async function runFixture(step: string, caseName: string, stage: StageName, overrides: Partial<RunOptions> = {}): Promise<FixtureRun> {
-  const input = path.join(TRANSFORM_FIXTURES, step, caseName, 'input');
+export async function runFixture(step: string, caseName: string, stage: StageName, options: FixtureOptions = {}): Promise<FixtureRun> {
+  const { fixturesDir = TRANSFORM_FIXTURES, ...overrides } = options;
+  const input = path.join(fixturesDir, step, caseName, 'input');
   mkdirSync(TMP, { recursive: true });
   const root = mkdtempSync(path.join(TMP, `${step}-${caseName}-`));
   made.push(root);
   cpSync(input, root, { recursive: true });
-  const { parity, entry, app } = caseOptions(step, caseName);
-  const result = await runStage({ root, stage, allowDirty: true, parity, entry, app, ...overrides });
+  const result = await runStage({ root, stage, allowDirty: true, ...runOptionsOf(step, caseName, fixturesDir), ...overrides });
   return { root, result, files: readTree(root) };
 }
 
@@ -93,10 +96,11 @@ export async function runFixture(step: string, caseName: string, stage: StageNam
  * unchanged and no other file appeared; a second run of the stage changes nothing (idempotency).
  * Returns the first run.
  */
-export async function expectFixture(step: string, caseName: string, stage: StageName, overrides: Partial<RunOptions> = {}): Promise<FixtureRun> {
-  const caseDir = path.join(TRANSFORM_FIXTURES, step, caseName);
-  const run = await runFixture(step, caseName, stage, overrides);
-  const { exitCode } = caseOptions(step, caseName);
+export async function expectFixture(step: string, caseName: string, stage: StageName, options: FixtureOptions = {}): Promise<FixtureRun> {
+  const { fixturesDir = TRANSFORM_FIXTURES, ...overrides } = options;
+  const caseDir = path.join(fixturesDir, step, caseName);
+  const run = await runFixture(step, caseName, stage, options);
+  const { exitCode } = caseOptions(step, caseName, fixturesDir);
   const failures = run.result.outcomes.filter((o) => o.status === 'failed' || o.status === 'skipped');
   if (exitCode !== undefined) expect(run.result.exitCode, 'exit code').toBe(exitCode);
   else {
@@ -111,7 +115,7 @@ export async function expectFixture(step: string, caseName: string, stage: Stage
   expect(Object.keys(got).sort(), 'files after the run').toEqual(Object.keys(want).sort());
   for (const [file, text] of Object.entries(want)) expect(got[file], `${file} ${file in expected ? 'as expected/' : 'unchanged'}`).toBe(text);
 
-  const again = await runStage({ root: run.root, stage, allowDirty: true, ...caseOptionsForRun(step, caseName), ...overrides });
+  const again = await runStage({ root: run.root, stage, allowDirty: true, ...runOptionsOf(step, caseName, fixturesDir), ...overrides });
   expect(
     again.changes.map((c) => c.file),
     'second run changes nothing',
@@ -119,7 +123,8 @@ export async function expectFixture(step: string, caseName: string, stage: Stage
   return run;
 }
 
-function caseOptionsForRun(step: string, caseName: string): Partial<RunOptions> {
-  const { parity, entry, app } = caseOptions(step, caseName);
+/** The runStage options a case sets in case.json. */
+function runOptionsOf(step: string, caseName: string, fixturesDir: string): Partial<RunOptions> {
+  const { parity, entry, app } = caseOptions(step, caseName, fixturesDir);
   return { parity, entry, app };
 }
