@@ -91,8 +91,6 @@ export class ExpressApi {
         return { k: 'routeChainMethod', layer: target.layer, router: target.router, name };
       case 'fastify':
         return this.fastify.get(target.ctx, name);
-      case 'fastifyMethod':
-        return this.fastify.member(target, name);
       case 'fn':
         return name === 'bind' || name === 'call' || name === 'apply' ? { k: 'builtin', name: 'function', member: [name] } : UNDEF;
       case 'unknown':

@@ -80,10 +80,6 @@ export class FastifyApi {
     return { k: 'fastifyMethod', ctx, name };
   }
 
-  /** `fastify.server.listen`: the Node server's `listen` is recorded as the app's; other members are unknown. */
-  member(of: Extract<Value, { k: 'fastifyMethod' }>, name: string): Value {
-    return of.name === 'server' && name === 'listen' ? { k: 'fastifyMethod', ctx: of.ctx, name: 'server.listen' } : unknown('call-expression');
-  }
 
   /** `fastify.x = value`: like `decorate('x', value)`. */
   decorate(ctx: FastifyContext, name: string, value: Value): void {
@@ -118,8 +114,8 @@ export class FastifyApi {
       case 'ready':
         if (args[0]?.k === 'fn') this.ev.invoke(args[0], [UNDEF], site);
         return unknown('server', site);
+      // `fastify.server.listen(…)` (the shim's generated `listen`) is the Node server's, not recorded.
       case 'listen':
-      case 'server.listen':
         rootOf(ctx).listen.push({ site, args: (Node.isCallExpression(site) ? site.getArguments() : argNodes).map((a) => a.getText()) });
         return unknown('server', site);
       case 'decorate':

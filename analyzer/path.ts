@@ -106,8 +106,10 @@ export function joinPaths(prefix: string, child: string): string {
  * written `*`, so `/*splat` (Express 5) and `/*` (Fastify) are the same route.
  */
 export function matchKey(method: string, full: string): string {
+  // `{/*name}` is `/*` and `{*name}` is `*` (so `/{*splat}` is `/*`, not `//*`).
   const path = full
-    .replace(/\{\/?\*[A-Za-z_$][\w$]*\}/g, '/*')
+    .replace(/\{\/\*[A-Za-z_$][\w$]*\}/g, '/*')
+    .replace(/\{\*[A-Za-z_$][\w$]*\}/g, '*')
     .replace(/\*[A-Za-z_$][\w$]*/g, '*')
     .replace(/:[A-Za-z_$][\w$]*(\([^)]*\))?[?+*]?/g, ':_');
   return `${method} ${path}`;
