@@ -59,7 +59,8 @@ export function planContext(root: string, inventory: Inventory, parity: ParityPo
 /**
  * Calls every step's planner (in step order) and groups the file plans per file. Files come out
  * sorted by path; a file's sources are read through the context.
- * @throws RunError 'plan-failed' when a planner throws (the message names the step)
+ * @throws RunError 'plan-failed' when a planner throws (the message names the step); 'bad-step'
+ *   when it plans a file outside the project
  */
 export async function planStage(steps: Step[], ctx: PlanContext): Promise<StagePlan> {
   const byFile = new Map<string, StepTask[]>();
@@ -72,7 +73,8 @@ export async function planStage(steps: Step[], ctx: PlanContext): Promise<StageP
       throw new RunError('plan-failed', `the planner of step ${step.meta.name} failed: ${(e as Error).stack ?? e}`);
     }
     for (const filePlan of plan.files) {
-      const file = filePlan.file.split(path.sep).join('/');
+      const file = path.posix.normalize(filePlan.file.split(path.sep).join('/'));
+      if (path.isAbsolute(filePlan.file) || file.startsWith('../') || file === '..') throw new RunError('bad-step', `step ${step.meta.name} planned ${filePlan.file}, outside the project`);
       if (!byFile.has(file)) byFile.set(file, []);
       byFile.get(file)!.push({ step: step.meta.name, transform: step.transform, plan: { ...filePlan, file } });
     }

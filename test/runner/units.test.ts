@@ -1,0 +1,51 @@
+/** Small runner pieces: install commands, TODO(migrate) lines, new type errors, the diff of new files, plan paths. */
+import { describe, expect, it } from 'vitest';
+import { unifiedDiff } from '../../runner/diff.js';
+import { installCommand, runInstall } from '../../runner/install.js';
+import { planContext, planStage } from '../../runner/plan.js';
+import { todoLines } from '../../runner/todos.js';
+import { newTypeErrors } from '../../runner/typecheck.js';
+import type { Inventory } from '../../analyzer/model.js';
+import { project } from '../helpers/tmp.js';
+
+describe('install', () => {
+  it('names the install command of each package manager, npm when unknown', () => {
+    expect([installCommand('npm'), installCommand('pnpm'), installCommand('yarn'), installCommand('bun'), installCommand(null)]).toEqual(['npm install', 'pnpm install', 'yarn', 'bun install', 'npm install']);
+  });
+
+  it('reports a failing install as RunError install-failed', () => {
+    expect(() => runInstall(project({}), 'false')).toThrow(expect.objectContaining({ code: 'install-failed', message: expect.stringContaining('`false` failed') }));
+  });
+});
+
+describe('todoLines', () => {
+  it('finds TODO(migrate) lines with their 1-based line and the text after the marker', () => {
+    const after = `a();\r\n// TODO(migrate): move this hook by hand\r\nb(); /* TODO(migrate) check the status */\r\n`;
+    expect(todoLines([{ file: 'x.js', before: '', after }])).toEqual([
+      { file: 'x.js', line: 2, text: 'move this hook by hand' },
+      { file: 'x.js', line: 3, text: 'check the status' },
+    ]);
+  });
+});
+
+describe('newTypeErrors', () => {
+  it('ignores errors that were there before, wherever they moved, counting repeats', () => {
+    const before = [`a.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.`];
+    const after = [`a.ts(5,7): error TS2322: Type 'number' is not assignable to type 'string'.`, `a.ts(9,7): error TS2322: Type 'number' is not assignable to type 'string'.`, `b.ts(1,1): error TS2304: Cannot find name 'x'.`];
+    expect(newTypeErrors(before, after)).toEqual(after.slice(1));
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('writes a new file as /dev/null → b/<file> and keeps CRLF in the lines', () => {
+    expect(unifiedDiff([{ file: 'n.js', before: null, after: 'x();\r\n' }])).toBe('--- /dev/null\n+++ b/n.js\n@@ -0,0 +1,1 @@\n+x();\r\n');
+  });
+});
+
+describe('planStage', () => {
+  it('refuses a plan that points outside the project', async () => {
+    const step = { meta: { name: 'escape', stage: 'shim' as const, order: 1, description: '' }, transform: '/dev/null', plan: () => ({ step: 'escape', files: [{ file: '../outside.js', entries: [1] }], manual: [] }) };
+    const ctx = planContext(project({}), { findings: [] } as unknown as Inventory, 'default');
+    await expect(planStage([step], ctx)).rejects.toMatchObject({ code: 'bad-step', message: 'step escape planned ../outside.js, outside the project' });
+  });
+});
