@@ -11,20 +11,20 @@ export interface ParityResult {
   duplicated: string[];
 }
 
-type RouteParity = (before: Inventory, after: Inventory) => ParityResult;
+/** `routeParity(before, after)` of analyzer/route-parity.ts. */
+export type RouteParity = (before: Inventory, after: Inventory) => ParityResult;
 
 // TODO(runner): import routeParity statically once analyzer/route-parity.ts has landed.
 const ROUTE_PARITY_MODULE = '../analyzer/route-parity.js';
 
-/** `routeParity(before, after)`, or null when the analyzer does not provide the check yet. */
-export async function checkRouteParity(before: Inventory, after: Inventory): Promise<ParityResult | null> {
-  let routeParity: RouteParity | undefined;
+/** The analyzer's `routeParity`, or null when it does not provide the check yet. */
+export async function loadRouteParity(): Promise<RouteParity | null> {
   try {
-    routeParity = ((await import(/* @vite-ignore */ ROUTE_PARITY_MODULE)) as { routeParity?: RouteParity }).routeParity;
+    return ((await import(/* @vite-ignore */ ROUTE_PARITY_MODULE)) as { routeParity?: RouteParity }).routeParity ?? null;
   } catch (e) {
-    if (!/Cannot find module|Failed to load url|ERR_MODULE_NOT_FOUND/.test(String((e as Error).message ?? e) + String((e as { code?: string }).code))) throw e;
+    if (/Cannot find module|Failed to load url|ERR_MODULE_NOT_FOUND/.test(String((e as Error).message ?? e) + String((e as { code?: string }).code))) return null;
+    throw e;
   }
-  return routeParity ? routeParity(before, after) : null;
 }
 
 /** Whether the parity check failed. */

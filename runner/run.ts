@@ -18,15 +18,27 @@ import { changedLockfiles, commitFiles, gitState, type GitState } from './git.js
 import { installCommand, runInstall } from './install.js';
 import type { FileOutcome, RunOptions, RunResult } from './model.js';
 import { mergeDependencies } from './package-json.js';
-import { checkRouteParity, parityFailed } from './parity.js';
+import { loadRouteParity, parityFailed } from './parity.js';
 import { planContext, planStage } from './plan.js';
 import { runTasks } from './pool.js';
-import { stepsOfStage } from './steps.js';
+import { stepsOfStage, type Step } from './steps.js';
 import { todoLines } from './todos.js';
 import { hasTsconfig, newTypeErrors, typeErrors } from './typecheck.js';
 
 export type { FileOutcome, RunOptions, RunResult, TodoLine } from './model.js';
 export { RunError, type RunErrorCode } from './errors.js';
+
+/** What the write phase needs besides the result. */
+interface RunContext {
+  root: string;
+  options: RunOptions;
+  git: GitState;
+  /** The inventory before the stage. */
+  before: Inventory;
+  /** tsc errors before the stage; null when --typecheck does not run. */
+  typeErrorsBefore: string[] | null;
+  say: (message: string) => void;
+}
 
 /**
  * Runs one stage on the project in `options.root`.
@@ -40,27 +52,34 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
   const root = await appRoot(options);
   const notes: string[] = [];
   const git = await refuseUnsafeTree(root, options, writing, notes);
-
-  const typecheckWanted = Boolean(options.typecheck) && writing;
-  if (options.typecheck && !writing) notes.push('--typecheck runs only when the stage writes (not with --dry or --check)');
-  if (typecheckWanted && !hasTsconfig(root)) notes.push('--typecheck skipped: the project has no tsconfig.json');
-  const typecheck = typecheckWanted && hasTsconfig(root);
-  if (typecheck) say('type-checking before the stage (tsc --noEmit)');
-  const typeErrorsBefore = typecheck ? typeErrorsOrRefuse(root) : [];
+  const typeErrorsBefore = typecheckBefore(root, options, writing, notes, say);
 
   say(`analysing ${root}`);
   const before = await analyseApp(root, options, say);
+  const result = await transformStage(steps, { root, options, git, before, typeErrorsBefore, say }, notes);
+
+  if (result.outcomes.some((o) => o.status === 'failed')) {
+    notes.push('nothing was written: a file failed, and a stage is applied whole or not at all');
+    return { ...result, exitCode: 2 };
+  }
+  if (!writing) return { ...result, exitCode: options.check && result.changes.length > 0 ? 1 : 0 };
+  if (result.changes.length === 0) return { ...result, exitCode: result.manual.length ? 1 : 0 };
+  return applyStage(result, { root, options, git, before, typeErrorsBefore, say });
+}
+
+/** Plans the stage and runs its transforms: the change set and outcomes, nothing written yet. */
+async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): Promise<RunResult> {
+  const { root, options, before, say } = ctx;
   const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default'));
   const { results, threads } = await runTasks(plan.tasks, { workers: options.workers, onProgress: say });
 
   const outcomes: FileOutcome[] = results.map(({ file, status, reason }) => (reason ? { file, status, reason } : { file, status }));
   for (const r of results) for (const message of r.reports) notes.push(`${r.file}: ${message}`);
-  const changes: FileChange[] = results.filter((r) => r.status === 'changed').map((r) => ({ file: r.file, before: plan.tasks.find((t) => t.file === r.file)!.source, after: r.after! }));
+  const sources = new Map(plan.tasks.map((t) => [t.file, t.source]));
+  const changes: FileChange[] = results.filter((r) => r.status === 'changed').map((r) => ({ file: r.file, before: sources.get(r.file) ?? null, after: r.after! }));
   const manual: ManualItem[] = [...plan.manual];
   const dependencies = mergePackageJson(root, plan.dependencies, changes, outcomes, manual);
-  const failed = outcomes.some((o) => o.status === 'failed');
-
-  const result: RunResult = {
+  return {
     stage: options.stage,
     root,
     changes,
@@ -80,64 +99,83 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
     commit: null,
     exitCode: 0,
   };
-  if (failed) {
-    notes.push('nothing was written: a file failed, and a stage is applied whole or not at all');
-    return { ...result, exitCode: 2 };
-  }
-  if (!writing) return { ...result, exitCode: options.check && changes.length > 0 ? 1 : 0 };
-  if (changes.length === 0) return { ...result, exitCode: manual.length ? 1 : 0 };
+}
 
-  say(`writing ${changes.length} file${changes.length === 1 ? '' : 's'}`);
-  for (const change of changes) writeFileAtomic(path.join(root, change.file), change.after);
+/**
+ * Writes the changes, then checks what they did (route parity, tsc), installs and commits. A
+ * failed check keeps the files written (with a note on undoing them) and skips install and commit.
+ */
+async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult> {
+  const { root, options, say, notes } = { ...ctx, notes: result.notes };
+  say(`writing ${result.changes.length} file${result.changes.length === 1 ? '' : 's'}`);
+  for (const change of result.changes) writeFileAtomic(path.join(root, change.file), change.after);
   result.written = true;
 
-  say('analysing again for the route parity check');
-  result.parity = await checkRouteParity(before, await analyseApp(root, options, say));
-  if (result.parity === null) notes.push('route parity not checked: analyzer/route-parity.ts is not available yet');
-  let typecheckFailed = false;
-  if (typecheck) {
-    say('type-checking after the stage (tsc --noEmit)');
-    try {
-      const after = typeErrors(root);
-      result.typecheck = { before: typeErrorsBefore, after, introduced: newTypeErrors(typeErrorsBefore, after) };
-    } catch (e) {
-      typecheckFailed = true;
-      notes.push(`tsc could not check the result: ${(e as Error).message}`);
-    }
+  const routeParity = await loadRouteParity();
+  if (routeParity) {
+    say('analysing again for the route parity check');
+    result.parity = routeParity(ctx.before, await analyseApp(root, options, say));
+  } else notes.push('route parity not checked: analyzer/route-parity.ts is not available yet');
+  const typecheckBroke = typecheckAfter(result, ctx);
+  const broken = parityFailed(result.parity) || typecheckBroke;
+  if (broken) {
+    notes.push(undoNote(result.changes, ctx.git.repo));
+    if (options.commit) notes.push('not committed: the stage failed its checks');
+    return { ...result, exitCode: 2 };
   }
-  const broken = parityFailed(result.parity) || Boolean(result.typecheck?.introduced.length) || typecheckFailed;
-  if (broken) notes.push(undoNote(changes, git.repo));
 
-  let installFailed = false;
-  if (options.install && result.installCommand && !broken) {
+  let failed = false;
+  if (options.install && result.installCommand) {
     say(`running ${result.installCommand}`);
     try {
       runInstall(root, result.installCommand);
     } catch (e) {
-      installFailed = true;
+      failed = true;
       notes.push((e as Error).message);
     }
   }
-  let commitFailed = false;
-  if (options.commit && !broken) {
+  if (options.commit) {
     try {
       const lockfiles = options.install ? await changedLockfiles(root) : [];
-      result.commit = await commitFiles(root, [...changes.map((c) => path.join(root, c.file)), ...lockfiles], `migrate: stage ${options.stage}`);
+      result.commit = await commitFiles(root, [...result.changes.map((c) => path.join(root, c.file)), ...lockfiles], `migrate: stage ${options.stage}`);
     } catch (e) {
-      commitFailed = true;
+      failed = true;
       notes.push(`the commit failed: ${(e as Error).message.trim()}`);
     }
-  } else if (options.commit) notes.push('not committed: the stage failed its checks');
-  result.exitCode = broken || installFailed || commitFailed ? 2 : manual.length || result.todos.length ? 1 : 0;
-  return result;
+  }
+  return { ...result, exitCode: failed ? 2 : result.manual.length || result.todos.length ? 1 : 0 };
 }
 
-/** `tsc` errors before the stage; a tsc that cannot run refuses the stage. */
-function typeErrorsOrRefuse(root: string): string[] {
+/** tsc errors before the stage, when --typecheck applies (writing, with a tsconfig.json); else null with a note. */
+function typecheckBefore(root: string, options: RunOptions, writing: boolean, notes: string[], say: (m: string) => void): string[] | null {
+  if (!options.typecheck) return null;
+  if (!writing) {
+    notes.push('--typecheck runs only when the stage writes (not with --dry or --check)');
+    return null;
+  }
+  if (!hasTsconfig(root)) {
+    notes.push('--typecheck skipped: the project has no tsconfig.json');
+    return null;
+  }
+  say('type-checking before the stage (tsc --noEmit)');
   try {
     return typeErrors(root);
   } catch (e) {
     throw new RunError('typecheck-failed', `--typecheck: ${(e as Error).message}`);
+  }
+}
+
+/** tsc after the write, into `result.typecheck`; true when the stage added errors or tsc could not run. */
+function typecheckAfter(result: RunResult, ctx: RunContext): boolean {
+  if (ctx.typeErrorsBefore === null) return false;
+  ctx.say('type-checking after the stage (tsc --noEmit)');
+  try {
+    const after = typeErrors(ctx.root);
+    result.typecheck = { before: ctx.typeErrorsBefore, after, introduced: newTypeErrors(ctx.typeErrorsBefore, after) };
+    return result.typecheck.introduced.length > 0;
+  } catch (e) {
+    result.notes.push(`tsc could not check the result: ${(e as Error).message}`);
+    return true;
   }
 }
 
