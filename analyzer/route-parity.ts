@@ -20,12 +20,13 @@ export interface RouteParity {
 }
 
 /**
- * The match key used for parity: the route's `matchKey` (recomputed from its method and full path
- * when an older inventory lacks it), with a leading `/` added to a path written without one
- * (Express 4's `app.all('*')` is `ALL *`, the same requests as Fastify's `ALL /*`).
+ * The match key used for parity, computed from the route's method and full path (so an inventory
+ * saved by an older version, with another spelling of `matchKey`, compares alike), with a leading
+ * `/` added to a path written without one (Express 4's `app.all('*')` is `ALL *`, the same
+ * requests as Fastify's `ALL /*`).
  */
-export function parityKey(route: Pick<Route, 'method' | 'path'> & { matchKey?: string }): string {
-  const key = route.matchKey ?? matchKey(route.method, route.path.full);
+export function parityKey(route: Pick<Route, 'method' | 'path'>): string {
+  const key = matchKey(route.method, route.path.full);
   const space = key.indexOf(' ');
   const method = key.slice(0, space);
   const path = key.slice(space + 1);

@@ -57,8 +57,9 @@ describe('routeParity on hand-made inventories', () => {
     expect(describeParity(parity)).toEqual(['route POST /x is no longer served', 'route GET /x is now served by more than one route']);
   });
 
-  it('recomputes the match key of a route record without one', () => {
+  it('computes the match key from method and full path, whatever the record says', () => {
     expect(parityKey({ method: 'GET', path: { full: '/u/:id/*rest' } } as Route)).toBe('GET /u/:_/*');
+    expect(parityKey({ method: 'ALL', path: { full: '/{*splat}' }, matchKey: 'ALL //*' } as Route)).toBe('ALL /*');
   });
 });
 
