@@ -68,6 +68,8 @@ interface FlatEntry {
 export class FastifyRecords {
   private readonly flats: FlatContext[] = [];
   private readonly entries: FlatEntry[] = [];
+  /** The entries of each flat context, in order (what lineage walks read). */
+  private readonly byContext = new Map<FlatContext, FlatEntry[]>();
   private readonly ctxIds = new Map<FastifyContext, string>();
   private readonly middlewareIds = new Map<string, string>();
   private readonly middleware: Middleware[] = [];
@@ -158,8 +160,11 @@ export class FastifyRecords {
       const flat: FlatContext = { ctx, id, appId: root, parent, depth: parent ? parent.depth + 1 : 0, prefix, specs: [...(parent?.specs ?? []), ...(spec ? [spec] : [])], mounts, lineage: [] };
       flat.lineage = [...(parent?.lineage ?? []), flat];
       this.flats.push(flat);
+      this.byContext.set(flat, []);
       for (const item of ctx.items) {
-        this.entries.push({ item, at: flat, order: this.entries.length });
+        const entry = { item, at: flat, order: this.entries.length };
+        this.entries.push(entry);
+        this.byContext.get(flat)!.push(entry);
         if (item.type === 'plugin') this.flatten(item.child, flat, root);
       }
     }
@@ -278,7 +283,7 @@ export class FastifyRecords {
   /** The error handler that sees errors of routes in `at`: the last `setErrorHandler` of the nearest context that has one. */
   private nearestErrorHandler(at: FlatContext): FlatEntry | undefined {
     for (let f: FlatContext | null = at; f; f = f.parent) {
-      const own = this.entries.filter((x) => x.at === f && x.item.type === 'errorHandler');
+      const own = this.entriesOf(f).filter((x) => x.item.type === 'errorHandler');
       if (own.length) return own[own.length - 1];
     }
     return undefined;
@@ -287,7 +292,7 @@ export class FastifyRecords {
   /** The `@fastify/express` (or `@fastify/middie`) registration that gives `at` its `use()`, with its hook. */
   private bridgeOfContext(at: FlatContext): { entry: FlatEntry; hook: ChainEntry['hook'] & string } | undefined {
     for (let f: FlatContext | null = at; f; f = f.parent) {
-      const pkg = this.entries.filter((x) => x.at === f && x.item.type === 'package' && x.item.bridgeHook);
+      const pkg = this.entriesOf(f).filter((x) => x.item.type === 'package' && x.item.bridgeHook);
       if (pkg.length) return { entry: pkg[0], hook: (pkg[0].item as Extract<FastifyItem, { type: 'package' }>).bridgeHook! };
     }
     return undefined;
@@ -295,8 +300,11 @@ export class FastifyRecords {
 
   /** Instance hooks of `phase` that apply in `at`: those of its context and the contexts above it, in the order they were added. */
   private instanceHooks(at: FlatContext, phase: string): FlatEntry[] {
-    const lineage = new Set(at.lineage);
-    return this.entries.filter((x) => lineage.has(x.at) && x.item.type === 'hook' && x.item.hook === phase);
+    return at.lineage.flatMap((f) => this.entriesOf(f).filter((x) => x.item.type === 'hook' && x.item.hook === phase)).sort((a, b) => a.order - b.order);
+  }
+
+  private entriesOf(at: FlatContext): FlatEntry[] {
+    return this.byContext.get(at) ?? [];
   }
 
   private hookEntry(e: FlatEntry): ChainEntry {
@@ -349,8 +357,8 @@ export class FastifyRecords {
   private visibleUses(at: FlatContext): FlatEntry[] {
     return at.lineage.flatMap((f, i) => {
       const next = at.lineage[i + 1];
-      const limit = next ? this.entries.find((e) => e.at === f && e.item.type === 'plugin' && e.item.child === next.ctx)?.order ?? Infinity : Infinity;
-      return this.entries.filter((x) => x.at === f && x.item.type === 'use' && x.order < limit);
+      const limit = next ? this.entriesOf(f).find((e) => e.item.type === 'plugin' && e.item.child === next.ctx)?.order ?? Infinity : Infinity;
+      return this.entriesOf(f).filter((x) => x.item.type === 'use' && x.order < limit);
     });
   }
 
