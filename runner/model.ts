@@ -69,7 +69,7 @@ export interface RunResult {
   dependencies: Record<string, string>;
   /** The command that installs them (`npm install`, `pnpm install`, `yarn`), null when nothing changed. */
   installCommand: string | null;
-  /** Route parity after the write (route match keys); null when not checked (dry, check, nothing written, check unavailable). */
+  /** Route parity after the write (analyzer/route-parity.ts: match keys missing or served twice); null when nothing was written. */
   parity: { missing: string[]; duplicated: string[] } | null;
   /** `tsc` error lines before and after the write, and those of `after` that are new; null when not run. */
   typecheck: { before: string[]; after: string[]; introduced: string[] } | null;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { analyze, AnalyzeError, chooseRoot } from '../analyzer/analyze.js';
 import type { Inventory } from '../analyzer/model.js';
+import { routeParity } from '../analyzer/route-parity.js';
 import { runRules } from '../rules/index.js';
 import type { FileChange, ManualItem } from '../transforms/model.js';
 import { writeFileAtomic } from '../verifier/files.js';
@@ -18,7 +19,6 @@ import { changedLockfiles, commitFiles, gitState, type GitState } from './git.js
 import { installCommand, runInstall } from './install.js';
 import type { FileOutcome, RunOptions, RunResult } from './model.js';
 import { mergeDependencies } from './package-json.js';
-import { loadRouteParity, parityFailed } from './parity.js';
 import { planContext, planStage } from './plan.js';
 import { runTasks } from './pool.js';
 import { stepsOfStage, type Step } from './steps.js';
@@ -111,13 +111,11 @@ async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult
   for (const change of result.changes) writeFileAtomic(path.join(root, change.file), change.after);
   result.written = true;
 
-  const routeParity = await loadRouteParity();
-  if (routeParity) {
-    say('analysing again for the route parity check');
-    result.parity = routeParity(ctx.before, await analyseApp(root, options, say));
-  } else notes.push('route parity not checked: analyzer/route-parity.ts is not available yet');
+  say('analysing again for the route parity check');
+  result.parity = routeParity(ctx.before, await analyseApp(root, options, say));
+  const parityBroke = result.parity.missing.length > 0 || result.parity.duplicated.length > 0;
   const typecheckBroke = typecheckAfter(result, ctx);
-  const broken = parityFailed(result.parity) || typecheckBroke;
+  const broken = parityBroke || typecheckBroke;
   if (broken) {
     notes.push(undoNote(result.changes, ctx.git.repo));
     if (options.commit) notes.push('not committed: the stage failed its checks');

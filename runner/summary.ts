@@ -57,7 +57,7 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     if (!missing.length && !duplicated.length) out.push('', `Route parity: ${c.green('ok')} (every route still served, once)`);
     else {
       out.push('', c.red(c.bold('Route parity FAILED')));
-      for (const key of missing) out.push(`  missing:    ${key}`);
+      for (const key of missing) out.push(`  missing:      ${key}`);
       for (const key of duplicated) out.push(`  served twice: ${key}`);
     }
   }

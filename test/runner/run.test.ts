@@ -3,7 +3,7 @@
  * the same changes, outcomes per file, refusals, git, check, package.json, the summary.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
@@ -253,5 +253,25 @@ describe('runStage: --typecheck', () => {
     const none = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }), { typecheck: true });
     expect(none.typecheck).toBeNull();
     expect(none.notes).toContain('--typecheck skipped: the project has no tsconfig.json');
+  });
+});
+
+describe('runStage: route parity', () => {
+  it('a route that disappears or is served twice fails the stage (exit 2); the files stay written', async () => {
+    const dropped = await run(gitRepo({ 'app.js': `// MARK:droproute\n${APP}` }), { allowDirty: false });
+    expect(dropped.parity).toEqual({ missing: ['GET /'], duplicated: [] });
+    expect(dropped.exitCode).toBe(2);
+    expect(dropped.written).toBe(true);
+    expect(dropped.notes.at(-1)).toBe('the files stay written; undo the stage with `git restore -- app.js` (or `git checkout -- …`)');
+    expect(renderSummary(dropped)).toContain('Route parity FAILED\n  missing:      GET /');
+    const doubled = await run(app({ 'app.js': `// MARK:duproute\n${APP}` }));
+    expect(doubled.parity).toEqual({ missing: [], duplicated: ['GET /'] });
+    expect(doubled.exitCode).toBe(2);
+  });
+
+  it('a stage that keeps every route passes the check', async () => {
+    const result = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }));
+    expect(result.parity).toEqual({ missing: [], duplicated: [] });
+    expect(renderSummary(result)).toContain('Route parity: ok');
   });
 });

@@ -1,6 +1,6 @@
 import { filesWith } from '../plan-files.js';
 
-const MARKERS = ['append', 'same', 'null', 'broken', 'throw', 'todo', 'typeerror', 'create'];
+const MARKERS = ['append', 'same', 'null', 'broken', 'throw', 'todo', 'typeerror', 'droproute', 'duproute', 'create'];
 
 /** One FilePlan per marked file (entries: the markers found); created.js when a file asks for it. */
 export function plan(ctx) {

@@ -13,6 +13,8 @@ export default function transform(file, api, options) {
     root.find(j.Program).get('body').push(j.expressionStatement(j.callExpression(j.memberExpression(j.identifier('console'), j.identifier('log')), [j.stringLiteral('first')])));
     out = root.toSource({ quote: 'single' });
   }
+  if (entries.includes('droproute')) out = out.split('\n').filter((line) => !line.includes('app.get(')).join('\n');
+  if (entries.includes('duproute')) out = out.replace(/^(app\.get\(.*)$/m, '$1\n$1');
   if (entries.includes('typeerror') && !out.includes('const introduced')) out = `${out}const introduced: number = 'text';\n`;
   if (entries.includes('todo') && !out.includes('TODO(migrate)')) out = `${out}// TODO(migrate): check this by hand\n`;
   return out === file.source ? null : out;
