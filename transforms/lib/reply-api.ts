@@ -1,0 +1,339 @@
+/**
+ * Express `res` → Fastify `reply` and `req` → `request`, as a table of forms: one row per Express
+ * member, saying what it becomes or why it cannot move yet. The `errors` stage uses it for error
+ * and not-found handlers; the `routes` stage extends the rows it needs (a row that refuses today
+ * may convert once a plugin is registered).
+ *
+ * Every row follows express-fastify-mapping.md §1.3/§1.4 (probed with Express 4.22/5.3 and Fastify
+ * 5.12) and Express 4.x `lib/response.js`. A row converts only when the Fastify form answers with
+ * the same status, content type and body; otherwise it refuses with a reason a human can act on.
+ *
+ * Shapes: a use of `res` is a chain of links (`res.status(404).json(x)` is `status(404)`, then
+ * `json(x)`); each link becomes one or more Fastify steps on `reply` (`reply.code(404).send(x)`;
+ * `res.sendStatus(404)` becomes three), or a refusal. This module only decides and builds expressions;
+ * finding the chains in a function is the caller's (transforms/errors-handler/handler-function.ts),
+ * so the plan (which must know whether a handler can move) and the transform (which moves it) use
+ * the same rows.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { JSCodeshift } from 'jscodeshift';
+
+/** An expression node (jscodeshift's `ExpressionKind`, kept loose so rows stay readable). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Expr = any;
+
+/** What the codemod can tell about a value statically: Express's `res.send` picks the content type from it. */
+export type ValueKind = 'object' | 'string' | 'nullish' | 'number' | 'unknown';
+
+/** What a row may consult. */
+export interface FormContext {
+  j: JSCodeshift;
+  /** The kind of value an argument expression has (object literal, string, …). */
+  kindOf(expr: Expr): ValueKind;
+  /** Whether the function sets a content type (`res.type`, `res.set('Content-Type', …)`): then `res.send(string)` keeps it. */
+  setsContentType: boolean;
+  /** Whether the app sets 'json spaces', 'json replacer' or 'json escape': `res.json` then prints what `reply.send` does not. */
+  jsonSettings: boolean;
+  /** Where the function runs: at the app (req.url is the full URL) or inside a router (Express strips the mount path). */
+  scope: 'app' | 'router';
+}
+
+/** One Fastify step: a call on the reply (`code(404)`) or a property path (`raw.headersSent`). */
+export type ReplyStep = { call: string; args: Expr[] } | { property: string[] };
+
+/** What one link becomes. */
+export type FormResult = { steps: ReplyStep[] } | { refuse: string };
+
+/** A row of the `res` table. */
+export interface ReplyForm {
+  /** Called (`res.status(…)`) or read/written (`res.statusCode`). */
+  use: 'call' | 'property';
+  /** Whether the Express call returns `res`, so the chain goes on (`res.status(404).json(…)`). */
+  chainable: boolean;
+  /** The Fastify form, for docs (docs/stages/errors.md lists every row). */
+  fastify: string;
+  convert(args: Expr[], ctx: FormContext): FormResult;
+}
+
+const refuse = (reason: string): { refuse: string } => ({ refuse: reason });
+const call = (name: string, ...args: Expr[]): ReplyStep => ({ call: name, args });
+
+/**
+ * Charset Express appends to a `Content-Type` it sets (Express 4 `res.set` → mime 1.x
+ * `charsets.lookup`: text types and JavaScript/JSON; Express 5 mime-types gives the same for these).
+ */
+function withCharset(type: string): string {
+  if (/;\s*charset\s*=/i.test(type)) return type;
+  return /^text\/|^application\/(javascript|json)/i.test(type.split(';')[0].trim()) ? `${type}; charset=utf-8` : type;
+}
+
+/**
+ * `res.type(ext)` resolves a file extension through mime; only the extensions whose type Express 4
+ * and 5 agree on are expanded here (others refuse rather than guess).
+ */
+const EXTENSION_TYPES: Record<string, string> = {
+  html: 'text/html',
+  htm: 'text/html',
+  json: 'application/json',
+  txt: 'text/plain',
+  text: 'text/plain',
+  xml: 'application/xml',
+  css: 'text/css',
+  csv: 'text/csv',
+};
+
+/** The full content type Express sets for `res.type(t)` / `res.set('Content-Type', t)`, or null when it depends on mime tables we do not copy. */
+export function expressContentType(t: string): string | null {
+  const bare = t.replace(/^\./, '');
+  if (t.includes('/')) return withCharset(t);
+  const type = EXTENSION_TYPES[bare.toLowerCase()];
+  return type ? withCharset(type) : null;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
+
+function stringArg(args: Expr[], i: number): string | null {
+  const a = args[i];
+  return a && a.type === 'StringLiteral' ? a.value : null;
+}
+
+/** `res.set(name, value)` / `res.header(name, value)`. */
+function setHeader(args: Expr[], ctx: FormContext): FormResult {
+  const { j } = ctx;
+  if (args.length === 1 && args[0].type === 'ObjectExpression') {
+    const keys = args[0].properties.map((p: Expr) => (p.type === 'ObjectProperty' && !p.computed ? (p.key.type === 'Identifier' ? p.key.name : p.key.value) : null));
+    if (keys.some((k: string | null) => k === null)) return refuse('res.set({…}) with computed or spread header names');
+    if (keys.some((k: string) => String(k).toLowerCase() === 'content-type')) return refuse("res.set({…}) with a Content-Type: Express adds a charset to it, Fastify writes it as given");
+    return { steps: [call('headers', args[0])] };
+  }
+  if (args.length !== 2) return refuse(`res.set with ${args.length} argument(s)`);
+  const name = stringArg(args, 0);
+  if (name === null) return refuse('res.set(name, …) with a header name known only at run time');
+  if (name.toLowerCase() !== 'content-type') return { steps: [call('header', args[0], args[1])] };
+  const value = stringArg(args, 1);
+  const type = value === null ? null : expressContentType(value);
+  if (type === null) return refuse("res.set('Content-Type', …) with a value known only at run time: Express adds a charset, Fastify writes it as given");
+  return { steps: [call('header', args[0], j.stringLiteral(type))] };
+}
+
+/** `res.type(t)` / `res.contentType(t)`. */
+function setType(args: Expr[], ctx: FormContext): FormResult {
+  const value = stringArg(args, 0);
+  const type = value === null ? null : expressContentType(value);
+  if (type === null) return refuse(value === null ? 'res.type(…) with a type known only at run time' : `res.type('${value}'): Express resolves it through its mime table; write the full type`);
+  return { steps: [call('type', ctx.j.stringLiteral(type))] };
+}
+
+/** `res.send(body)`: Express picks the content type from the body (lib/response.js `send`). */
+function send(args: Expr[], ctx: FormContext): FormResult {
+  if (args.length > 1) return refuse('res.send(body, status) (Express 4 signature)');
+  if (args.length === 0) return { steps: [call('send')] };
+  const kind = ctx.kindOf(args[0]);
+  switch (kind) {
+    case 'object':
+      return { steps: [call('send', args[0])] };
+    case 'string':
+      // Express answers a string as text/html; Fastify as text/plain (mapping §1.4, probed).
+      return { steps: ctx.setsContentType ? [call('send', args[0])] : [call('type', ctx.j.stringLiteral(HTML)), call('send', args[0])] };
+    case 'nullish':
+      // res.send(null): empty body without a content type; reply.send(null) would send "null" as JSON.
+      return { steps: [call('send')] };
+    case 'number':
+      return refuse('res.send(number): Express 4 treats it as a status code, Express 5 as JSON');
+    default:
+      return refuse('res.send of a value whose type is known only at run time: Express picks the content type (HTML, JSON, binary) from it');
+  }
+}
+
+/** `res.json(body)`. */
+function json(args: Expr[], ctx: FormContext): FormResult {
+  if (ctx.jsonSettings) return refuse("res.json in an app that sets 'json spaces', 'json replacer' or 'json escape': reply.send does not print the same text");
+  if (args.length > 1) return refuse('res.json(body, status) (Express 4 signature)');
+  const { j } = ctx;
+  if (args.length === 1 && ctx.kindOf(args[0]) === 'object') return { steps: [call('send', args[0])] };
+  // A string, a number, null or an Error: reply.send would send raw text or take the error path,
+  // so print it as Express does (JSON.stringify) with Express's type.
+  const body = j.callExpression(j.memberExpression(j.identifier('JSON'), j.identifier('stringify')), args.length ? [args[0]] : [j.identifier('undefined')]);
+  return { steps: [call('type', j.stringLiteral(JSON_TYPE)), call('send', body)] };
+}
+
+/** `res.sendStatus(code)`: the status and its text as a text/plain body. */
+function sendStatus(args: Expr[], ctx: FormContext): FormResult {
+  const code = args[0];
+  if (!code || code.type !== 'NumericLiteral') return refuse('res.sendStatus(…) with a status known only at run time');
+  const text = STATUS_CODES[code.value] ?? String(code.value);
+  return { steps: [call('code', code), call('type', ctx.j.stringLiteral(TEXT)), call('send', ctx.j.stringLiteral(text))] };
+}
+
+/** Rows that refuse, with the stage or plugin that brings them. */
+const NEEDS = (reason: string): ReplyForm['convert'] => () => refuse(reason);
+
+/**
+ * The `res` table: Express member → Fastify form. Rows absent from the table refuse with
+ * "res.<member> has no Fastify form in this codemod yet".
+ */
+export const REPLY_FORMS: Record<string, ReplyForm> = {
+  status: { use: 'call', chainable: true, fastify: 'reply.code(c)', convert: (args) => (args.length === 1 ? { steps: [call('code', args[0])] } : refuse('res.status without one argument')) },
+  send: { use: 'call', chainable: true, fastify: "reply.send(x); a string gets reply.type('text/html; charset=utf-8') first; res.send(null) → reply.send()", convert: send },
+  json: { use: 'call', chainable: true, fastify: "reply.send(obj) for an object; otherwise reply.type('application/json; charset=utf-8').send(JSON.stringify(x))", convert: json },
+  sendStatus: { use: 'call', chainable: true, fastify: "reply.code(c).type('text/plain; charset=utf-8').send('<status text>')", convert: sendStatus },
+  set: { use: 'call', chainable: true, fastify: "reply.header(k, v) / reply.headers({…}); a literal Content-Type gets Express's charset", convert: setHeader },
+  header: { use: 'call', chainable: true, fastify: 'as res.set', convert: setHeader },
+  type: { use: 'call', chainable: true, fastify: "reply.type('<full type>; charset=utf-8') (html, json, txt, text, xml, css, csv or a full type)", convert: setType },
+  contentType: { use: 'call', chainable: true, fastify: 'as res.type', convert: setType },
+  get: { use: 'call', chainable: false, fastify: 'reply.getHeader(k)', convert: (args) => (args.length === 1 ? { steps: [call('getHeader', args[0])] } : refuse('res.get without one argument')) },
+  end: {
+    use: 'call',
+    chainable: false,
+    fastify: 'reply.send() (no body only)',
+    convert: (args) => (args.length === 0 ? { steps: [call('send')] } : refuse('res.end(data): Node sends it without a content type, reply.send adds text/plain')),
+  },
+  headersSent: { use: 'property', chainable: false, fastify: 'reply.raw.headersSent', convert: () => ({ steps: [{ property: ['raw', 'headersSent'] }] }) },
+  statusCode: { use: 'property', chainable: false, fastify: 'reply.statusCode (read and write)', convert: () => ({ steps: [{ property: ['statusCode'] }] }) },
+  render: { use: 'call', chainable: false, fastify: '— (needs @fastify/view: plugins stage)', convert: NEEDS('res.render needs @fastify/view, which the plugins stage registers') },
+  redirect: { use: 'call', chainable: false, fastify: "— (Fastify's redirect sends no body)", convert: NEEDS("res.redirect: Fastify's reply.redirect sends an empty body where Express sends 'Found. Redirecting to …'") },
+  cookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.cookie needs @fastify/cookie, which the plugins stage registers') },
+  clearCookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.clearCookie needs @fastify/cookie, which the plugins stage registers') },
+  locals: { use: 'property', chainable: false, fastify: '— (set by Express middleware)', convert: NEEDS('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves') },
+  sendFile: { use: 'call', chainable: false, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.sendFile needs @fastify/static, which the plugins stage registers') },
+  download: { use: 'call', chainable: false, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.download needs @fastify/static, which the plugins stage registers') },
+  format: { use: 'call', chainable: false, fastify: '—', convert: NEEDS('res.format (content negotiation) has no mechanical Fastify form') },
+  jsonp: { use: 'call', chainable: false, fastify: '—', convert: NEEDS('res.jsonp has no Fastify form') },
+};
+
+/** What one `res` chain becomes: the Fastify steps of each link (same order as the links), or the first refusal. */
+export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][] } | { refuse: string } {
+  const out: ReplyStep[][] = [];
+  for (const [i, link] of links.entries()) {
+    const form = Object.hasOwn(REPLY_FORMS, link.member) ? REPLY_FORMS[link.member] : undefined;
+    if (!form) return refuse(`res.${link.member} has no Fastify form in this codemod yet`);
+    if ((form.use === 'call') !== (link.args !== null)) return refuse(`res.${link.member} used as a ${link.args === null ? 'value' : 'function'}`);
+    if (i < links.length - 1 && !form.chainable) return refuse(`res.${link.member}(…) followed by .${links[i + 1].member}`);
+    const result = form.convert(link.args ?? [], ctx);
+    if ('refuse' in result) return result;
+    out.push(result.steps);
+  }
+  return { links: out };
+}
+
+/** A row of the `req` table: what `req.<member>` (or `req.<member>(…)`) becomes, built on the request identifier. */
+export interface RequestForm {
+  use: 'call' | 'property';
+  fastify: string;
+  convert(request: Expr, args: Expr[], ctx: FormContext): { expression: Expr } | { refuse: string };
+}
+
+/** `request.headers['name']`, with Express's Referer/Referrer aliasing (lib/request.js `header`). */
+function header(request: Expr, args: Expr[], ctx: FormContext): { expression: Expr } | { refuse: string } {
+  const { j } = ctx;
+  const name = stringArg(args, 0);
+  if (args.length !== 1 || name === null) return { refuse: 'req.get(…) with a header name known only at run time' };
+  const lower = name.toLowerCase();
+  const headers = () => j.memberExpression(request, j.identifier('headers'));
+  const at = (key: string) => j.memberExpression(headers(), j.stringLiteral(key), true);
+  if (lower === 'referer' || lower === 'referrer') return { expression: j.logicalExpression('||', at('referrer'), at('referer')) };
+  return { expression: at(lower) };
+}
+
+const same =
+  (name: string): RequestForm['convert'] =>
+  (request, _args, ctx) => ({ expression: ctx.j.memberExpression(request, ctx.j.identifier(name)) });
+
+/**
+ * The `req` table. Only members whose Fastify value is the same at the app level are here: data
+ * Express middleware puts on `req` (`req.user`, `req.session`, `req.body` parsed by body-parser)
+ * lives on the raw request until that middleware moves, so those refuse.
+ */
+export const REQUEST_FORMS: Record<string, RequestForm> = {
+  method: { use: 'property', fastify: 'request.method', convert: same('method') },
+  originalUrl: { use: 'property', fastify: 'request.originalUrl', convert: same('originalUrl') },
+  headers: { use: 'property', fastify: 'request.headers', convert: same('headers') },
+  url: {
+    use: 'property',
+    fastify: 'request.url (app level: Express strips the mount path inside routers)',
+    convert: (request, args, ctx) => (ctx.scope === 'app' ? same('url')(request, args, ctx) : { refuse: 'req.url inside a router is relative to its mount path' }),
+  },
+  path: {
+    use: 'property',
+    fastify: "request.url.split('?')[0] (app level)",
+    convert: (request, _args, ctx) => {
+      if (ctx.scope !== 'app') return { refuse: 'req.path inside a router is relative to its mount path' };
+      const { j } = ctx;
+      const split = j.callExpression(j.memberExpression(j.memberExpression(request, j.identifier('url')), j.identifier('split')), [j.stringLiteral('?')]);
+      return { expression: j.memberExpression(split, j.numericLiteral(0), true) };
+    },
+  },
+  get: { use: 'call', fastify: "request.headers['name'] (lower-cased; Referer/Referrer aliased)", convert: header },
+  header: { use: 'call', fastify: 'as req.get', convert: header },
+};
+
+/** What `req.<member>` becomes, or why it cannot move. */
+export function convertRequestUse(member: string, args: Expr[] | null, request: Expr, ctx: FormContext): { expression: Expr } | { refuse: string } {
+  const form = Object.hasOwn(REQUEST_FORMS, member) ? REQUEST_FORMS[member] : undefined;
+  if (!form) return { refuse: `req.${member} has no Fastify form in this codemod yet (data set by Express middleware stays on the raw request until that middleware moves)` };
+  if ((form.use === 'call') !== (args !== null)) return { refuse: `req.${member} used as a ${args === null ? 'value' : 'function'}` };
+  return form.convert(request, args ?? [], ctx);
+}
+
+/** One link of a `res` chain as found in the AST: `res.status(404)` is member `status`, its MemberExpression and its CallExpression. */
+export interface ChainLink {
+  member: string;
+  /** The call's arguments (the node's own array), or null for a property (`res.statusCode`). */
+  args: Expr[] | null;
+  memberNode: Expr;
+  callNode: Expr | null;
+}
+
+/**
+ * The `res.a(…).b(…)` chain above one reference of `res` (an Identifier path): its links, and the
+ * outermost path. The chain stops after a property or a call that does not return `res`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function replyChainAt(ref: any): { links: ChainLink[]; top: any } {
+  const links: ChainLink[] = [];
+  let top = ref;
+  for (;;) {
+    const parent = top.parent;
+    if (parent.node.type !== 'MemberExpression' || parent.node.object !== top.node || parent.node.computed) break;
+    const member = parent.node.property.name as string;
+    const grand = parent.parent;
+    if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) {
+      links.push({ member, args: grand.node.arguments, memberNode: parent.node, callNode: grand.node });
+      top = grand;
+      if (!(Object.hasOwn(REPLY_FORMS, member) && REPLY_FORMS[member].chainable)) break;
+    } else {
+      links.push({ member, args: null, memberNode: parent.node, callNode: null });
+      top = parent;
+      break;
+    }
+  }
+  return { links, top };
+}
+
+/**
+ * Applies converted steps to a chain in place: each link's member is renamed to its last step
+ * (`json` → `send`), its arguments replaced only when they changed, and the steps before the last
+ * are inserted in front of it (`res.send(s)` → `res.type('text/html; charset=utf-8').send(s)`).
+ * The root identifier is left for the caller to rename. Editing in place keeps the untouched
+ * arguments as they were written (recast reprints only what changed).
+ */
+export function applyReplySteps(j: JSCodeshift, links: ChainLink[], steps: ReplyStep[][]): void {
+  links.forEach((link, i) => {
+    const own = steps[i];
+    const last = own[own.length - 1];
+    let object = link.memberNode.object;
+    for (const step of own.slice(0, -1)) object = 'call' in step ? j.callExpression(j.memberExpression(object, j.identifier(step.call)), step.args) : step.property.reduce((o, p) => j.memberExpression(o, j.identifier(p)), object);
+    if ('call' in last) {
+      if (link.memberNode.property.name !== last.call) link.memberNode.property = j.identifier(last.call);
+      const same = last.args.length === link.args!.length && last.args.every((a, k) => a === link.args![k]);
+      if (!same) link.callNode.arguments = last.args;
+    } else {
+      const path = last.property;
+      for (const p of path.slice(0, -1)) object = j.memberExpression(object, j.identifier(p));
+      if (link.memberNode.property.name !== path[path.length - 1]) link.memberNode.property = j.identifier(path[path.length - 1]);
+    }
+    if (object !== link.memberNode.object) link.memberNode.object = object;
+  });
+}
