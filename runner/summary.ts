@@ -1,7 +1,8 @@
 /**
  * The text summary of a stage run (stdout): outcomes with counts and files, what moved out of
  * what could move, dependencies and how to install them, framework deltas, manual items and
- * `TODO(migrate)` lines as `file:line reason`, the parity and type checks, notes, and what to
+ * `TODO(migrate)` lines as `file:line reason` (a TODO that marks a manual item's place is shown
+ * once, as the item), the parity and type checks, notes, and what to
  * do next. Colour only when asked (the CLI decides: TTY and no NO_COLOR).
  */
 import pc from 'picocolors';
@@ -47,7 +48,8 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     out.push('', c.bold('Framework defaults that now differ (not restored; --parity express restores them)'));
     for (const d of result.deltas) out.push(`  - ${d}`);
   }
-  const followUps = [...result.manual.map((m) => `${m.file}:${m.line} ${m.reason}`), ...result.todos.map((t) => `${t.file}:${t.line} TODO(migrate) ${t.text}`)];
+  const todos = result.todos.filter((t) => !result.manual.some((m) => m.file === t.file && (m.line === t.line || m.reason.includes(t.text))));
+  const followUps = [...result.manual.map((m) => `${m.file}:${m.line} ${m.reason}`), ...todos.map((t) => `${t.file}:${t.line} TODO(migrate) ${t.text}`)];
   if (followUps.length) {
     out.push('', c.bold(c.yellow(`Left for a human (${followUps.length})`)));
     for (const line of followUps) out.push(`  ${line}`);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../runner/diff.js';
 import { installCommand, runInstall } from '../../runner/install.js';
 import { planContext, planStage } from '../../runner/plan.js';
+import { renderSummary } from '../../runner/summary.js';
 import { todoLines } from '../../runner/todos.js';
 import { newTypeErrors } from '../../runner/typecheck.js';
 import type { Inventory } from '../../analyzer/model.js';
@@ -47,5 +48,20 @@ describe('planStage', () => {
     const step = { meta: { name: 'escape', stage: 'shim' as const, order: 1, description: '' }, transform: '/dev/null', plan: () => ({ step: 'escape', files: [{ file: '../outside.js', entries: [1] }], manual: [] }) };
     const ctx = planContext(project({}), { findings: [] } as unknown as Inventory, 'default');
     await expect(planStage([step], ctx)).rejects.toMatchObject({ code: 'bad-step', message: 'step escape planned ../outside.js, outside the project' });
+  });
+});
+
+describe('renderSummary follow-ups', () => {
+  it('shows a TODO(migrate) that marks a manual item once, as the item', () => {
+    const base = { stage: 'errors', root: '/x', changes: [], outcomes: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, notes: [], diff: '', threads: 0, written: true, commit: null, exitCode: 1 } as const;
+    const text = renderSummary({
+      ...base,
+      manual: [{ file: 'r.ts', line: 62, reason: 'error handler stays on Express: it belongs to a router', code: 'x' }],
+      todos: [
+        { file: 'r.ts', line: 63, text: 'error handler stays on Express: it belongs to a router' },
+        { file: 'r.ts', line: 80, text: 'check the status' },
+      ],
+    });
+    expect(text).toContain('Left for a human (2)\n  r.ts:62 error handler stays on Express: it belongs to a router\n  r.ts:80 TODO(migrate) check the status\n');
   });
 });
