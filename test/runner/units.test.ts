@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../runner/diff.js';
 import { installCommand, runInstall } from '../../runner/install.js';
 import { planContext, planStage } from '../../runner/plan.js';
+import type { RunResult } from '../../runner/model.js';
 import { renderSummary } from '../../runner/summary.js';
 import { todoLines } from '../../runner/todos.js';
 import { newTypeErrors } from '../../runner/typecheck.js';
@@ -53,7 +54,7 @@ describe('planStage', () => {
 
 describe('renderSummary follow-ups', () => {
   it('shows a TODO(migrate) that marks a manual item once, as the item', () => {
-    const base = { stage: 'errors', root: '/x', changes: [], outcomes: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, notes: [], diff: '', threads: 0, written: true, commit: null, exitCode: 1 } as const;
+    const base: RunResult = { stage: 'errors', root: '/x', changes: [], outcomes: [], manual: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, exitCode: 1 };
     const text = renderSummary({
       ...base,
       manual: [{ file: 'r.ts', line: 62, reason: 'error handler stays on Express: it belongs to a router', code: 'x' }],
