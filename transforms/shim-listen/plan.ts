@@ -5,35 +5,27 @@
  * argument is the app). Each file gets the specifier of the generated module it must import.
  */
 import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
-import { importSpecifier, listeningApps, serverModuleFor } from '../shim-server/facts.js';
+import { importSpecifier, serverModuleFor, startSites } from '../shim-server/facts.js';
 
 /** One place to rewrite; `line` is 1-based (the call's first line). */
 export interface ListenEntry {
   kind: 'listen' | 'create-server';
   line: number;
+  /** Found in the text, not by the analyzer: rewrite only when the receiver (listen) or argument (createServer) is bound to the app. */
+  scanned: boolean;
   /** How the file imports the generated module (`./fastify-server.js`). */
   specifier: string;
   module: 'esm' | 'commonjs';
 }
 
-/** `http.createServer(`, `https.createServer(`, … not yet given our request listener. */
-const CREATE_SERVER = /\b[A-Za-z_$][\w$]*\.createServer\s*\((?![^;]*requestListener\()/g;
-
 /** @returns one FilePlan per file that starts an app; a ManualItem when nothing starts one. */
 export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   const byFile = new Map<string, FilePlan<ListenEntry>>();
-  const add = (file: string, entry: Omit<ListenEntry, 'specifier' | 'module'>) => {
-    const target = serverModuleFor(ctx, file);
-    const source = ctx.readFile(file) ?? '';
-    const plan = byFile.get(file) ?? { file, entries: [] };
-    plan.entries.push({ ...entry, specifier: importSpecifier(file, target, source), module: target.module });
-    byFile.set(file, plan);
-  };
-  const apps = listeningApps(ctx.inventory);
-  for (const app of apps) for (const site of app.listen) add(site.location.file, { kind: 'listen', line: site.location.line });
-  for (const file of candidateFiles(ctx)) {
-    const source = ctx.readFile(file) ?? '';
-    for (const match of source.matchAll(CREATE_SERVER)) add(file, { kind: 'create-server', line: source.slice(0, match.index).split('\n').length });
+  for (const site of startSites(ctx)) {
+    const target = serverModuleFor(ctx, site.file);
+    const plan = byFile.get(site.file) ?? { file: site.file, entries: [] };
+    plan.entries.push({ kind: site.kind, line: site.line, scanned: site.scanned, specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
+    byFile.set(site.file, plan);
   }
   const manual: ManualItem[] = [];
   const sites = [...byFile.values()].reduce((n, f) => n + f.entries.length, 0);
@@ -41,26 +33,23 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   return { step: 'shim-listen', files: [...byFile.values()], manual, moved: { what: 'places that start the app', done: sites, of: sites } };
 }
 
-/** The entry and the app modules: where `http.createServer(app)` is written in practice (bin/www, server.js). */
-function candidateFiles(ctx: PlanContext): string[] {
-  const files = new Set<string>();
-  if (ctx.inventory.project.entry) files.add(ctx.inventory.project.entry);
-  for (const app of ctx.inventory.apps) files.add(app.location.file);
-  return [...files];
-}
-
-/** A generated module next to the entry means the shim ran: nothing left to start. */
+/** Whether a file of the app already imports the generated module: the shim ran, nothing left to start. */
 function alreadyShimmed(ctx: PlanContext): boolean {
-  const entry = ctx.inventory.project.entry;
-  return !!entry && /require\(['"][^'"]*fastify-(server|bridge|shim)[^'"]*['"]\)|from ['"][^'"]*fastify-(server|bridge|shim)[^'"]*['"]/.test(ctx.readFile(entry) ?? '');
+  const files = [ctx.inventory.project.entry, ...ctx.inventory.apps.map((a) => a.location.file)].filter((f): f is string => !!f);
+  return files.some((f) => /(require\(|from\s)\s*['"][^'"]*fastify-(server|bridge|shim)[^'"]*['"]/.test(ctx.readFile(f) ?? ''));
 }
 
 function nothingStarts(ctx: PlanContext): ManualItem {
   const app = ctx.inventory.apps[0];
+  if (!app) {
+    const entry = ctx.inventory.project.entry ?? 'package.json';
+    return { file: entry, line: 1, code: 'no-express-app', reason: `no Express app was found from the entry ${entry} (an express() call from the express package): nothing to put behind Fastify; if the app is elsewhere, pass --entry` };
+  }
+  const module = serverModuleFor(ctx, app.location.file).file;
   return {
-    file: app?.location.file ?? ctx.inventory.project.entry ?? 'package.json',
-    line: app?.location.line ?? 1,
+    file: app.location.file,
+    line: app.location.line,
     code: 'no-listen',
-    reason: 'no app.listen(…) or http.createServer(app) was found: start Fastify with listen(buildFastify(app), port) from the generated module where the app is started',
+    reason: `nothing starts the app here (no app.listen(…) or http.createServer(app)); where it is started, use listen(buildFastify(app), port) or requestListener(buildFastify(app)) from ${module}`,
   };
 }

@@ -31,10 +31,14 @@ type Names = Record<'buildFastify' | 'listen' | 'requestListener', string>;
 
 /** `X.listen(args)` on a planned line → `listen(buildFastify(X), args)`. */
 function rewriteListenCalls(j: JSCodeshift, root: Collection, entries: ListenEntry[], names: Names, used: Set<string>): void {
-  const lines = new Set(entries.filter((e) => e.kind === 'listen').map((e) => e.line));
+  const planned = new Map(entries.filter((e) => e.kind === 'listen').map((e) => [e.line, e]));
   root
     .find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } })
-    .filter((p) => lines.has(p.node.loc?.start.line ?? -1))
+    .filter((p) => {
+      const entry = planned.get(p.node.loc?.start.line ?? -1);
+      const receiver = (p.node.callee as { object: { type: string; name?: string } }).object;
+      return !!entry && (!entry.scanned || (receiver.type === 'Identifier' && isAppIdentifier(j, p, receiver.name!)));
+    })
     .forEach((p) => {
       const callee = p.node.callee as { object: CallExpression['arguments'][number] };
       p.replace(j.callExpression(j.identifier(names.listen), [j.callExpression(j.identifier(names.buildFastify), [callee.object as never]), ...p.node.arguments]));
@@ -47,7 +51,10 @@ function rewriteCreateServerCalls(j: JSCodeshift, root: Collection, entries: Lis
   const lines = new Set(entries.filter((e) => e.kind === 'create-server').map((e) => e.line));
   root
     .find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'createServer' } } })
-    .filter((p) => lines.has(p.node.loc?.start.line ?? -1) && isAppArgument(j, p))
+    .filter((p) => {
+      const last = p.node.arguments[p.node.arguments.length - 1];
+      return lines.has(p.node.loc?.start.line ?? -1) && last?.type === 'Identifier' && isAppIdentifier(j, p, last.name);
+    })
     .forEach((p) => {
       const args = p.node.arguments;
       const app = args[args.length - 1];
@@ -57,22 +64,17 @@ function rewriteCreateServerCalls(j: JSCodeshift, root: Collection, entries: Lis
 }
 
 /**
- * Whether the last argument of `createServer(…)` is the Express app: an identifier bound in this
- * file to `express()` or to an import/require of a module of the app (a relative path).
+ * Whether `name`, as used at `p`, is the Express app: bound in this file to `express()` or to an
+ * import/require of one of the app's modules (a relative path).
  */
-function isAppArgument(j: JSCodeshift, p: ASTPath<CallExpression>): boolean {
-  const last = p.node.arguments[p.node.arguments.length - 1];
-  if (!last || last.type !== 'Identifier') return false;
+function isAppIdentifier(j: JSCodeshift, p: ASTPath, name: string): boolean {
   const root = j(p).closest(j.Program);
-  const declarators = root.find(j.VariableDeclarator, { id: { type: 'Identifier', name: last.name } });
-  const fromDeclarator = declarators.some((d) => {
+  const fromDeclarator = root.find(j.VariableDeclarator, { id: { type: 'Identifier', name } }).some((d) => {
     const init = d.node.init;
-    if (!init || init.type !== 'CallExpression') return false;
-    const callee = init.callee;
-    if (callee.type === 'Identifier' && callee.name === 'require') return isRelative(init.arguments[0]);
-    return callee.type === 'Identifier' && /^express$/i.test(callee.name);
+    if (!init || init.type !== 'CallExpression' || init.callee.type !== 'Identifier') return false;
+    return init.callee.name === 'require' ? isRelative(init.arguments[0]) : /^express$/i.test(init.callee.name);
   });
-  const fromImport = root.find(j.ImportDeclaration).some((d) => isRelative(d.node.source) && (d.node.specifiers ?? []).some((s) => s.local?.name === last.name));
+  const fromImport = root.find(j.ImportDeclaration).some((d) => isRelative(d.node.source) && (d.node.specifiers ?? []).some((s) => s.local?.name === name));
   return fromDeclarator || fromImport;
 }
 

@@ -1,11 +1,12 @@
 /**
- * Plans the generated module: one per folder that holds a listening file, written from the facts
- * of the first app that listens there. Nothing to do when no app listens (after the shim, the
- * listen sites call the generated `listen`, so a second run plans nothing).
+ * Plans the generated module: one per folder that holds a place that starts an app, written from
+ * the facts of that app. When nothing starts an app (an app exported for serverless or tests
+ * only), the module is written next to the app and the run says where to start it. A second run
+ * writes the same bytes, so it changes nothing.
  */
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
-import { listeningApps, serverFactsOf, serverModuleFor } from './facts.js';
+import { serverFactsOf, serverModuleFor, startSites } from './facts.js';
 import type { ServerFacts } from './template.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
@@ -19,12 +20,13 @@ export interface ServerEntry {
 export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
   const files = new Map<string, FilePlan<ServerEntry>>();
   const manual: StepPlan['manual'] = [];
-  for (const app of listeningApps(ctx.inventory)) {
-    const listenFile = app.listen[0].location.file;
-    const target = serverModuleFor(ctx, listenFile);
+  const sites = startSites(ctx);
+  const places = sites.length ? sites : ctx.inventory.apps.slice(0, 1).map((app) => ({ file: app.location.file, app }));
+  for (const { file, app } of places) {
+    const target = serverModuleFor(ctx, file);
     if (files.has(target.file)) continue;
     const { facts, manual: left } = serverFactsOf(ctx, app, target);
-    const style = detectStyle(ctx.readFile(listenFile) ?? '', listenFile);
+    const style = detectStyle(ctx.readFile(file) ?? '', file);
     files.set(target.file, { file: target.file, create: true, entries: [{ facts, style }] });
     manual.push(...left);
   }
@@ -34,7 +36,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     files: [...files.values()],
     dependencies: entries.length ? dependenciesOf(entries) : undefined,
     manual,
-    moved: { what: 'Fastify servers written', done: files.size, of: files.size },
+    moved: { what: 'Fastify server modules written', done: files.size, of: files.size },
     deltas: entries.some((e) => e.parity !== 'express') ? DELTAS : [],
   };
 }
