@@ -26,6 +26,14 @@ interface RunArgs {
   'steps-dir'?: string;
 }
 
+/** A yargs coercion accepting whole numbers from 1 up (anything else is a usage error, exit 2). */
+function positiveInteger(flag: string): (n: number) => number {
+  return (n) => {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number of 1 or more`);
+    return n;
+  };
+}
+
 /** The yargs command; `setExit` receives the exit code. */
 export function runCommand(setExit: (code: number) => void): CommandModule<object, RunArgs> {
   return {
@@ -43,7 +51,7 @@ export function runCommand(setExit: (code: number) => void): CommandModule<objec
         .option('parity', { choices: ['default', 'express'] as const, default: 'default' as const, describe: 'express: also restore pure framework defaults (X-Powered-By, ETag, default 404/500 pages)' })
         .option('entry', { type: 'string', describe: 'Entry file, relative to the app folder (detected when omitted)' })
         .option('app', { type: 'string', describe: 'Workspace to migrate in a monorepo (package name or folder)' })
-        .option('workers', { type: 'number', describe: 'Worker threads for the transforms (default: every core)' })
+        .option('workers', { type: 'number', describe: 'Worker threads for the transforms (default: every core)', coerce: positiveInteger('--workers') })
         .option('install', { type: 'boolean', describe: "Run the project's package manager when dependencies were added" })
         .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format on stdout (json: the whole RunResult)' })
         .option('steps-dir', { type: 'string', hidden: true, describe: 'Folder of the steps (tests only)' })

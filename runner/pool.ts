@@ -20,7 +20,7 @@ const WORKER = new URL('./worker.js', import.meta.url);
 
 /** How the tasks will run: threads, or in-process with the reason. */
 export function poolPlan(tasks: FileTask[], workers?: number): { threads: number; reason?: string } {
-  const threads = Math.max(1, workers ?? os.availableParallelism());
+  const threads = Number.isInteger(workers) && workers! > 0 ? workers! : os.availableParallelism();
   if (!existsSync(fileURLToPath(WORKER))) return { threads: 0, reason: 'no compiled worker (running from sources)' };
   if (tasks.length < POOL_THRESHOLD) return { threads: 0, reason: `fewer than ${POOL_THRESHOLD} files` };
   if (threads < 2) return { threads: 0, reason: 'one worker' };

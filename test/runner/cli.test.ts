@@ -73,6 +73,9 @@ describe('migrate run (built CLI)', () => {
     const unknown = migrate('--stage', 'nope', repo);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Invalid values');
+    const workers = migrate('--stage', 'shim', repo, '--workers', '0');
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toContain('--workers must be a whole number of 1 or more');
     const empty = migrate('--stage', 'routes', repo);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe("migrate run: stage 'routes' has no steps yet; stages with steps: shim\n");
