@@ -31,6 +31,13 @@ const JS_OPTIONS = { ...tsOptions, plugins: [...tsOptions.plugins.filter((p) => 
 const TS_OPTIONS = tsOptions;
 const TSX_OPTIONS = { ...tsOptions, plugins: [...tsOptions.plugins, 'jsx'] };
 
+/** The same options without tokens: a parse that only checks the syntax skips building the token list recast needs. */
+const CHECK_OPTIONS: Record<ParserName, object> = {
+  ts: { ...TS_OPTIONS, tokens: false },
+  tsx: { ...TSX_OPTIONS, tokens: false },
+  babel: { ...JS_OPTIONS, tokens: false },
+};
+
 const PARSERS: Record<ParserName, Parser> = {
   ts: { parse: (code: string) => babelParser.parse(code, TS_OPTIONS) },
   tsx: { parse: (code: string) => babelParser.parse(code, TSX_OPTIONS) },
@@ -70,7 +77,7 @@ export function parses(source: string, file: string): string | null {
   }
   if (!isCheckedSource(file)) return null;
   try {
-    parserFor(file).parse(source);
+    babelParser.parse(source, CHECK_OPTIONS[parserNameFor(file)]);
     return null;
   } catch (e) {
     const err = e as Error & { loc?: { line: number; column: number } };
