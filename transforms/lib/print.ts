@@ -101,7 +101,8 @@ function continuesOnNextLine(lines: string[], i: number): boolean {
 }
 
 function startsWithContinuation(line: string): boolean {
-  return /^[ \t]*[([`+\-/]/.test(line);
+  // A comment (`//`, `/*`) continues nothing.
+  return /^[ \t]*(?!\/[/*])[([`+\-/]/.test(line);
 }
 
 /**
