@@ -43,6 +43,7 @@ export function routeParity(before: Inventory, after: Inventory): RouteParity {
   const now = countKeys(after.routes);
   const missing: string[] = [];
   for (const [key, n] of [...was].sort(([a], [b]) => a.localeCompare(b))) {
+    if (servedByNotFoundHandler(key, after)) continue;
     for (let lost = n - (now.get(key) ?? 0); lost > 0; lost--) missing.push(key);
   }
   const duplicated = [...now]
@@ -58,6 +59,19 @@ export function describeParity(parity: RouteParity): string[] {
     ...parity.missing.map((key) => `route ${key} is no longer served`),
     ...parity.duplicated.map((key) => `route ${key} is now served by more than one route`),
   ];
+}
+
+/**
+ * A catch-all `ALL /*` (`ALL /api/*`) is still served when a Fastify not-found handler of that
+ * prefix answers it: the `errors` stage moves an app's last catch-all route (`app.all('*', notFound)`)
+ * to `setNotFoundHandler`, which answers the same requests. It counts only against a missing key,
+ * never as a duplicate (the shim's `--parity express` 404 page stands behind an Express catch-all).
+ */
+function servedByNotFoundHandler(key: string, after: Inventory): boolean {
+  const catchAll = /^ALL (.*)\/\*$/.exec(key);
+  if (!catchAll) return false;
+  const prefix = catchAll[1] || '/';
+  return (after.notFoundHandlers ?? []).some((h) => h.framework === 'fastify' && h.fullPath === prefix);
 }
 
 function countKeys(routes: Inventory['routes']): Map<string, number> {
