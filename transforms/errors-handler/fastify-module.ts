@@ -12,6 +12,8 @@ import { GENERATED_MARK } from '../shim-server/template.js';
 import type { RegisterEntry } from './model.js';
 import { moduleSystemOf, projectSourceFiles, type Node } from './source-files.js';
 
+type Quote = 'single' | 'double';
+
 /** The generated module of an app. */
 export interface GeneratedModule {
   /** POSIX path relative to the project root. */
@@ -71,7 +73,7 @@ function describe(ctx: PlanContext, file: string): GeneratedModule {
  * there already.
  * @returns whether the file changed.
  */
-export function registerHandler(j: JSCodeshift, root: Collection, entry: RegisterEntry): boolean {
+export function registerHandler(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): boolean {
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
   if (!build) return false;
   const body: Node[] = build.node.body.body;
@@ -82,7 +84,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Registe
   const calls = body.filter((s) => isCallOn(s, instance, entry.method));
   if (imported && calls.some((s) => s.expression.arguments[0]?.type === 'Identifier' && s.expression.arguments[0].name === imported)) return false;
   for (const call of calls) body.splice(body.indexOf(call), 1);
-  const local = imported ?? addImport(j, root, entry);
+  const local = imported ?? addImport(j, root, entry, quote);
   const statement = j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(instance), j.identifier(entry.method)), [j.identifier(local)]));
   statement.comments = [j.commentLine(commentFor(entry), true, false)];
   body.splice(body.indexOf(returned), 0, statement);
@@ -131,12 +133,12 @@ function requiresOf(j: JSCodeshift, root: Collection, specifier: string): Array<
 }
 
 /** Adds the import (ESM) or require (CommonJS) after the module's last one; returns the local name. */
-function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry): string {
+function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): string {
   const taken = new Set<string>();
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   let local = entry.local;
   for (let i = 2; taken.has(local); i++) local = `${entry.local}${i}`;
-  if (mergeIntoImport(j, root, entry, local)) return local;
+  if (mergeIntoImport(j, root, entry, local, quote)) return local;
   const program = root.find(j.Program).paths()[0];
   const body: Node[] = program.node.body;
   const source = j.stringLiteral(entry.specifier);
@@ -147,13 +149,10 @@ function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry): stri
     declaration = j.importDeclaration([specifier], source);
     last = lastIndex(body, (s) => s.type === 'ImportDeclaration');
   } else {
-    let id: Node = j.identifier(local);
-    if (entry.form.kind === 'named') {
-      const prop = j.objectProperty(j.identifier(entry.form.name), j.identifier(local));
-      prop.shorthand = entry.form.name === local;
-      id = j.objectPattern([prop]);
-    }
-    declaration = j.variableDeclaration('const', [j.variableDeclarator(id, j.callExpression(j.identifier('require'), [source]))]);
+    declaration =
+      entry.form.kind === 'named'
+        ? destructuringRequire(j, [[entry.form.name, local]], entry.specifier, quote)
+        : j.variableDeclaration('const', [j.variableDeclarator(j.identifier(local), j.callExpression(j.identifier('require'), [source]))]);
     last = lastIndex(body, (s) => s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
   }
   body.splice(last + 1, 0, declaration);
@@ -161,7 +160,7 @@ function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry): stri
 }
 
 /** Adds the handler to an import (or destructuring require) of the same module, when there is one that can take it. */
-function mergeIntoImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, local: string): boolean {
+function mergeIntoImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, local: string, quote: Quote): boolean {
   const form = entry.form;
   const existing = root.find(j.ImportDeclaration, { source: { value: entry.specifier } }).filter((p) => p.node.importKind !== 'type').paths()[0];
   if (existing) {
@@ -174,11 +173,25 @@ function mergeIntoImport(j: JSCodeshift, root: Collection, entry: RegisterEntry,
     return true;
   }
   const required = form.kind === 'named' ? requiresOf(j, root, entry.specifier).find((p) => p.node.id.type === 'ObjectPattern') : undefined;
-  if (!required || form.kind !== 'named') return false;
-  const prop = j.objectProperty(j.identifier(form.name), j.identifier(local));
-  prop.shorthand = form.name === local;
-  (required.node.id as Node).properties.push(prop);
+  const declaration = required?.parent;
+  if (!required || form.kind !== 'named' || declaration.node.declarations.length !== 1) return false;
+  const props = (required.node.id as Node).properties as Node[];
+  if (!props.every((q) => q.type === 'ObjectProperty' && q.key.type === 'Identifier' && q.value.type === 'Identifier')) return false;
+  const names: Array<[string, string]> = [...props.map((q): [string, string] => [q.key.name, q.value.name]), [form.name, local]];
+  const replacement = destructuringRequire(j, names, entry.specifier, quote);
+  replacement.comments = declaration.node.comments;
+  declaration.replace(replacement);
   return true;
+}
+
+/**
+ * `const { a, b: c } = require('x');`, parsed from text: recast prints every object pattern it
+ * builds over several lines, so the one-line form a person writes is made as text.
+ */
+function destructuringRequire(j: JSCodeshift, names: Array<[string, string]>, specifier: string, quote: Quote): Node {
+  const q = quote === 'double' ? '"' : "'";
+  const list = names.map(([name, local]) => (name === local ? name : `${name}: ${local}`)).join(', ');
+  return j(`const { ${list} } = require(${q}${specifier}${q});`).find(j.VariableDeclaration).paths()[0].node;
 }
 
 function lastIndex(body: Node[], test: (s: Node) => boolean): number {

@@ -29,6 +29,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   const functions = functionPaths(j, root);
   const statements = root.find(j.Statement).paths();
   const at = (anchor: { text: string; line: number }, paths: Array<ASTPath<Node>>) => findByAnchor(file.source, paths, anchor);
+  const style = detectStyle(file.source, file.path);
 
   const steps: Array<() => boolean> = [];
   const types = new Set<string>();
@@ -70,7 +71,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       const statement = at(entry.statement, statements);
       if (statement) steps.push(() => addTodo(j, statement, entry.reason));
     } else {
-      steps.push(() => registerHandler(j, root, entry));
+      steps.push(() => registerHandler(j, root, entry, style.quote));
     }
   }
   const importsBefore = importedSpecifiers(j, root);
@@ -80,7 +81,23 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   addFastifyTypes(j, root, [...types]);
   dropUnusedImports(j, root, [...dropped]);
   const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
-  return closeImportGaps(printWithStyle(root, file.source, detectStyle(file.source, file.path)), added);
+  return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+}
+
+/**
+ * recast reprints a program whose statement list changed without the blank line that followed
+ * its directive (`'use strict';`); put it back when the original had it.
+ */
+function keepDirectiveGap(original: string, printed: string): string {
+  const directive = /^([ \t]*(['"])use strict\2;?)(\r?\n)/m;
+  const before = directive.exec(original);
+  const after = directive.exec(printed);
+  if (!before || !after) return printed;
+  const eol = after[3];
+  const blankAfter = (text: string, m: RegExpExecArray) => /^[ \t]*\r?\n/.test(text.slice(m.index + m[0].length));
+  if (!blankAfter(original, before) || blankAfter(printed, after)) return printed;
+  const at = after.index + after[0].length;
+  return printed.slice(0, at) + eol + printed.slice(at);
 }
 
 /** Specifiers the module imports or requires at its top level. */

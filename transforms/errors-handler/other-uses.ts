@@ -67,7 +67,10 @@ function referencesTo(j: JSCodeshift, root: Collection, name: string): Array<AST
       if (/^(Import|Export)\w*Specifier$/.test(parent.type)) return false;
       if ((parent.type === 'FunctionDeclaration' || parent.type === 'VariableDeclarator' || parent.type === 'FunctionExpression' || parent.type === 'ClassDeclaration') && parent.id === p.node) return false;
       if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return false;
-      if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.computed && !parent.shorthand) return false;
+      // A shorthand property `{ name }` has a key and a value node: the value is the reference.
+      if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.computed) return false;
+      // `const { name } = require(…)`: a binding, not a use.
+      if (parent.type === 'ObjectProperty' && p.parent.parent.node.type === 'ObjectPattern') return false;
       if (/^TS/.test(parent.type)) return false;
       if (p.scope && p.scope.lookup(name) && !p.scope.lookup(name).isGlobal) return false;
       return true;

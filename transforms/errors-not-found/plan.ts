@@ -52,7 +52,7 @@ function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
   const later = [...middleware.filter((m) => m.order > self.order), ...routes.filter((r) => r.order > self.order && r !== asRoute)].sort((a, b) => a.order - b.order);
   if (later.length) {
     const first = later[0];
-    blockers.push({ code: 'not-found-not-last', reason: `${nameOf(first)} is registered after it (${first.registration.file}:${first.registration.line}); Fastify's not-found handler answers only what nothing else answered` });
+    blockers.push({ code: 'not-found-not-last', reason: `${nameOf(first)} is registered after it; Fastify's not-found handler answers only what nothing else answered`, where: [`${first.registration.file}:${first.registration.line}`] });
   }
   if (asMiddleware) blockers.push(...middlewareBlockers(asMiddleware));
   if (asRoute && !asMiddleware) blockers.push(...routeBlockers(asRoute));
