@@ -34,10 +34,21 @@ function options(argv: string[]): Options {
   return { apps, seed, keep: values.keep };
 }
 
-/** The part of a failure that repeats across apps with the same bug (line numbers and folders dropped). */
+/**
+ * The part of a failure that repeats across apps with the same bug: file names, positions, quotes
+ * and parameter names dropped; for a stage that is not idempotent, only what the second run writes.
+ */
 function signature(f: StageFailure): string {
-  const file = f.file ? f.file.replace(/^.*\//, '') : '';
-  return `${f.stage} ${f.kind}${file ? ` ${file}` : ''}: ${f.message.replace(/\b(line|at) \d+(:\d+)?/g, '$1 N').replace(/\/\S+\/\.tmp\/property\/\d+/g, '<app>')}`;
+  let message = f.kind === 'not-idempotent' ? f.message.replace(/^.*→/, '') : f.message;
+  message = message
+    .replace(/\\r/g, '')
+    .replace(/[\w./-]+\.(?:[cm]?[jt]s)(?::\d+(?::\d+)?)?/g, '<file>')
+    .replace(/\d+:\d+/g, 'N:N')
+    .replace(/\bline \d+/g, 'line N')
+    .replace(/["']/g, "'")
+    .replace(/\brequest\b/g, 'req')
+    .replace(/\bresponse\b/g, 'res');
+  return `${f.stage} ${f.kind}: ${message}`;
 }
 
 async function main(): Promise<number> {

@@ -151,7 +151,7 @@ export function chooseSpec(seed: number): AppSpec {
   const routers = chooseRouters(rng, express);
   const middleware = chooseMiddleware(rng);
   const appRoutes = chooseAppRoutes(rng, middleware);
-  const appChain = rng.chance(0.3) ? chooseChain(rng, '/book') : null;
+  const appChain = rng.chance(0.3) ? chooseChain(rng) : null;
   // Every app answers at least one route.
   if (routers.length === 0 && appRoutes.length === 0 && appChain === null) appRoutes.push(route(rng, 'get', '/health', 'health'));
   const appParam = rng.chance(0.2);
@@ -311,9 +311,13 @@ function chooseResourceRoutes(rng: Rng, express: 4 | 5, controllers: boolean): P
   return { routes, chains };
 }
 
-function chooseChain(rng: Rng, path: string): RouteChainSpec {
+/** An app-level `app.route(path)` chain on the collection (`/books`: list, create) or one item (`/books/:id`: show, update, remove). */
+function chooseChain(rng: Rng): RouteChainSpec {
+  const item = rng.chance(0.5);
+  const path = item ? '/books/:id' : '/books';
   const r = (method: Method, operation: Operation): RouteSpec => route(rng, method, path, operation);
-  return { path, allMiddleware: rng.chance(0.4), routes: [r('get', 'list'), r('post', 'create'), ...(rng.chance(0.5) ? [r('put', 'update')] : [])] };
+  const routes = item ? [r('get', 'show'), r('put', 'update'), ...(rng.chance(0.5) ? [r('delete', 'remove')] : [])] : [r('get', 'list'), r('post', 'create')];
+  return { path, allMiddleware: rng.chance(0.4), routes };
 }
 
 /** 0–2 app-level error middleware; with two, the first logs and delegates (four parameters). */

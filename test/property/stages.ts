@@ -91,8 +91,9 @@ async function attempt(root: string, stage: StageName, workers: number, check = 
   } catch (e) {
     if (e instanceof RunError && e.code === 'no-steps') return { skipped: true };
     const err = e as Error;
-    const where = err.stack?.split('\n').find((l) => l.includes('/work/') || l.includes('at ')) ?? '';
-    return { error: `${e instanceof RunError ? `RunError ${e.code}: ` : ''}${err.message}${where ? ` (${where.trim()})` : ''}` };
+    // The first line of the message and the first stack frame (a wrapped error carries its stack in the message).
+    const where = `${err.message}\n${err.stack ?? ''}`.split('\n').find((l) => /^\s*at /.test(l))?.trim();
+    return { error: `${e instanceof RunError ? `RunError ${e.code}: ` : ''}${err.message.split('\n')[0]}${where ? ` (${where})` : ''}` };
   }
 }
 
@@ -113,7 +114,8 @@ function unparsableChanges(root: string, stage: StageName, result: RunResult): S
 
 function exitTwoReason(result: RunResult): string {
   const parity = result.parity && (result.parity.missing.length || result.parity.duplicated.length) ? `route parity: missing [${result.parity.missing.join(', ')}], duplicated [${result.parity.duplicated.join(', ')}]` : '';
-  return ['exit code 2', parity, ...result.notes].filter(Boolean).join('; ');
+  const notes = result.notes.filter((n) => !n.startsWith('the files stay written'));
+  return ['exit code 2', parity, ...notes].filter(Boolean).join('; ');
 }
 
 /** `line N: "before" → "after"` for the first line that differs (CR shown as \r). */

@@ -85,8 +85,12 @@ export function handlerCode(ctx: HandlerContext, route: RouteSpec): HandlerCode 
   const names: Array<'req' | 'res' | 'next'> = needsNext(ctx, route) ? ['req', 'res', 'next'] : ['req', 'res'];
   const body = handlerBody(ctx, route);
   const asyncKw = route.async ? 'async ' : '';
-  if (route.handler === 'inline-arrow') return { head: `${asyncKw}${params(ctx, names, false)} =>`, body };
-  if (route.handler === 'inline-function') return { head: `${asyncKw}function ${functionName(ctx, route.operation)}${params(ctx, names, false)}`, body };
+  // Inline handlers are typed by context, except where the path alone does not name what they read:
+  // a mergeParams router's parent parameter (@types/express infers params from the route path).
+  const inlineTyped = ctx.w.ts && ctx.parentParam !== null && route.operation === 'list';
+  const inlineParams = params(ctx, names, inlineTyped, inlineTyped ? paramsTypeOf(ctx, route) : null);
+  if (route.handler === 'inline-arrow') return { head: `${asyncKw}${inlineParams} =>`, body };
+  if (route.handler === 'inline-function') return { head: `${asyncKw}function ${functionName(ctx, route.operation)}${inlineParams}`, body };
   const name = functionName(ctx, route.operation, route.handler === 'controller');
   const declaration = [`${asyncKw}function ${name}${params(ctx, names, true, paramsTypeOf(ctx, route))} {`, ...indent(body), '}', ''];
   if (route.handler === 'controller') ctx.w.exported(name, declaration);

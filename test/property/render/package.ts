@@ -55,8 +55,14 @@ export function writePackageFiles(rc: RenderContext): void {
   };
   if (ts) pkg.devDependencies = devDependencies(used);
   rc.files['package.json'] = JSON.stringify(pkg, null, 2) + '\n';
-  if (ts) rc.files['tsconfig.json'] = JSON.stringify(tsconfig(spec), null, 2) + '\n';
+  if (!ts) return;
+  rc.files['tsconfig.json'] = JSON.stringify(tsconfig(spec), null, 2) + '\n';
+  const untyped = UNTYPED_PACKAGES.filter((name) => used.has(name));
+  if (untyped.length > 0) rc.files[`${spec.dir}types.d.ts`] = untyped.map((name) => `declare module '${name}';`).join('\n') + '\n';
 }
+
+/** Packages without @types installed here: a TypeScript app declares them, as apps do with a local .d.ts. */
+const UNTYPED_PACKAGES = ['compression', 'cors', 'morgan'];
 
 function devDependencies(used: Set<string>): Record<string, string> {
   const out: Record<string, string> = { '@types/express': PACKAGE_VERSIONS['@types/express'], '@types/node': PACKAGE_VERSIONS['@types/node'] };
