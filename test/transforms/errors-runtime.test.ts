@@ -1,0 +1,126 @@
+/**
+ * Behaviour of the `errors` stage at run time, one app per module system (the runtime-esm and
+ * runtime-cjs fixture cases). Each app runs three ways on 127.0.0.1:
+ *   - express: the Express app alone (`app.listen`), its error middleware and 404 in Express;
+ *   - shim:    the case's input, Fastify in front through the shim's generated module, the
+ *              handlers still Express middleware inside the bridge;
+ *   - errors:  the input after `migrate run --stage errors`, the handlers now Fastify's
+ *              setErrorHandler / setNotFoundHandler, reached through the bridge.
+ * The same requests go to each (a throw in a route, next(err) with err.status = 418 and 410, an
+ * async rejection caught by express-async-errors, a JSON body that does not parse, a good body,
+ * unknown paths and an unrouted method), and status, content type, body and the header the
+ * handler sets must be equal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runStage } from '../../runner/run.js';
+import { TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const TMP = path.join(REPO, '.tmp', 'errors-runtime');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+interface Exchange {
+  status: number;
+  type: string | null;
+  body: string;
+  xError: string | null;
+}
+
+const REQUESTS: Array<{ name: string; method: string; path: string; body?: string; type?: string }> = [
+  { name: 'a route that answers', method: 'GET', path: '/' },
+  { name: 'a throw in a route', method: 'GET', path: '/throw' },
+  { name: 'next(err) with err.status = 418', method: 'GET', path: '/teapot' },
+  { name: 'next(err) with err.status = 410 (sendStatus)', method: 'GET', path: '/gone' },
+  { name: 'an async rejection (express-async-errors)', method: 'GET', path: '/async' },
+  { name: 'a JSON body that does not parse', method: 'POST', path: '/echo', body: '{"a":', type: 'application/json' },
+  { name: 'a JSON body that parses', method: 'POST', path: '/echo', body: '{"a":1}', type: 'application/json' },
+  { name: 'an unknown path with a query', method: 'GET', path: '/no/such/page?x=1' },
+  { name: 'an unrouted method', method: 'DELETE', path: '/' },
+];
+
+/** Starts `args` with node in `cwd` and resolves with the port it prints (`listening <port>`). */
+function start(cwd: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no port from ${args.join(' ')} in ${cwd}: ${out}${err}`)), 15_000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err}`)));
+  });
+}
+
+async function send(port: number, r: (typeof REQUESTS)[number]): Promise<Exchange> {
+  const res = await fetch(`http://127.0.0.1:${port}${r.path}`, { method: r.method, body: r.body, headers: r.type ? { 'content-type': r.type } : {} });
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.text(), xError: res.headers.get('x-error') };
+}
+
+function copyCase(name: string): string {
+  mkdirSync(TMP, { recursive: true });
+  const root = mkdtempSync(path.join(TMP, `${name}-`));
+  dirs.push(root);
+  cpSync(path.join(TRANSFORM_FIXTURES, 'errors-handler', name, 'input'), root, { recursive: true });
+  return root;
+}
+
+const APPS = [
+  { name: 'runtime-esm', server: 'src/server.js', launch: "import(process.argv[1]).then(({ default: app }) => { const s = app.listen(0, '127.0.0.1', () => console.log('listening ' + s.address().port)); })", app: 'src/app.js' },
+  { name: 'runtime-cjs', server: 'server.js', launch: "const app = require(process.argv[1]); const s = app.listen(0, '127.0.0.1', () => console.log('listening ' + s.address().port));", app: 'app.js' },
+];
+
+for (const app of APPS) {
+  describe(`${app.name}: Express error middleware → Fastify error handler through the bridge`, () => {
+    const answers: Record<'express' | 'shim' | 'errors', Exchange[]> = { express: [], shim: [], errors: [] };
+
+    it('runs the errors stage, which moves both handlers', async () => {
+      const express = copyCase(app.name);
+      const shim = copyCase(app.name);
+      const errors = copyCase(app.name);
+      const result = await runStage({ root: errors, stage: 'errors', allowDirty: true });
+      expect(result.exitCode).toBe(0);
+      expect(result.moved.map((m) => [m.what, m.done, m.of])).toEqual([
+        ['error handlers', 1, 1],
+        ['not-found handlers', 1, 1],
+      ]);
+      const ports = {
+        express: await start(express, ['-e', app.launch, path.join(express, app.app)]),
+        shim: await start(shim, [app.server]),
+        errors: await start(errors, [app.server]),
+      };
+      for (const lane of ['express', 'shim', 'errors'] as const) for (const r of REQUESTS) answers[lane].push(await send(ports[lane], r));
+    });
+
+    REQUESTS.forEach((r, i) => {
+      it(`${r.name}: same status, content type, body and header`, () => {
+        expect(answers.errors[i], 'after the errors stage vs Express').toEqual(answers.express[i]);
+        expect(answers.shim[i], 'after the shim vs Express').toEqual(answers.express[i]);
+      });
+    });
+
+    it('answers what the handlers say (not a framework default)', () => {
+      const byPath = (p: string) => answers.errors[REQUESTS.findIndex((r) => r.path === p)];
+      expect(byPath('/teapot').status).toBe(418);
+      expect(byPath('/teapot').type).toBe('text/html; charset=utf-8');
+      expect(byPath('/no/such/page?x=1').status).toBe(404);
+      expect(byPath('/async').status).toBe(500);
+      expect(answers.errors[REQUESTS.findIndex((r) => r.body === '{"a":')].status).toBe(400);
+    });
+  });
+}
