@@ -1,6 +1,7 @@
 /** The random Express app generator (generate.ts): deterministic, parseable, covering, analysable. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
 import { runRules } from '../../rules/index.js';
@@ -147,5 +148,29 @@ describe('generated apps analyse', () => {
     const inventory = runRules(await analyze({ dir }));
     expect(inventory.routes.length, app.description).toBeGreaterThan(0);
     expect(inventory.routes.map((r) => r.key).sort(), app.description).toEqual(routeKeysOf(chooseSpec(app.seed)));
+  });
+});
+
+/** `tsc -p <dir>/tsconfig.json --noEmit` in-process: the error lines, `file(line,col): message`. */
+function typeErrors(dir: string): string[] {
+  const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, ' ')); } };
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(dir, 'tsconfig.json'), {}, host)!;
+  const program = ts.createProgram(config.fileNames, config.options);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${path.relative(dir, d.file.fileName)}(${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})` : '';
+    return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+  });
+}
+
+describe('generated TypeScript apps type-check, as real apps do', () => {
+  // Two apps of each TypeScript flavour, with @types/express 4 from this repository.
+  const sample = (['ts-esm', 'ts-cjs'] as const).flatMap((kind) => apps.filter((a) => a.features.includes(`module:${kind}`)).slice(0, 2));
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeAppFolder));
+
+  it.each(sample.map((a) => ({ seed: a.seed, app: a })))('seed $seed: tsc --noEmit reports nothing', ({ app }) => {
+    const dir = writeAppFolder(app, `typecheck-${process.pid}-${app.seed}`);
+    dirs.push(dir);
+    expect(typeErrors(dir), app.description).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ const SEMICOLON_ENDED = new Set<ts.SyntaxKind>([
   ts.SyntaxKind.PropertySignature,
   ts.SyntaxKind.BreakStatement,
   ts.SyntaxKind.ContinueStatement,
+  // `declare module 'cors';` (a shorthand ambient module).
+  ts.SyntaxKind.ModuleDeclaration,
 ]);
 
 /** A line starting with one of these would continue the previous statement without its `;`. */
