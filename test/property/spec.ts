@@ -116,20 +116,28 @@ export interface AppSpec {
   /** `app.js` holds the listen call too (no server file). */
   singleFile: boolean;
   listen: ListenShape;
+  /** Host expression (source text) for `listen(port, host, cb)`, else null. */
   host: string | null;
+  /** `process.env.PORT || 3000`, `Number(process.env.PORT ?? 3000)` or `3000`. */
   port: 'env-or' | 'number-env' | 'literal';
   settings: SettingSpec[];
   middleware: MiddlewareSpec[];
   /** Middleware registered after the first app route (catalogue P33: it applies to later routes only). */
   lateMiddleware: MiddlewareSpec | null;
+  /** `require('express-async-errors')` (Express 4 only). */
   asyncErrorsPatch: boolean;
+  /** `app.param('userId', …)` with a `/profile/:userId` route. */
   appParam: boolean;
+  /** Routes registered on the app itself. */
   appRoutes: RouteSpec[];
+  /** `app.route('/books')` or `app.route('/books/:id')` chain. */
   appChain: RouteChainSpec | null;
   routers: RouterSpec[];
-  /** Handlers of routers live in controllers/<router>. */
+  /** The catch-all 404 after the routes, or none. */
   notFound: NotFoundSpec;
+  /** App-level error middleware, in registration order (0–2). */
   errorHandlers: ErrorHandlerSpec[];
+  /** CommonJS modules start with 'use strict'. */
   useStrict: boolean;
 }
 
