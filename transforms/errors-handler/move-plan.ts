@@ -86,7 +86,16 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
     manual.push({ file: c.registration.file, line: c.registration.line, code: outcome.blocker.code, reason: `${named} stays on Express: ${outcome.blocker.reason}${where}` });
     if (outcome.statement) add(c.registration.file, { kind: 'todo', statement: outcome.statement, reason: `${step.noun} stays on Express: ${outcome.blocker.reason}` });
   }
-  return { step: step.step, files: [...files.values()], manual, moved: { what: step.what, done, of: candidates.length } };
+  return { step: step.step, files: [...files.values()], manual, moved: { what: step.what, done, of: candidates.length }, deltas: done ? [sendDelta(step)] : [] };
+}
+
+/**
+ * What Express's `res.send` added that Fastify's `reply.send` does not: the answers of a moved
+ * handler lose them (express-fastify-mapping.md §2.3). Clients rarely depend on them (DESIGN.md
+ * "Behaviour parity"), so this is a delta, not a regression.
+ */
+function sendDelta(step: MoveStep): string {
+  return `Answers of the moved ${step.noun} now leave through Fastify's reply: no automatic weak ETag (Express's res.send added one) and no 'X-Powered-By: Express'; register @fastify/etag ({ weak: true }) and an onSend hook if clients rely on them.`;
 }
 
 type Outcome = { entries: Array<[string, MoveEntry]> } | { blocker: Blocker; statement: Anchor | null };

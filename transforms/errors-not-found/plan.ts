@@ -33,7 +33,7 @@ export function plan(ctx: PlanContext): StepPlan<MoveEntry> {
   const result = planMoves(ctx, STEP, candidates);
   const moved = new Set(result.files.flatMap((f) => f.entries.filter((e) => e.kind === 'register').map(() => f.file)));
   const appRoutes = handlers.some((h) => ctx.inventory.routes.some((r) => r.appId === h.appId && r.ownerId === h.appId && !sameSite(r.registration, h.registration)));
-  return { ...result, deltas: moved.size && appRoutes ? [OPTIONS_DELTA] : [] };
+  return { ...result, deltas: [...(result.deltas ?? []), ...(moved.size && appRoutes ? [OPTIONS_DELTA] : [])] };
 }
 
 function candidateOf(inventory: Inventory, h: NotFoundHandler): Candidate {
