@@ -126,9 +126,10 @@ describe('next and the error', () => {
     expect(body('next();')).toContain('calls next() without an error');
   });
 
-  it('a 404 handler that calls next() refuses', () => {
-    const { refusals } = rewrite('function nf(req, res, next) {\n  next();\n}', { role: 'not-found' });
-    expect(refusals.join()).toContain('must answer');
+  it('a 404 handler that calls next() refuses; next(createError(404)) becomes reply.send(…) when the error handlers end in Fastify', () => {
+    expect(rewrite('function nf(req, res, next) {\n  next();\n}', { role: 'not-found' }).refusals.join()).toContain('must answer');
+    expect(rewrite('function nf(req, res, next) {\n  next(createError(404));\n}', { role: 'not-found' }).out).toContain('function nf(request, reply) {\n  reply.send(createError(404));');
+    expect(rewrite('function nf(req, res, next) {\n  next(createError(404));\n}', { role: 'not-found', nextToDefault: false }).refusals.join()).toContain('error middleware that stays on Express');
   });
 
   it.each([

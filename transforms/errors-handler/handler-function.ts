@@ -19,10 +19,12 @@ type Node = any;
 export interface HandlerOptions {
   role: 'error' | 'not-found';
   /**
-   * `next(err)` becomes `reply.send(err)`: Fastify's default error handler, which is where
-   * `next(err)` from the last Express error handler went once the shim put Fastify behind the
-   * app. False when another error handler follows (a chain) or the shim's `--parity express`
-   * error page is the parent: then `next` refuses.
+   * `next(err)` becomes `reply.send(err)`. In an error handler that is Fastify's default error
+   * handler, which is where `next(err)` from the last Express error handler went once the shim put
+   * Fastify behind the app; false when another error handler follows (a chain) or the shim's
+   * `--parity express` error page is the parent. In a 404 handler (`next(createError(404))`, as
+   * express-generator writes it) it is Fastify's error handler: true when no app-level error
+   * middleware stays on Express. When false, `next` refuses.
    */
   nextToDefault: boolean;
   /** The app sets 'json spaces' / 'json replacer' / 'json escape'. */
@@ -123,10 +125,10 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     for (const ref of referencesOf(j, fn, nextParam.name)) {
       const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
       const args = isCall ? ref.parent.node.arguments : [];
-      if (options.role === 'error' && options.nextToDefault && isCall && args.length === 1) {
+      if (options.nextToDefault && isCall && args.length === 1) {
         const call = ref.parent.node;
         edits.push({ size: sizeOf(call), run: () => void (call.callee = j.memberExpression(j.identifier(replyName), j.identifier('send'))) });
-      } else if (options.role === 'not-found') refusals.add('it calls next(): a Fastify not-found handler must answer');
+      } else if (options.role === 'not-found') refusals.add(isCall && args.length === 1 ? "it passes an error on with next(err) to error middleware that stays on Express" : 'it calls next(): a Fastify not-found handler must answer');
       else if (isCall && args.length === 1) refusals.add('it passes errors on with next(err) to another error handler');
       else refusals.add(isCall ? `it calls next(${args.length ? '…' : ''}) without an error` : 'it passes `next` on as a value');
     }

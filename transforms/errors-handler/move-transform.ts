@@ -28,7 +28,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   const root = j(file.source);
   const functions = functionPaths(j, root);
   const statements = root.find(j.Statement).paths();
-  const at = (anchor: { text: string; line: number }, paths: Array<ASTPath<Node>>) => findByAnchor(file.source, paths, anchor);
+  const at = (anchor: { text: string; line: number }, paths: Array<ASTPath<Node>>) => findByAnchor(paths, anchor);
   const style = detectStyle(file.source, file.path);
 
   const steps: Array<() => boolean> = [];

@@ -5,7 +5,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
-import type { Node } from './source-files.js';
+import { startsAt, textOf, type Node } from './source-files.js';
 
 /** Methods a handler is registered with. */
 const REGISTRATION_METHODS = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
@@ -33,13 +33,13 @@ export function findRegistration(j: JSCodeshift, root: Collection, source: strin
   const calls = root
     .find(j.CallExpression)
     .filter((p) => {
-      const { callee, loc } = p.node as Node;
-      return loc?.start.line === at.line && loc.start.column === at.column - 1 && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
+      const { callee } = p.node as Node;
+      return startsAt(p.node, at, source) && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
     })
     .paths();
   for (const call of calls) {
     const args: Node[] = call.node.arguments;
-    const argIndex = args.findIndex((a) => source.slice(a.start, a.end) === name || (definition && /Function/.test(a.type) && a.loc.start.line === definition.line && a.loc.start.column === definition.column - 1));
+    const argIndex = args.findIndex((a) => textOf(a) === name || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
     if (argIndex < 0) continue;
     const inline = /Function/.test(args[argIndex].type);
     let statement: ASTPath<Node> = call;

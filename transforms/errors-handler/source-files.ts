@@ -29,29 +29,53 @@ export function parseOrNull(file: string, source: string): { j: JSCodeshift; roo
 }
 
 /**
- * The 1-based line of a source offset. Offsets, not `node.loc`: recast drops the `loc` of a
- * declaration inside `export …` so that it is never reprinted without its export.
+ * The node that carries a path's position: the path's own node, or for a declaration inside
+ * `export …` (whose `loc` recast drops so that it is never reprinted without its export) the
+ * export declaration.
  */
-export function lineAt(source: string, offset: number): number {
-  let line = 1;
-  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
-/** The anchor of a node: its source text and first line. */
-export function anchorOf(source: string, node: Node): Anchor {
-  return { text: source.slice(node.start, node.end), line: lineAt(source, node.start) };
+function located(path: ASTPath<Node>): Node | null {
+  if (path.node.loc?.lines) return path.node;
+  return path.parent?.node.loc?.lines ? path.parent.node : null;
 }
 
 /**
- * The path among `paths` whose source text is the anchor's, nearest to its line; null when none
- * has that text (the file changed under the plan).
+ * The source text of a node as recast read it (`loc.lines`), or null. Not `source.slice(start,
+ * end)`: after recast's parse, `start`/`end` count a tab as its expanded width, so they are not
+ * string offsets in tab-indented files. Line ends come back as `\n`.
  */
-export function findByAnchor(source: string, paths: Array<ASTPath<Node>>, anchor: Anchor): ASTPath<Node> | null {
-  const matches = paths.filter((p) => typeof p.node.start === 'number' && source.slice(p.node.start, p.node.end) === anchor.text);
+export function textOf(node: Node): string | null {
+  const loc = node?.loc;
+  return loc?.lines ? loc.lines.slice(loc.start, loc.end).toString() : null;
+}
+
+/** The anchor of a path's node: its source text and first line (those of its `export` when recast dropped its own). */
+export function anchorOf(path: ASTPath<Node>): Anchor {
+  const node = located(path);
+  return { text: textOf(node) ?? '', line: node?.loc.start.line ?? 0 };
+}
+
+/** The path among `paths` whose anchor text is the anchor's, nearest to its line; null when none has that text (the file changed under the plan). */
+export function findByAnchor(paths: Array<ASTPath<Node>>, anchor: Anchor): ASTPath<Node> | null {
+  const matches = paths.filter((p) => anchorOf(p).text === anchor.text);
   if (matches.length < 2) return matches[0] ?? null;
-  const distance = (p: ASTPath<Node>) => Math.abs(lineAt(source, p.node.start) - anchor.line);
+  const distance = (p: ASTPath<Node>) => Math.abs(anchorOf(p).line - anchor.line);
   return matches.reduce((best, p) => (distance(p) < distance(best) ? p : best));
+}
+
+/** jscodeshift parses with recast's default tab width: its columns count a tab up to the next multiple of 4. */
+const RECAST_TAB_WIDTH = 4;
+
+/**
+ * Whether `node` starts at `at` (the analyzer's 1-based line and character column) in `source`:
+ * recast's column counts a tab as up to four columns, the analyzer's as one character.
+ */
+export function startsAt(node: Node, at: { line: number; column: number }, source: string): boolean {
+  const loc = node?.loc;
+  if (!loc || loc.start.line !== at.line) return false;
+  const line = source.split('\n', at.line)[at.line - 1] ?? '';
+  let column = 0;
+  for (const c of line.slice(0, at.column - 1)) column = c === '\t' ? column + RECAST_TAB_WIDTH - (column % RECAST_TAB_WIDTH) : column + 1;
+  return loc.start.column === column;
 }
 
 /** Function nodes of a file (declarations, expressions, arrows). */

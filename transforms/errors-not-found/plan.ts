@@ -8,6 +8,7 @@ import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyz
 import type { PlanContext, StepPlan } from '../model.js';
 import type { MoveEntry } from '../errors-handler/model.js';
 import { planMoves, type Blocker, type Candidate, type MoveStep } from '../errors-handler/move-plan.js';
+import { plan as planErrorHandlers } from '../errors-handler/plan.js';
 
 const STEP: MoveStep = {
   step: 'errors-not-found',
@@ -29,15 +30,28 @@ const OPTIONS_DELTA =
 /** @returns the files to change, a ManualItem per 404 handler that stays, and the OPTIONS delta when it applies. */
 export function plan(ctx: PlanContext): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
-  const candidates = handlers.map((h) => candidateOf(ctx.inventory, h));
+  const errorsEndInFastify = appsWhoseErrorsEndInFastify(ctx);
+  const candidates = handlers.map((h) => candidateOf(ctx.inventory, h, errorsEndInFastify.has(h.appId)));
   const result = planMoves(ctx, STEP, candidates);
   const moved = new Set(result.files.flatMap((f) => f.entries.filter((e) => e.kind === 'register').map(() => f.file)));
   const appRoutes = handlers.some((h) => ctx.inventory.routes.some((r) => r.appId === h.appId && r.ownerId === h.appId && !sameSite(r.registration, h.registration)));
   return { ...result, deltas: [...(result.deltas ?? []), ...(moved.size && appRoutes ? [OPTIONS_DELTA] : [])] };
 }
 
-function candidateOf(inventory: Inventory, h: NotFoundHandler): Candidate {
-  return { appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: false };
+function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastify: boolean): Candidate {
+  return { appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: errorsEndInFastify };
+}
+
+/**
+ * Apps whose app-level error middleware all moves to Fastify in this stage (or that have none):
+ * there, `next(err)` from the 404 handler (express-generator's `next(createError(404))`) reaches
+ * the same handler as `reply.send(err)` from Fastify's not-found handler.
+ */
+function appsWhoseErrorsEndInFastify(ctx: PlanContext): Set<string> {
+  // Every handler the errors-handler step does not move is one of its ManualItems, at its registration.
+  const stays = new Set(planErrorHandlers(ctx).manual.map((m) => `${m.file}:${m.line}`));
+  const appLevel = ctx.inventory.errorHandlers.filter((e) => e.scope === 'app' && e.framework !== 'fastify');
+  return new Set(ctx.inventory.apps.filter((app) => appLevel.every((e) => e.appId !== app.id || !stays.has(`${e.registration.file}:${e.registration.line}`))).map((app) => app.id));
 }
 
 function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
