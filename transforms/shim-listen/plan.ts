@@ -30,7 +30,7 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   const manual: ManualItem[] = [];
   const sites = [...byFile.values()].reduce((n, f) => n + f.entries.length, 0);
   if (!sites && !alreadyShimmed(ctx)) manual.push(nothingStarts(ctx));
-  return { step: 'shim-listen', files: [...byFile.values()], manual, moved: { what: 'places that start the app', done: sites, of: sites } };
+  return { step: 'shim-listen', files: [...byFile.values()], manual, moved: { what: 'places that start the app to Fastify', done: sites, of: sites } };
 }
 
 /** Whether a file of the app already imports the generated module: the shim ran, nothing left to start. */

@@ -36,7 +36,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     files: [...files.values()],
     dependencies: entries.length ? dependenciesOf(entries) : undefined,
     manual,
-    moved: { what: 'Fastify server modules written', done: files.size, of: files.size },
+    moved: { what: 'apps behind Fastify', done: files.size, of: files.size },
     deltas: entries.some((e) => e.parity !== 'express') ? DELTAS : [],
   };
 }
