@@ -2,11 +2,12 @@
  * The full property run over every stage (issue 7, item 5): generated Express apps
  * (test/property/generate.ts) through each stage that exists (test/property/stages.ts).
  *
- *   npx tsx scripts/property.ts [--apps N] [--seed S] [--keep]
+ *   npx tsx scripts/property.ts [--apps N] [--seed S] [--keep] [--typecheck]
  *
  * --apps N   how many apps (default 1000), seeds S..S+N-1
  * --seed S   first seed (default 0); without --apps, runs seed S alone (to reproduce a failure)
  * --keep     keep every app folder under .tmp/property/<seed> (failing apps are always kept)
+ * --typecheck  run the stages with `typecheck`: a generated TypeScript app must still type-check (slow)
  *
  * Progress on stderr, the summary on stdout (apps, stages run, failures grouped by message with
  * their seeds). Exit code 0 when every app passes, 1 on any failure, 2 on bad arguments.
@@ -20,18 +21,19 @@ interface Options {
   apps: number;
   seed: number;
   keep: boolean;
+  typecheck: boolean;
 }
 
 /** Reads the command line. @throws Error with a usage message on a bad argument. */
 function options(argv: string[]): Options {
-  const { values } = parseArgs({ args: argv, options: { apps: { type: 'string' }, seed: { type: 'string' }, keep: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { apps: { type: 'string' }, seed: { type: 'string' }, keep: { type: 'boolean', default: false }, typecheck: { type: 'boolean', default: false } }, strict: true });
   const int = (name: string, value: string) => {
     if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
     return Number(value);
   };
   const seed = values.seed === undefined ? 0 : int('seed', values.seed);
   const apps = values.apps !== undefined ? int('apps', values.apps) : values.seed !== undefined ? 1 : 1000;
-  return { apps, seed, keep: values.keep };
+  return { apps, seed, keep: values.keep, typecheck: values.typecheck };
 }
 
 /**
@@ -44,6 +46,7 @@ function signature(f: StageFailure): string {
     .replace(/\\r/g, '')
     .replace(/[\w./-]+\.(?:[cm]?[jt]s)(?::\d+(?::\d+)?)?/g, '<file>')
     .replace(/\d+:\d+/g, 'N:N')
+    .replace(/\(\d+,\d+\)/g, '(N,N)')
     .replace(/\bline \d+/g, 'line N')
     .replace(/["']/g, "'")
     .replace(/\brequest\b/g, 'req')
@@ -56,7 +59,7 @@ async function main(): Promise<number> {
   try {
     opts = options(process.argv.slice(2));
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nusage: npx tsx scripts/property.ts [--apps N] [--seed S] [--keep]\n`);
+    process.stderr.write(`${(e as Error).message}\nusage: npx tsx scripts/property.ts [--apps N] [--seed S] [--keep] [--typecheck]\n`);
     return 2;
   }
   const started = Date.now();
@@ -67,7 +70,7 @@ async function main(): Promise<number> {
     const seed = opts.seed + i;
     const app = generateApp(seed);
     const dir = writeAppFolder(app);
-    const verdict = await checkStages(dir);
+    const verdict = await checkStages(dir, { typecheck: opts.typecheck });
     for (const s of verdict.stages) {
       const entry = stageRuns.get(s.stage) ?? { ran: 0, skipped: 0, changedFiles: 0 };
       if (s.skipped) entry.skipped++;

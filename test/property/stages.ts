@@ -41,6 +41,8 @@ export interface CheckOptions {
   stages?: readonly StageName[];
   /** Worker threads for the runner (default 1: the generated apps are small, and runs happen one after another). */
   workers?: number;
+  /** Run the stages with `typecheck` (generated TypeScript apps type-check before; a stage must keep them so). Slow: two `tsc` runs per stage. */
+  typecheck?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface CheckOptions {
 export async function checkStages(root: string, options: CheckOptions = {}): Promise<AppVerdict> {
   const verdict: AppVerdict = { stages: [], failures: [] };
   for (const stage of options.stages ?? STAGES) {
-    const first = await attempt(root, stage, options.workers ?? 1);
+    const first = await attempt(root, stage, { workers: options.workers ?? 1, typecheck: options.typecheck ?? false });
     if ('skipped' in first) {
       verdict.stages.push({ stage, skipped: true, changed: [] });
       continue;
@@ -71,7 +73,7 @@ export async function checkStages(root: string, options: CheckOptions = {}): Pro
       verdict.failures.push(...failures);
       break;
     }
-    const second = await attempt(root, stage, options.workers ?? 1, true);
+    const second = await attempt(root, stage, { workers: options.workers ?? 1, check: true });
     if ('error' in second || 'skipped' in second) {
       verdict.failures.push({ stage, kind: 'threw', message: `second run: ${'error' in second ? second.error : 'no steps'}` });
       break;
@@ -85,9 +87,9 @@ export async function checkStages(root: string, options: CheckOptions = {}): Pro
 
 type Attempt = { result: RunResult } | { skipped: true } | { error: string };
 
-async function attempt(root: string, stage: StageName, workers: number, check = false): Promise<Attempt> {
+async function attempt(root: string, stage: StageName, options: { workers: number; check?: boolean; typecheck?: boolean }): Promise<Attempt> {
   try {
-    return { result: await runStage({ root, stage, allowDirty: true, workers, ...(check ? { check } : {}) }) };
+    return { result: await runStage({ root, stage, allowDirty: true, ...options }) };
   } catch (e) {
     if (e instanceof RunError && e.code === 'no-steps') return { skipped: true };
     const err = e as Error;
@@ -114,8 +116,9 @@ function unparsableChanges(root: string, stage: StageName, result: RunResult): S
 
 function exitTwoReason(result: RunResult): string {
   const parity = result.parity && (result.parity.missing.length || result.parity.duplicated.length) ? `route parity: missing [${result.parity.missing.join(', ')}], duplicated [${result.parity.duplicated.join(', ')}]` : '';
+  const introduced = result.typecheck?.introduced.length ? `new type errors: ${result.typecheck.introduced.slice(0, 3).join(' | ')}` : '';
   const notes = result.notes.filter((n) => !n.startsWith('the files stay written'));
-  return ['exit code 2', parity, ...notes].filter(Boolean).join('; ');
+  return ['exit code 2', parity, introduced, ...notes].filter(Boolean).join('; ');
 }
 
 /** `line N: "before" → "after"` for the first line that differs (CR shown as \r). */
