@@ -1,16 +1,14 @@
 /**
  * Fixture pairs of the `errors` stage (fixtures/transforms/errors-handler/, errors-not-found/):
- * every case's output byte for byte, a second run that changes nothing, the ManualItems each case
- * must report, and a type check of the TypeScript cases' output. Runs the real runner
- * (`expectFixture`) once `runStage` is implemented, the interim driver (errors-driver.ts) until then.
+ * every case's output byte for byte and a second run that changes nothing (`expectFixture`), the
+ * ManualItems each case must report, and a type check of the TypeScript cases' output.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
-import { caseOptions, expectFixture, fixtureCases, readTree, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
-import { runErrorsStage } from './errors-driver.js';
+import { caseOptions, expectFixture, fixtureCases, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const TMP = path.join(REPO, '.tmp', 'errors-fixtures');
@@ -18,12 +16,6 @@ const made: string[] = [];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
-
-/** Whether runner/run.ts runs stages yet (it throws "not implemented" until it does). */
-const runnerReady = await runStage({ root: path.join(TMP, 'probe-none'), stage: 'errors', allowDirty: true }).then(
-  () => true,
-  (e: unknown) => !/not implemented/.test(String(e)),
-);
 
 /** The ManualItem codes each case reports (in plan order); cases not listed report none. */
 const MANUAL: Record<string, string[]> = {
@@ -43,37 +35,16 @@ async function runCase(step: string, name: string): Promise<{ root: string; manu
   const root = mkdtempSync(path.join(TMP, `${step}-${name}-`));
   made.push(root);
   cpSync(path.join(TRANSFORM_FIXTURES, step, name, 'input'), root, { recursive: true });
-  const parity = caseOptions(step, name).parity ?? 'default';
-  if (runnerReady) {
-    const result = await runStage({ root, stage: 'errors', allowDirty: true, parity });
-    return { root, manual: result.manual.map((m) => m.code) };
-  }
-  const run = await runErrorsStage(root, parity);
-  return { root, manual: run.manual.map((m) => m.code) };
-}
-
-/** expectFixture's checks, on the interim driver: expected/ byte for byte, nothing else changed, a second run changes nothing. */
-async function expectCase(step: string, name: string): Promise<string[]> {
-  if (runnerReady) await expectFixture(step, name, 'errors');
-  const { root, manual } = await runCase(step, name);
-  const caseDir = path.join(TRANSFORM_FIXTURES, step, name);
-  const want = { ...readTree(path.join(caseDir, 'input')), ...(existsSync(path.join(caseDir, 'expected')) ? readTree(path.join(caseDir, 'expected')) : {}) };
-  const got = Object.fromEntries(Object.entries(readTree(root)).filter(([f]) => !f.startsWith('.migrate/')));
-  expect(Object.keys(got).sort(), 'files after the run').toEqual(Object.keys(want).sort());
-  for (const [file, text] of Object.entries(want)) expect(got[file], file).toBe(text);
-  if (!runnerReady) {
-    const again = await runErrorsStage(root, caseOptions(step, name).parity ?? 'default');
-    expect(again.changed, 'second run changes nothing').toEqual([]);
-  }
-  return manual;
+  const result = await runStage({ root, stage: 'errors', allowDirty: true, parity: caseOptions(step, name).parity });
+  return { root, manual: result.manual.map((m) => m.code) };
 }
 
 for (const step of ['errors-handler', 'errors-not-found']) {
   describe(`${step} fixtures`, () => {
     for (const name of fixtureCases(step)) {
       it(name, async () => {
-        const manual = await expectCase(step, name);
-        expect(manual, 'ManualItem codes').toEqual(MANUAL[`${step}/${name}`] ?? []);
+        const run = await expectFixture(step, name, 'errors');
+        expect(run.result.manual.map((m) => m.code), 'ManualItem codes').toEqual(MANUAL[`${step}/${name}`] ?? []);
       });
     }
   });
