@@ -710,6 +710,7 @@ export class Evaluator {
       case 'Array':
       case 'Map':
       case 'Set':
+      case 'Promise':
         return { k: 'builtin', name: 'global', member: [name] };
       default:
         return unknown('unresolved-value', node);
@@ -977,6 +978,11 @@ export class Evaluator {
     const args = argNodes.map((a) => this.ev(a, env));
     // `new Map([[k, v], …])` and `new Set([…])` iterate like the array they were built from.
     if (ctor.k === 'builtin' && ctor.name === 'global' && (ctor.member[0] === 'Map' || ctor.member[0] === 'Set') && (args[0]?.k === 'array' || !args.length)) return args[0] ?? { k: 'array', items: [] };
+    // `new Promise((resolve) => app.listen(port, resolve))`: the executor runs at once, synchronously (ECMA-262 Promise(executor)).
+    if (ctor.k === 'builtin' && ctor.name === 'global' && ctor.member[0] === 'Promise' && args[0]?.k === 'fn') {
+      this.invoke(args[0], [unknown('call-expression', node), unknown('call-expression', node)], node);
+      return unknown('call-expression', node);
+    }
     if (ctor.k !== 'class') return this.api.call(ctor, args, argNodes, node);
     return this.construct(ctor, args, node);
   }

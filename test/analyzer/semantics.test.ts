@@ -121,3 +121,10 @@ describe('arity traps', () => {
     expect(inv.errorHandlers.map((e) => e.name)).toEqual(['real']);
   });
 });
+
+describe('Promise executors', () => {
+  it('runs the executor of new Promise at once: routes and listen calls inside it are found', async () => {
+    const src = `${HEAD}await new Promise((resolve) => {\n  app.get('/inside', function inside(req, res) { res.end(); });\n  app.listen(3000, resolve);\n});\n`;
+    expect(await routesOf(src)).toEqual(['GET /inside | inside']);
+  });
+});
