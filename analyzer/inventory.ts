@@ -162,7 +162,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
       return;
     }
-    if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static) {
+    if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static && !passesThrough(e)) {
       const body = e.fn?.getText() ?? '';
       out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
     }
@@ -399,6 +399,20 @@ function callsParameter(e: EntryRef, index: number): boolean {
   if (!param || !Node.isParameterDeclaration(param)) return false;
   const name = param.getName();
   return fn.getDescendantsOfKind(SyntaxKind.CallExpression).some((c) => c.getExpression().getText() === name);
+}
+
+/**
+ * Whether middleware only passes requests on: it calls its `next` parameter with no argument and
+ * never with one. Such middleware (a logger registered after the routes) answers nothing, so it is
+ * not a not-found handler; `next(createError(404))` is.
+ */
+function passesThrough(e: EntryRef): boolean {
+  const fn = e.fn;
+  if (!fn || !('getParameters' in fn)) return false;
+  const param = (fn as Node & { getParameters(): Node[] }).getParameters()[2];
+  if (!param || !Node.isParameterDeclaration(param)) return false;
+  const calls = fn.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => c.getExpression().getText() === param.getName());
+  return calls.length > 0 && calls.every((c) => c.getArguments().length === 0);
 }
 
 /** Reasons without repeats (a route registered inside a directory scan and mounted by it carries the scan once). */

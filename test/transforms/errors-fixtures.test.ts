@@ -23,6 +23,7 @@ const MANUAL: Record<string, string[]> = {
   'errors-handler/conditional': ['error-handler-conditional'],
   'errors-handler/no-shim': ['shim-missing'],
   'errors-handler/renders-view': ['error-handler-api'],
+  'errors-handler/stale-todo': ['error-handler-api'],
   'errors-handler/router-level': ['error-handler-router'],
   'errors-handler/shared-handler': ['error-handler-shared'],
   'errors-not-found/not-last': ['not-found-not-last'],

@@ -119,11 +119,16 @@ function removeUnusedImport(j: JSCodeshift, root: Collection, name: string): voi
   });
 }
 
-/** `// TODO(migrate): reason` above the statement, unless it is there already. */
+/**
+ * `// TODO(migrate): reason` above the statement, unless it is there already. A TODO(migrate) left
+ * there by an earlier run for another reason is replaced, not stacked: the reason can change when
+ * the app changes between runs, and a second run must not add a second note.
+ */
 export function addTodo(j: JSCodeshift, statement: ASTPath<Node>, reason: string): boolean {
   const text = ` TODO(migrate): ${reason}`;
   const comments: Node[] = statement.node.comments ?? [];
   if (comments.some((c) => c.value.trim() === text.trim())) return false;
-  statement.node.comments = [...comments, j.commentLine(text, true, false)];
+  const kept = comments.filter((c) => !(c.leading && c.value.trim().startsWith('TODO(migrate):')));
+  statement.node.comments = [...kept, j.commentLine(text, true, false)];
   return true;
 }
