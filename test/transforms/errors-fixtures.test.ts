@@ -52,9 +52,9 @@ for (const step of ['errors-handler', 'errors-not-found']) {
 }
 
 describe('TypeScript output type-checks', () => {
-  for (const name of ['ts-nodenext', 'ts-error-request-handler']) {
-    it(name, async () => {
-      const { root } = await runCase('errors-handler', name);
+  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-not-found', 'ts-inline']]) {
+    it(`${step}/${name}`, async () => {
+      const { root } = await runCase(step, name);
       const tsc = path.join(REPO, 'node_modules', '.bin', 'tsc');
       let output = '';
       try {

@@ -137,7 +137,9 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (errParam) edits.push(...errorReadEdits(j, fn, errParam, options));
 
   const types: string[] = [];
-  const typedParams = options.typescript && (reqParam.typeAnnotation || resParam.typeAnnotation);
+  // In TypeScript every parameter gets a type: an inline `app.use((req, res) => …)` was typed by
+  // Express's overloads, and standing alone as a Fastify handler it would be an implicit any.
+  const typedParams = options.typescript;
   const declarator = fn.parent.node.type === 'VariableDeclarator' && fn.parent.node.init === fn.node ? fn.parent : null;
   const handlerType = declarator?.node.id.typeAnnotation?.typeAnnotation;
   if (handlerType && !isExpressHandlerType(handlerType)) refusals.add('it is typed with a type the codemod does not know');
@@ -160,9 +162,10 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
         if (errParam && !errParam.typeAnnotation) errParam.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
         request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
         reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
-      } else {
-        if (reqParam.typeAnnotation) request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
-        if (resParam.typeAnnotation) reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
+      } else if (typedParams) {
+        if (errParam && !errParam.typeAnnotation) errParam.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
+        request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
+        reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
       }
       fn.node.params = errParam ? [errParam, request, reply] : [request, reply];
     },
