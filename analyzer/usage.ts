@@ -229,9 +229,12 @@ function collectUses(fn: FunctionNode, p: ts.ParameterDeclaration, prefix: strin
       if (shadowed(pa, fn.compilerNode, name, text)) continue;
       add(`${prefix}.${text(pa.name)}`, pa, isWritten(pa), valueUse(pa, text));
       // Chained calls (`res.status(500).json(…)`): Express returns `res`, so `.json` is `res.json` too.
-      for (let call = pa.parent; ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.parent); ) {
+      // Only when the use is the callee: in `res.status(err.status).json(…)`, `err.status` is an
+      // argument and `.json` belongs to `res`, not to `err`.
+      for (let callee: ts.Node = pa, call = pa.parent; ts.isCallExpression(call) && call.expression === callee && ts.isPropertyAccessExpression(call.parent); ) {
         const next = call.parent;
         add(`${prefix}.${text(next.name)}`, next, false);
+        callee = next;
         call = next.parent;
       }
     }

@@ -143,7 +143,10 @@ function routesSection(inv: Inventory, findings: Finding[], readinessById: Map<s
       `<td><span class="method">${e(r.method)}</span></td>`,
       `<td><code>${e(r.path.full)}</code>${note ? ` <span class="note" title="${e(r.reasons.map((x) => x.message).join('\n'))}">${e(note)}</span>` : ''}</td>`,
       `<td>${e(ownerLabel(inv, r))}</td>`,
-      readiness ? `<td data-sort="${READINESS.indexOf(readiness)}"><span class="badge r-${e(readiness)}" title="${e(READINESS_TEXT[readiness] ?? '')}">${e(readiness)}</span></td>` : '<td data-sort="9" class="muted">—</td>',
+      readiness
+        ? `<td data-sort="${READINESS.indexOf(readiness)}"><span class="badge r-${e(readiness)}" title="${e(READINESS_TEXT[readiness] ?? '')}">${e(readiness)}</span></td>`
+        : // Fastify routes have no readiness (rules/index.ts): nothing to move.
+          r.framework === 'fastify' && hasReadiness ? '<td data-sort="8" class="muted">on Fastify</td>' : '<td data-sort="9" class="muted">—</td>',
       `<td class="num">${r.chain.length}</td>`,
       `<td class="num" data-sort="${own.length}">${own.length ? severityCounts(own) : '0'}</td>`,
       `<td>${locationCell(r.registration)}</td>`,

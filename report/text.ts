@@ -74,7 +74,9 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   const findings = inv.findings!;
   const r = inv.readiness!;
   line();
-  line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.manual} manual` + c.dim('  (auto: the codemods move it; assisted: moves with TODOs to review; manual: stays on Express until you act)'));
+  // Fastify routes are not routes to move: readiness leaves them out (rules/index.ts), the line counts them apart.
+  const onFastify = inv.routes.filter((x) => x.framework === 'fastify').length;
+  line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.manual} manual${onFastify ? ` · ${onFastify} already on Fastify` : ''}` + c.dim('  (auto: the codemods move it; assisted: moves with TODOs to review; manual: stays on Express until you act)'));
   for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.manual} manual`));
   for (const readiness of ['manual', 'assisted'] as const) {
     const top = r.causes.filter((x) => x.readiness === readiness).slice(0, 5);

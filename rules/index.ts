@@ -5,6 +5,7 @@
  */
 import type { Finding, Inventory, Readiness, RouteReadiness, Stage } from '../analyzer/model.js';
 import { stableId } from '../analyzer/inventory.js';
+import { expressRoutes } from './frameworks.js';
 import { unresolvedRoute, routerMiddlewareLeak } from './checks/analysis-gaps.js';
 import { defaultPages, listenHost } from './checks/app-defaults.js';
 import { arrayPath } from './checks/array-path.js';
@@ -110,13 +111,19 @@ export function runRules(inventory: Inventory, rules: Rule[] = RULES): Inventory
  * A route is `manual` when a finding about it or about middleware in its chain (that applies to
  * its method) is an error or needs a human (stage `manual`) and no stage fixes it unaided,
  * `assisted` when a warning is not fixed unaided, else `auto`.
+ *
+ * Only Express routes (served through `@fastify/express` or not) are routes to move: Fastify
+ * routes (`framework: 'fastify'`) are left out of `routes`, the per-router `totals`, `overall` and
+ * `causes` (reports count them apart from `inventory.routes`). The plan lists the findings of every
+ * stage as the rules set them.
  */
 export function readinessOf(inventory: Inventory, findings: Finding[]): Readiness {
   const about = new Map<string, Finding[]>();
   for (const f of findings) about.set(f.subject, [...(about.get(f.subject) ?? []), f]);
   // A route inherits what is found about the middleware that runs before it (method-override at
   // app level keeps every route behind it on Express).
-  const routes = inventory.routes.map((r) => {
+  const toMove = expressRoutes(inventory);
+  const routes = toMove.map((r) => {
     const uses = new Set([...r.usage.req, ...r.usage.res, ...r.usage.next].map((u) => u.api));
     const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(r.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
     const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter(applies);
@@ -144,7 +151,7 @@ export function readinessOf(inventory: Inventory, findings: Finding[]): Readines
   const mountOf = (id: string) => inventory.mounts.find((m) => m.child === id)?.fullPath;
   const names = new Map([...inventory.apps.map((a) => [a.id, a.name] as const), ...inventory.routers.map((r) => [r.id, mountOf(r.id) ? `${r.name} at ${mountOf(r.id)}` : r.name] as const)]);
   const overall = empty();
-  for (const [i, r] of inventory.routes.entries()) {
+  for (const [i, r] of toMove.entries()) {
     const owner = owners.get(r.ownerId) ?? { ownerId: r.ownerId, name: names.get(r.ownerId) ?? r.ownerId, ...empty() };
     owner[routes[i].readiness]++;
     overall[routes[i].readiness]++;

@@ -17,8 +17,9 @@
  *
  * Safety (mapping §0 legend): Y → `safe`, P → `needs-care`, N → `no-equivalent`. `difference` is
  * the exact behavioural difference (empty for `safe`; remarks on a safe row go to `note`).
- * `stage` is the stage whose codemod rewrites the use — usually `routes`; server options are
- * `shim`, error handling `errors`, and every `no-equivalent` entry is `manual`.
+ * `stage` is the stage whose codemod rewrites the use — usually `routes`; server options the shim
+ * copies are `shim`, error handling `errors`, Express's ETag (kept on Express's answers through
+ * the bridge, restored with @fastify/etag) `plugins`, and every `no-equivalent` entry is `manual`.
  */
 import type { Stage } from '../../analyzer/model.js';
 import type { Safety } from './middleware.js';
@@ -213,7 +214,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Express’s default ETag is weak with a sha1/base64 body hash; @fastify/etag defaults to a strong sha1 tag, so values never match (only the onSend shim reproduces them).',
     requires: ['@fastify/etag'],
-    stage: 'shim',
+    stage: 'plugins',
     source: '§1.1, §2.3',
   },
   "app.disable('etag')": {

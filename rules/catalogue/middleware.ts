@@ -95,7 +95,12 @@ export interface MiddlewareEntry {
    * finding about that member shows these instead of the package's general ones.
    */
   memberCaveats?: Record<string, Caveat[]>;
-  /** The stage whose codemod replaces it (`manual` when none can). */
+  /**
+   * The stage whose codemod replaces it (`manual` when none can). Body parsers are `plugins`: the
+   * `shim` keeps them in the Express app (its errors still reach the app's error middleware) and
+   * gives Fastify routes the same parsers (docs/stages/shim.md "Bodies"), so Fastify's own parsing
+   * takes over only once the routes have moved.
+   */
   stage: Stage;
   safety: Safety;
   /** Section(s) of express-fastify-mapping.md (or the other source) the entry comes from. */
@@ -142,7 +147,7 @@ export const MIDDLEWARE = {
       { express: 'bodyParser.json/urlencoded/text/raw(…)', fastify: null, note: 'See the `express.json`, `express.urlencoded`, `express.text`, `express.raw` entries (same code: Express re-exports body-parser).' },
     ],
     caveats: [EMPTY_JSON_CAVEAT, ...BODY_CAVEATS],
-    stage: 'shim',
+    stage: 'plugins',
     safety: 'needs-care',
     source: '§3 (body-parser rows), §2.10, §4.4',
   },
@@ -166,7 +171,7 @@ export const MIDDLEWARE = {
       'Bodies between 100 kb and 1 MiB: Express 413, Fastify 200 unless `bodyLimit` is set (framework-defaults `body-limit`).',
       'JSON with `__proto__`/`constructor` keys: Fastify 400 (`onProtoPoisoning: \'error\'`).',
     ],
-    stage: 'shim',
+    stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.10, §0.1, §4.4',
   },
@@ -187,7 +192,7 @@ export const MIDDLEWARE = {
       ...BODY_CAVEATS,
       'Without `qs`: `a[b]=1` → `{ "a[b]": "1" }` where Express 4 gave `{ a: { b: "1" } }`.',
     ],
-    stage: 'shim',
+    stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.10',
   },
@@ -203,9 +208,9 @@ export const MIDDLEWARE = {
     ],
     caveats: [
       ...BODY_CAVEATS,
-      'Fastify parses text/plain to a string even in apps that never used express.text (their `req.body` was `{}`/`undefined`); the shim replaces the text parser with one returning `undefined` in those apps — removing it would turn text/plain bodies into 415.',
+      'Fastify parses text/plain to a string even in apps that never used express.text (their `req.body` was `{}`/`undefined`); the shim’s catch-all parser runs only the app’s own parsers, so such bodies stay unparsed; removing Fastify’s text parser without a catch-all would turn text/plain bodies into 415.',
     ],
-    stage: 'shim',
+    stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §0.1, §2.10',
   },
@@ -220,7 +225,7 @@ export const MIDDLEWARE = {
       { express: 'inflate', fastify: '@fastify/compress request decompression or a preParsing hook' },
     ],
     caveats: [...BODY_CAVEATS, 'Without the parser, application/octet-stream bodies get 415.'],
-    stage: 'shim',
+    stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.10',
   },
@@ -524,7 +529,7 @@ export const MIDDLEWARE = {
       { express: 'fileFilter', fastify: null, note: 'Check `part.mimetype`/`part.filename` while iterating `request.parts()`.' },
     ],
     caveats: [
-      'Default `fileSize` is Fastify’s `bodyLimit` (1 MiB, or the 100 kb the shim sets for Express parity!) and `parts` 1000; multer is unlimited — emit `limits.fileSize`.',
+      'Default `fileSize` is Fastify’s `bodyLimit` (1 MiB unless the server sets one; the shim does not) and `parts` 1000; multer is unlimited — emit `limits.fileSize`.',
       'Over the limit: 413 `RequestFileTooLargeError` JSON; multer’s `LIMIT_FILE_SIZE` went to the error middleware (500 page unless handled).',
       'File objects differ: `filename` vs `originalname`, a stream `file` vs `buffer`/`path`.',
       'Multipart to a route without the plugin: 415; `request.file()` on a non-multipart request: 406 `FST_INVALID_MULTIPART_CONTENT_TYPE`.',
@@ -826,8 +831,8 @@ export const MIDDLEWARE = {
     kind: 'remove',
     replacement: 'Delete the import: Fastify awaits handlers and routes rejections to the error handler.',
     options: [],
-    caveats: ['Errors then reach `setErrorHandler` (errors stage) instead of the Express error middleware.'],
-    stage: 'errors',
+    caveats: ['Needed while routes stay on Express: it sends their rejected promises to `next(err)`, and through the bridge to the Fastify error handler (docs/stages/errors.md); it goes with `unshim`, once the last route has moved.'],
+    stage: 'unshim',
     safety: 'safe',
     source: '§3, §2.12',
   },

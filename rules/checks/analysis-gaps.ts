@@ -1,4 +1,5 @@
 /** What the analysis itself says needs a human: routes it could not pin down, router middleware that leaks. */
+import { onFastify } from '../frameworks.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
 export const unresolvedRoute: Rule = {
@@ -8,7 +9,7 @@ export const unresolvedRoute: Rule = {
   stage: 'manual',
   autoFixable: false,
   docs: {
-    summary: 'The analyzer could not pin the route down exactly (a path built at run time, a condition, middleware it could not follow). The codemods move only what they understand, so such a route stays on Express until a human checks it; a route whose path and chain are known but which is registered under a condition (or with an environment fallback) moves with the same condition, for review (assisted).',
+    summary: 'The analyzer could not pin the route down exactly (a path built at run time, a condition, middleware it could not follow). The codemods move only what they understand, so such a route stays on Express until a human checks it; a route whose path and chain are known but which is registered under a condition (or with an environment fallback) moves with the same condition, for review (assisted). A Fastify route has nothing to move, but what the analyzer cannot pin down is missing from the route parity check and the verifier\'s coverage, so it is reported too (`manual`).',
     fix: 'Read the reasons; make the path or middleware static where you can, or move the route by hand.',
     source: 'analyzer-patterns.md §4.6 (reason codes)',
     example: { express: 'app.get(process.env.PREFIX + "/x", h)', fastify: "fastify.get('/x', { prefixTrailingSlash: 'both' }, h) // with the prefix on register()" },
@@ -18,11 +19,13 @@ export const unresolvedRoute: Rule = {
       .filter((r) => r.resolution !== 'exact')
       .map((r): FindingDraft => {
         // Path and chain known, registered under a condition or with an environment fallback: it moves with the same condition, for a human to check.
-        const conditionalOnly = r.resolution === 'partial' && r.reasons.every((x) => x.code === 'conditional' || x.code === 'environment');
+        const conditionalOnly = !onFastify(r) && r.resolution === 'partial' && r.reasons.every((x) => x.code === 'conditional' || x.code === 'environment');
         return {
           subject: r.id,
           message: `${r.key} is ${r.resolution}: ${[...new Set(r.reasons.map((x) => x.message))].join('; ') || 'no reason recorded'}.`,
-          fastify: conditionalOnly ? 'Registered under the same condition in Fastify (`if (…) fastify.get(…)`, or the fallback as the default); check the condition.' : 'Moved by hand once the path and chain are known.',
+          fastify: onFastify(r)
+            ? 'Already a Fastify route: nothing moves. Make the path and hooks static where you can, so route parity and coverage count it.'
+            : conditionalOnly ? 'Registered under the same condition in Fastify (`if (…) fastify.get(…)`, or the fallback as the default); check the condition.' : 'Moved by hand once the path and chain are known.',
           location: r.registration,
           related: r.reasons.flatMap((x) => (x.location ? [{ location: x.location, message: x.message }] : [])),
           ...(conditionalOnly ? { stage: 'routes' as const } : {}),

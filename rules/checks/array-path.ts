@@ -1,4 +1,5 @@
-/** One registration with an array of paths: Fastify registers one path per route. */
+/** One Express registration with an array of paths: Fastify registers one path per route. */
+import { expressRoutes } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 export const arrayPath: Rule = {
@@ -16,7 +17,7 @@ export const arrayPath: Rule = {
   check: (inventory) => {
     const bySite = new Map<string, typeof inventory.routes>();
     // Only arrays written as the path: a loop or a router mounted twice also gives one site several paths.
-    for (const r of inventory.routes.filter((x) => x.path.element)) {
+    for (const r of expressRoutes(inventory).filter((x) => x.path.element)) {
       const site = `${r.method} ${r.registration.file}:${r.registration.line}:${r.registration.column} ${r.mountChain.map((m) => m.mountId).join('/')}`;
       bySite.set(site, [...(bySite.get(site) ?? []), r]);
     }

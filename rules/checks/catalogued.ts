@@ -1,12 +1,15 @@
 /**
  * Rules read from the catalogues (`rules/catalogue/`): what each npm middleware becomes, middleware
  * with no Fastify equivalent, and every `req`/`res`/`next` API a handler uses with its Fastify
- * form and safety (express-fastify-mapping.md §1, §3).
+ * form and safety (express-fastify-mapping.md §1, §3). Express middleware and Express routes only
+ * (Express middleware run through `@fastify/express` included): Fastify hooks and routes are already
+ * in their Fastify form.
  */
 import semver from 'semver';
 import type { ChainEntry, Inventory, Middleware } from '../../analyzer/model.js';
 import { apiFor } from '../catalogue/api.js';
 import { forVersion, MIDDLEWARE, type MiddlewareEntry, middlewareFor, packageRoot } from '../catalogue/middleware.js';
+import { expressRoutes, onFastify } from '../frameworks.js';
 import { staticMountAt } from '../lookups.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
@@ -46,8 +49,8 @@ const OWN_RULES = new Set(['res.format', 'res.jsonp', 'res.locals', 'req.path', 
 
 /** Package middleware at app, router and route level, each with what it is about. */
 function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: Pick<Middleware, 'name' | 'package' | 'registration'>; subject: string; where: string; hidden?: true }> {
-  const appLevel = inventory.middleware.filter((m) => m.package).map((m) => ({ m, subject: m.id, where: `${m.scope} middleware at ${m.fullPath}` }));
-  const routeLevel = inventory.routes.flatMap((r) => r.chain.filter((c: ChainEntry) => c.scope === 'route' && c.package).map((c) => ({ m: c, subject: r.id, where: `route middleware of ${r.key}` })));
+  const appLevel = inventory.middleware.filter((m) => m.package && !onFastify(m)).map((m) => ({ m, subject: m.id, where: `${m.scope} middleware at ${m.fullPath}` }));
+  const routeLevel = expressRoutes(inventory).flatMap((r) => r.chain.filter((c: ChainEntry) => c.scope === 'route' && c.package).map((c) => ({ m: c, subject: r.id, where: `route middleware of ${r.key}` })));
   // Package middleware the app's own functions run themselves (`lusca.csrf()(req, res, next)`,
   // `uploadImage(req, res, cb)` in a handler): invisible to the chain, but it runs, and no codemod
   // can lift it out of the code that calls it.
@@ -57,8 +60,8 @@ function packageMiddleware(inventory: Parameters<Rule['check']>[0]): Array<{ m: 
       return tagged ? [{ m: { name: tagged[1], package: tagged[2], registration: call.location }, subject, where, hidden: true as const }] : [];
     });
   const hidden = [
-    ...inventory.middleware.flatMap((m) => hiddenIn(m.usage.calls, m.id, `run inside ${m.name} at ${m.fullPath}`)),
-    ...inventory.routes.flatMap((r) => hiddenIn(r.usage.calls, r.id, `run by the code of ${r.key}`)),
+    ...inventory.middleware.filter((m) => !onFastify(m)).flatMap((m) => hiddenIn(m.usage.calls, m.id, `run inside ${m.name} at ${m.fullPath}`)),
+    ...expressRoutes(inventory).flatMap((r) => hiddenIn(r.usage.calls, r.id, `run by the code of ${r.key}`)),
   ];
   return [...appLevel, ...routeLevel, ...hidden];
 }
@@ -186,10 +189,10 @@ export const apiUsage: Rule = {
     // Routes, and not-found handlers registered as middleware (`app.use((req, res) => res.status(404).send(…))`).
     const notFound = new Set(inventory.notFoundHandlers.map((n) => `${n.registration.file}:${n.registration.line}:${n.registration.column}`));
     const sites = [
-      ...inventory.routes.map((r) => ({ id: r.id, key: r.key, usage: r.usage, wildcard: r.path.params.some((p) => p.wildcard) })),
+      ...expressRoutes(inventory).map((r) => ({ id: r.id, key: r.key, usage: r.usage, wildcard: r.path.params.some((p) => p.wildcard) })),
       // The route's own local middleware (a guard) becomes a hook: its request/reply uses change too; its `next` calls are the hook's return (not reported).
-      ...inventory.routes.flatMap((r) => r.chain.filter((c) => c.scope === 'route' && c.usage).map((c) => ({ id: r.id, key: `${r.key} (in ${c.name})`, usage: { req: c.usage!.req, res: c.usage!.res, next: [] }, wildcard: r.path.params.some((p) => p.wildcard) }))),
-      ...inventory.middleware.filter((m) => notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage, wildcard: false })),
+      ...expressRoutes(inventory).flatMap((r) => r.chain.filter((c) => c.scope === 'route' && c.usage).map((c) => ({ id: r.id, key: `${r.key} (in ${c.name})`, usage: { req: c.usage!.req, res: c.usage!.res, next: [] }, wildcard: r.path.params.some((p) => p.wildcard) }))),
+      ...inventory.middleware.filter((m) => !onFastify(m) && notFound.has(`${m.registration.file}:${m.registration.line}:${m.registration.column}`)).map((m) => ({ id: m.id, key: `not-found handler ${m.name}`, usage: m.usage, wildcard: false })),
     ];
     const express5 = inventory.project.expressVersion.major === 5;
     const nestedQuery = inventory.settings.some((x) => x.key === 'query parser' && x.value !== 'simple' && x.value !== false);

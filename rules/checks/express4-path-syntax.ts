@@ -5,6 +5,7 @@
  * 9.10 / Fastify 5.12 against Express 4.22).
  */
 import type { Route } from '../../analyzer/model.js';
+import { expressRoutes } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 /** What in an Express 4 path has no find-my-way reading, or reads otherwise. */
@@ -38,7 +39,7 @@ export const express4PathSyntax: Rule = {
     example: { express: "router.get('/files/*', (req, res) => res.send(req.params[0]))", fastify: "fastify.get('/files/*', (request) => request.params['*'])" },
   },
   check: (inventory) =>
-    inventory.routes
+    expressRoutes(inventory)
       .filter((r) => r.path.syntax === 'express4')
       .flatMap((r) => {
         const problems = problemsOf(r);

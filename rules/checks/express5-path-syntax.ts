@@ -1,4 +1,5 @@
 /** Express 5 path syntax (`{…}` optional groups, named wildcards `*name`) that Fastify reads otherwise. */
+import { expressRoutes } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 export const express5PathSyntax: Rule = {
@@ -14,7 +15,7 @@ export const express5PathSyntax: Rule = {
     example: { express: "app.get('/files/*path', h); app.get('/users{/:id}', show)", fastify: "fastify.get('/files/*', h); fastify.get('/users', show); fastify.get('/users/:id', show)" },
   },
   check: (inventory) =>
-    inventory.routes
+    expressRoutes(inventory)
       .filter((r) => r.path.syntax === 'express5' && /[{}]|\*[A-Za-z_$]/.test(r.path.full))
       .map((r) => ({
         subject: r.id,

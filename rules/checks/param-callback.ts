@@ -1,4 +1,5 @@
-/** `app.param`/`router.param` callbacks: they become hooks on the routes that have that parameter. */
+/** `app.param`/`router.param` callbacks (Express routes only): they become hooks on the routes that have that parameter. */
+import { expressRoutes } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 export const paramCallback: Rule = {
@@ -14,7 +15,7 @@ export const paramCallback: Rule = {
     example: { express: "router.param('id', loadUser); router.get('/:id', show)", fastify: "fastify.get('/:id', { preValidation: [loadUserHook] }, show)" },
   },
   check: (inventory) =>
-    inventory.routes.flatMap((route) =>
+    expressRoutes(inventory).flatMap((route) =>
       route.chain
         .filter((c) => c.scope === 'param')
         .map((c) => ({

@@ -1,4 +1,5 @@
-/** Routes whose path is a RegExp: Fastify routes take strings only. */
+/** Express routes whose path is a RegExp: Fastify routes take strings only. */
+import { expressRoutes } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 export const regexpPath: Rule = {
@@ -14,7 +15,7 @@ export const regexpPath: Rule = {
     example: { express: "app.get(/^\\/archive\\/(\\d{4})$/, show)", fastify: "app.get('/archive/:year(^\\\\d{4}$)', show)" },
   },
   check: (inventory) =>
-    inventory.routes
+    expressRoutes(inventory)
       .filter((r) => r.path.syntax === 'regexp')
       .map((r) => ({
         subject: r.id,

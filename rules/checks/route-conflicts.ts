@@ -1,10 +1,13 @@
 /**
  * Routes Fastify treats otherwise: the same method and path registered twice (Fastify refuses at
  * boot), and overlapping patterns whose winner changes (Express: first registered; Fastify: most
- * specific — a static segment beats a parameter).
+ * specific — a static segment beats a parameter). Both predict what moving Express routes does:
+ * Fastify routes (`framework: 'fastify'`) are already registered and matched by Fastify (which also
+ * accepts an explicit HEAD route after its GET, replacing the HEAD it added), so they are left out.
  */
 import type { Inventory, Route } from '../../analyzer/model.js';
 import { middlewareFor } from '../catalogue/middleware.js';
+import { expressRoutes } from '../frameworks.js';
 import { staticMountAt } from '../lookups.js';
 import type { FindingDraft, Rule } from '../rule.js';
 
@@ -27,7 +30,7 @@ export const duplicateRoute: Rule = {
     // (case-insensitive, trailing slash ignored); ALL claims every method, GET also HEAD.
     const seen = new Map<string, Route>();
     const out = [];
-    for (const r of [...inventory.routes].sort((a, b) => a.appId.localeCompare(b.appId) || a.order - b.order)) {
+    for (const r of expressRoutes(inventory).sort((a, b) => a.appId.localeCompare(b.appId) || a.order - b.order)) {
       if (r.path.syntax === 'unresolved') continue;
       const path = r.matchKey.slice(r.matchKey.indexOf(' ') + 1).toLowerCase().replace(/(.)\/$/, '$1');
       const at = (m: string) => seen.get(`${r.appId} ${m} ${path}`);
@@ -59,12 +62,13 @@ export const duplicateRoute: Rule = {
 function pluginRouteClashes(inventory: Inventory): FindingDraft[] {
   const wildcard = (p: string) => p.replace(/^\*$/, '/*').replace(/\/\*[\w$]*$|\/\{\*[\w$]+\}$|\/\(\.\*\)$/, '/*').toLowerCase();
   const out: FindingDraft[] = [];
-  for (const m of inventory.middleware) {
+  for (const m of inventory.middleware.filter((x) => x.framework !== 'fastify')) {
     const entry = middlewareFor(m.name, m.package);
     const reported = new Set<string>(); // one finding per route and plugin
     for (const taken of entry?.registersRoutes ?? []) {
       const [method, raw] = taken.split(' ');
       const path = wildcard(raw.replace('{prefix}', m.fullPath === '/' ? '' : m.fullPath));
+      // Any route of the app, Fastify's too: the plugin that replaces the middleware registers its route next to them.
       for (const r of inventory.routes) {
         if (r.appId !== m.appId || r.path.syntax === 'unresolved' || wildcard(r.path.full) !== path) continue;
         if ((r.method !== method && r.method !== 'ALL' && !(r.method === 'GET' && method === 'HEAD')) || reported.has(r.id)) continue;
@@ -95,7 +99,7 @@ export const overlappingRoutes: Rule = {
     example: { express: "app.get('/users/:id', show); app.get('/users/me', me) // /users/me → show", fastify: "fastify.get('/users/:id', show); fastify.get('/users/me', me) // /users/me → me" },
   },
   check: (inventory) => {
-    const routes = [...inventory.routes].filter((r) => r.path.syntax !== 'unresolved' && r.path.syntax !== 'regexp').sort((a, b) => a.appId.localeCompare(b.appId) || a.order - b.order);
+    const routes = expressRoutes(inventory).filter((r) => r.path.syntax !== 'unresolved' && r.path.syntax !== 'regexp').sort((a, b) => a.appId.localeCompare(b.appId) || a.order - b.order);
     const out = [];
     for (const [i, early] of routes.entries()) {
       for (const late of routes.slice(i + 1)) {

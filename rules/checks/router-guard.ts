@@ -1,4 +1,5 @@
-/** Router middleware that answers (a guard): unknown URLs under its mount path change status. */
+/** Express router middleware that answers (a guard): unknown URLs under its mount path change status. A Fastify plugin's hook already runs only for its routes. */
+import { onFastify } from '../frameworks.js';
 import type { Rule } from '../rule.js';
 
 const ANSWERS = /^res\.(status|json|send|sendStatus|end|redirect|render)$/;
@@ -17,7 +18,7 @@ export const routerGuardUnknownPaths: Rule = {
   },
   check: (inventory) =>
     inventory.middleware
-      .filter((m) => m.scope === 'router' && m.fullPath !== '/' && m.origin === 'local' && (m.usage.res.some((u) => ANSWERS.test(u.api)) || m.usage.next.some((u) => u.api === 'next(err)')))
+      .filter((m) => !onFastify(m) && m.scope === 'router' && m.fullPath !== '/' && m.origin === 'local' && (m.usage.res.some((u) => ANSWERS.test(u.api)) || m.usage.next.some((u) => u.api === 'next(err)')))
       .map((m) => ({
         subject: m.id,
         message: `${m.name} can end requests (an answer or an error) and runs for every URL under ${m.fullPath}; for a URL no route there matches, Express ends it there and Fastify answers 404.`,
