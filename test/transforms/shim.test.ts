@@ -3,8 +3,12 @@
  * case's output byte for byte, untouched files unchanged, a second run changes nothing; plus the
  * manual items the stage must report.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectFixture, fixtureCases, runFixture } from '../helpers/transform-fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
 
 for (const step of ['shim-listen', 'shim-server']) {
   describe(`${step} fixtures`, () => {
@@ -49,4 +53,19 @@ describe('what the shim reports', () => {
     expect(result.dependencies.finalhandler).toBe('^2.1.1');
     expect(result.deltas).toEqual([]);
   });
+});
+
+describe('TypeScript output type-checks (strict; with and without esModuleInterop)', () => {
+  for (const name of ['ts-nodenext', 'ts-commonjs-no-interop']) {
+    it(name, async () => {
+      const { root } = await runFixture('shim-listen', name, 'shim');
+      let output = '';
+      try {
+        execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (e) {
+        output = String((e as { stdout?: string }).stdout ?? e);
+      }
+      expect(output).toBe('');
+    }, 60_000);
+  }
 });

@@ -5,14 +5,13 @@
  * argument is the app). Each file gets the specifier of the generated module it must import.
  */
 import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
-import { importSpecifier, serverModuleFor, startSites } from '../shim-server/facts.js';
+import { importSpecifier, serverModuleFor } from '../shim-server/facts.js';
+import { importsGeneratedModule, startSites } from '../shim-server/start-sites.js';
 
 /** One place to rewrite; `line` is 1-based (the call's first line). */
 export interface ListenEntry {
   kind: 'listen' | 'create-server';
   line: number;
-  /** Found in the text, not by the analyzer: rewrite only when the receiver (listen) or argument (createServer) is bound to the app. */
-  scanned: boolean;
   /** How the file imports the generated module (`./fastify-server.js`). */
   specifier: string;
   module: 'esm' | 'commonjs';
@@ -24,19 +23,13 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   for (const site of startSites(ctx)) {
     const target = serverModuleFor(ctx, site.file);
     const plan = byFile.get(site.file) ?? { file: site.file, entries: [] };
-    plan.entries.push({ kind: site.kind, line: site.line, scanned: site.scanned, specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
+    plan.entries.push({ kind: site.kind, line: site.line, specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
     byFile.set(site.file, plan);
   }
   const manual: ManualItem[] = [];
   const sites = [...byFile.values()].reduce((n, f) => n + f.entries.length, 0);
-  if (!sites && !alreadyShimmed(ctx)) manual.push(nothingStarts(ctx));
+  if (!sites && !importsGeneratedModule(ctx)) manual.push(nothingStarts(ctx));
   return { step: 'shim-listen', files: [...byFile.values()], manual, moved: { what: 'places that start the app to Fastify', done: sites, of: sites } };
-}
-
-/** Whether a file of the app already imports the generated module: the shim ran, nothing left to start. */
-function alreadyShimmed(ctx: PlanContext): boolean {
-  const files = [ctx.inventory.project.entry, ...ctx.inventory.apps.map((a) => a.location.file)].filter((f): f is string => !!f);
-  return files.some((f) => /(require\(|from\s)\s*['"][^'"]*fastify-(server|bridge|shim)[^'"]*['"]/.test(ctx.readFile(f) ?? ''));
 }
 
 function nothingStarts(ctx: PlanContext): ManualItem {

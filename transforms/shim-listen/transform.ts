@@ -10,8 +10,13 @@ import type { TransformOptions } from '../model.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { printWithStyle } from '../lib/print.js';
 import type { ListenEntry } from './plan.js';
+import { startCallsIn } from '../shim-server/start-sites.js';
 
-/** jscodeshift transform; null when there is no plan or nothing matched. */
+/**
+ * jscodeshift transform; null when there is no plan.
+ * @throws Error when a planned call is not on its line: the stage must fail whole rather than
+ *   report a start site as moved that was not.
+ */
 export default function transform(file: FileInfo, api: API, options: TransformOptions<ListenEntry>): string | null {
   const entries = options.plan?.entries ?? [];
   if (!entries.length) return null;
@@ -19,68 +24,42 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const style = detectStyle(file.source, file.path);
   const root = j(file.source);
   const names = freeNames(j, root);
-  const used = new Set<string>();
-  rewriteListenCalls(j, root, entries, names, used);
-  rewriteCreateServerCalls(j, root, entries, names, used);
-  if (!used.size) return null;
+  const used = new Set<keyof Names>();
+  for (const entry of entries) {
+    const call = plannedCall(j, root, entry);
+    if (!call) throw new Error(`shim-listen: no ${entry.kind === 'listen' ? 'app.listen(…)' : 'createServer(app)'} call on line ${entry.line} of ${file.path}`);
+    if (entry.kind === 'listen') rewriteListen(j, call, names, used);
+    else rewriteServerArgument(j, call, names, used);
+  }
   const printed = printWithStyle(root, file.source, style);
   return insertImport(j, printed, importLine(entries[0], names, used, style), style);
 }
 
 type Names = Record<'buildFastify' | 'listen' | 'requestListener', string>;
 
-/** `X.listen(args)` on a planned line → `listen(buildFastify(X), args)`. */
-function rewriteListenCalls(j: JSCodeshift, root: Collection, entries: ListenEntry[], names: Names, used: Set<string>): void {
-  const planned = new Map(entries.filter((e) => e.kind === 'listen').map((e) => [e.line, e]));
-  root
-    .find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } })
-    .filter((p) => {
-      const entry = planned.get(p.node.loc?.start.line ?? -1);
-      const receiver = (p.node.callee as { object: { type: string; name?: string } }).object;
-      return !!entry && (!entry.scanned || (receiver.type === 'Identifier' && isAppIdentifier(j, p, receiver.name!)));
-    })
-    .forEach((p) => {
-      const callee = p.node.callee as { object: CallExpression['arguments'][number] };
-      p.replace(j.callExpression(j.identifier(names.listen), [j.callExpression(j.identifier(names.buildFastify), [callee.object as never]), ...p.node.arguments]));
-      used.add('listen').add('buildFastify');
-    });
+/** The planned call on its line: `.listen(…)` for a listen site, a server factory for the others. */
+function plannedCall(j: JSCodeshift, root: Collection, entry: ListenEntry): ASTPath | undefined {
+  const onLine = (p: ASTPath) => (p.node as { loc?: { start: { line: number } } }).loc?.start.line === entry.line;
+  if (entry.kind === 'listen') {
+    return root.find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } }).filter(onLine).paths()[0];
+  }
+  return startCallsIn(j, root).find((c) => c.kind === 'create-server' && c.line === entry.line)?.path;
 }
 
-/** `http.createServer([options,] app)` on a planned line → the app replaced by Fastify's request listener. */
-function rewriteCreateServerCalls(j: JSCodeshift, root: Collection, entries: ListenEntry[], names: Names, used: Set<string>): void {
-  const lines = new Set(entries.filter((e) => e.kind === 'create-server').map((e) => e.line));
-  root
-    .find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'createServer' } } })
-    .filter((p) => {
-      const last = p.node.arguments[p.node.arguments.length - 1];
-      return lines.has(p.node.loc?.start.line ?? -1) && last?.type === 'Identifier' && isAppIdentifier(j, p, last.name);
-    })
-    .forEach((p) => {
-      const args = p.node.arguments;
-      const app = args[args.length - 1];
-      args[args.length - 1] = j.callExpression(j.identifier(names.requestListener), [j.callExpression(j.identifier(names.buildFastify), [app as never])]);
-      used.add('requestListener').add('buildFastify');
-    });
+/** `X.listen(args)` → `listen(buildFastify(X), args)`. */
+function rewriteListen(j: JSCodeshift, p: ASTPath, names: Names, used: Set<keyof Names>): void {
+  const node = p.node as CallExpression;
+  const receiver = (node.callee as { object: CallExpression['arguments'][number] }).object;
+  p.replace(j.callExpression(j.identifier(names.listen), [j.callExpression(j.identifier(names.buildFastify), [receiver]), ...node.arguments]));
+  used.add('listen').add('buildFastify');
 }
 
-/**
- * Whether `name`, as used at `p`, is the Express app: bound in this file to `express()` or to an
- * import/require of one of the app's modules (a relative path).
- */
-function isAppIdentifier(j: JSCodeshift, p: ASTPath, name: string): boolean {
-  const root = j(p).closest(j.Program);
-  const fromDeclarator = root.find(j.VariableDeclarator, { id: { type: 'Identifier', name } }).some((d) => {
-    const init = d.node.init;
-    if (!init || init.type !== 'CallExpression' || init.callee.type !== 'Identifier') return false;
-    return init.callee.name === 'require' ? isRelative(init.arguments[0]) : /^express$/i.test(init.callee.name);
-  });
-  const fromImport = root.find(j.ImportDeclaration).some((d) => isRelative(d.node.source) && (d.node.specifiers ?? []).some((s) => s.local?.name === name));
-  return fromDeclarator || fromImport;
-}
-
-function isRelative(node: unknown): boolean {
-  const value = (node as { value?: unknown } | undefined)?.value;
-  return typeof value === 'string' && value.startsWith('.');
+/** `http.createServer([options,] app)`, `http.Server(app)`, `new http.Server(app)` → the app replaced by Fastify's request listener. */
+function rewriteServerArgument(j: JSCodeshift, p: ASTPath, names: Names, used: Set<keyof Names>): void {
+  const args = (p.node as CallExpression).arguments;
+  const app = args[args.length - 1];
+  args[args.length - 1] = j.callExpression(j.identifier(names.requestListener), [j.callExpression(j.identifier(names.buildFastify), [app])]);
+  used.add('requestListener').add('buildFastify');
 }
 
 /** The names the import binds: ours, unless the file already uses one (then `…FromFastify`). */
@@ -112,7 +91,7 @@ function isPropertyName(p: ASTPath): boolean {
  * The import line, in the file's style: `import { … } from '<specifier>';` or
  * `const { … } = require('<specifier>');`.
  */
-function importLine(entry: ListenEntry, names: Names, used: Set<string>, style: CodeStyle): string {
+function importLine(entry: ListenEntry, names: Names, used: Set<keyof Names>, style: CodeStyle): string {
   const bound = (['buildFastify', 'listen', 'requestListener'] as const).filter((n) => used.has(n));
   const q = style.quote === 'double' ? '"' : "'";
   const semi = style.semicolons ? ';' : '';
@@ -134,7 +113,7 @@ function insertImport(j: JSCodeshift, source: string, line: string, style: CodeS
   const statements = program.body as Array<{ type: string; loc?: { start: { line: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
   const isRequire = (s: (typeof statements)[number]) =>
     s.type === 'VariableDeclaration' && (s.declarations ?? []).some((d) => d.init?.type === 'CallExpression' && d.init.callee?.type === 'Identifier' && d.init.callee.name === 'require');
-  const last = statements.filter((s) => s.type === 'ImportDeclaration' || isRequire(s)).at(-1);
+  const last = statements.filter((s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || isRequire(s)).at(-1);
   const lines = source.split(style.eol);
   if (last?.loc) lines.splice(last.loc.end.line, 0, line);
   else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');

@@ -17,49 +17,6 @@ export interface ServerModule {
   typescript: boolean;
 }
 
-/**
- * A place that starts an Express app: an `app.listen(…)` call, or `http.createServer(app)`.
- * `scanned` sites were found in the source text, not by the analyzer (it does not record
- * createServer, nor listen calls inside functions it does not run): the transform checks that
- * the receiver or argument is bound to the app before it rewrites them.
- */
-export interface StartSite {
-  file: string;
-  /** 1-based line of the call. */
-  line: number;
-  kind: 'listen' | 'create-server';
-  app: App;
-  scanned: boolean;
-}
-
-/** `http.createServer(`, `https.createServer(`, … not yet given our request listener. */
-const CREATE_SERVER = /\b[A-Za-z_$][\w$]*\.createServer\s*\((?![^;]*requestListener\()/g;
-
-/**
- * Every place that starts an app: the analyzer's listen sites, then the entry and the files that
- * create or listen with an app scanned for `http.createServer(` and `<app name>.listen(`.
- */
-export function startSites(ctx: PlanContext): StartSite[] {
-  const { apps, project } = ctx.inventory;
-  const sites: StartSite[] = apps.flatMap((app) => app.listen.map((l) => ({ file: l.location.file, line: l.location.line, kind: 'listen' as const, app, scanned: false })));
-  const known = new Set(sites.map((s) => `${s.file}:${s.line}`));
-  const files = new Set([project.entry, ...apps.map((a) => a.location.file), ...sites.map((s) => s.file)].filter((f): f is string => !!f));
-  for (const file of files) {
-    const source = ctx.readFile(file) ?? '';
-    const lineOf = (index: number) => source.slice(0, index).split('\n').length;
-    const app = apps.find((a) => a.location.file === file) ?? apps[0];
-    if (!app) break;
-    for (const m of source.matchAll(CREATE_SERVER)) sites.push({ file, line: lineOf(m.index), kind: 'create-server', app, scanned: true });
-    for (const a of apps) {
-      for (const m of source.matchAll(new RegExp(`(?<![\\w$.])${a.name.replace(/\$/g, '\\$')}\\.listen\\s*\\(`, 'g'))) {
-        const line = lineOf(m.index);
-        if (!known.has(`${file}:${line}`)) sites.push({ file, line, kind: 'listen', app: a, scanned: true });
-      }
-    }
-  }
-  return sites;
-}
-
 const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim'];
 
@@ -72,8 +29,9 @@ export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerMod
   const ext = EXTENSIONS.includes(path.posix.extname(listenFile)) ? path.posix.extname(listenFile) : '.js';
   const dir = path.posix.dirname(listenFile);
   const source = ctx.readFile(listenFile) ?? '';
-  const module = moduleSystemOf(source, ext, ctx.inventory.project.moduleKind);
   const typescript = /\.[mc]?ts$/.test(ext);
+  // TypeScript gets import/export syntax whatever it compiles to.
+  const module = typescript ? 'esm' : moduleSystemOf(source, ext, ctx.inventory.project.moduleKind);
   for (const base of BASE_NAMES) {
     const file = path.posix.join(dir, base + ext);
     const existing = ctx.readFile(file);

@@ -1,12 +1,15 @@
 /**
  * Plans the generated module: one per folder that holds a place that starts an app, written from
  * the facts of that app. When nothing starts an app (an app exported for serverless or tests
- * only), the module is written next to the app and the run says where to start it. A second run
- * writes the same bytes, so it changes nothing.
+ * only), the module is written next to the app and the run says where to start it. A module that
+ * exists is never written again: later stages (errors) and the user add to it, and a second run of
+ * the shim must not take that back.
  */
+import type { App, Inventory } from '../../analyzer/model.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
-import { serverFactsOf, serverModuleFor, startSites } from './facts.js';
+import { serverFactsOf, serverModuleFor } from './facts.js';
+import { importsGeneratedModule, startSites } from './start-sites.js';
 import type { ServerFacts } from './template.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
@@ -20,15 +23,18 @@ export interface ServerEntry {
 export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
   const files = new Map<string, FilePlan<ServerEntry>>();
   const manual: StepPlan['manual'] = [];
+  const shimmed: App[] = [];
   const sites = startSites(ctx);
-  const places = sites.length ? sites : ctx.inventory.apps.slice(0, 1).map((app) => ({ file: app.location.file, app }));
+  // Nothing starts an app and the shim has not run: the module goes next to the app.
+  const places = sites.length || importsGeneratedModule(ctx) ? sites : ctx.inventory.apps.slice(0, 1).map((app) => ({ file: app.location.file, app }));
   for (const { file, app } of places) {
     const target = serverModuleFor(ctx, file);
-    if (files.has(target.file)) continue;
+    if (files.has(target.file) || ctx.readFile(target.file) !== null) continue;
     const { facts, manual: left } = serverFactsOf(ctx, app, target);
     const style = detectStyle(ctx.readFile(file) ?? '', file);
     files.set(target.file, { file: target.file, create: true, entries: [{ facts, style }] });
     manual.push(...left);
+    shimmed.push(app);
   }
   const entries = [...files.values()].map((f) => f.entries[0].facts);
   return {
@@ -37,8 +43,21 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     dependencies: entries.length ? dependenciesOf(entries) : undefined,
     manual,
     moved: { what: 'apps behind Fastify', done: files.size, of: files.size },
-    deltas: entries.some((e) => e.parity !== 'express') ? DELTAS : [],
+    deltas: ctx.parity === 'express' ? [] : deltasOf(ctx.inventory, shimmed),
   };
+}
+
+/**
+ * Framework defaults that differ behind the shim unless `--parity express` (DESIGN.md "Behaviour
+ * parity"): Express's built-in 404 page only matters for an app without its own not-found
+ * handler, its built-in error page only for an app without its own error middleware.
+ */
+function deltasOf(inventory: Inventory, apps: App[]): string[] {
+  const without = (records: Array<{ appId: string }>) => apps.some((app) => !records.some((r) => r.appId === app.id));
+  return [
+    ...(without(inventory.notFoundHandlers) ? [DELTAS.notFound] : []),
+    ...(without(inventory.errorHandlers.filter((e) => e.scope === 'app')) ? [DELTAS.error] : []),
+  ];
 }
 
 /** Packages the generated code imports, at the ranges of rules/catalogue/versions.ts. */
@@ -51,8 +70,8 @@ function dependenciesOf(entries: ServerFacts[]): Record<string, string> {
   return Object.fromEntries([...names].map((n) => [n, versionOf(n)]));
 }
 
-/** Framework defaults that differ behind the shim unless `--parity express` (DESIGN.md "Behaviour parity"). */
-const DELTAS = [
-  "A request the Express app leaves unanswered (no route, no 404 handler) gets Fastify's JSON 404 instead of Express's HTML 'Cannot GET' page; --parity express restores it.",
-  "An error no Express error middleware answers gets Fastify's JSON error instead of Express's HTML error page (and is not printed to stderr); --parity express restores both.",
-];
+/** The two deltas' texts. */
+const DELTAS = {
+  notFound: "A request the Express app leaves unanswered (no route, no 404 handler) gets Fastify's JSON 404 instead of Express's HTML 'Cannot GET' page; --parity express restores it.",
+  error: "An error no Express error middleware answers gets Fastify's JSON error instead of Express's HTML error page (and is not printed to stderr); --parity express restores both.",
+};

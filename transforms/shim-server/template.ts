@@ -9,7 +9,9 @@
  * - Fastify leaves the body stream unread for requests Express answers (its own body parsers read
  *   it in the bridge, and their errors reach the app's error middleware as before); routes that
  *   move to Fastify later get their bodies parsed by the app's own parsers.
- * - `frameworkErrors` hands an undecodable URL (`/%zz`) to Express, which answered it before.
+ * - `rewriteUrl` routes an undecodable URL (`/%zz`) escaped instead of Fastify's 400, and the bridge
+ *   gives Express the URL as it came: Express answered it before, and what it leaves goes to Fastify's
+ *   not-found and error handlers like any other request (so the handlers the errors stage moves apply).
  * - `listen(fastify, ...args)` takes `app.listen`'s arguments unchanged: same port, host (all
  *   interfaces when none, as Express; Fastify's own `listen` would default to localhost),
  *   callback and returned `http.Server`.
@@ -68,12 +70,25 @@ function imports(f: ServerFacts): string[] {
     ...(f.parity === 'express' ? [{ name: 'finalhandler', from: 'finalhandler' }] : []),
   ];
   const unique = list.filter((imp, i) => list.findIndex((o) => o.name === imp.name) === i);
-  const lines = unique.map((imp) => (f.module === 'esm' ? `import ${imp.name} from '${imp.from}';` : `const ${imp.name} = require('${imp.from}');`));
+  const lines = unique.map((imp) => {
+    if (f.module === 'commonjs' && !f.typescript) return `const ${imp.name} = require('${imp.from}');`;
+    // TypeScript without esModuleInterop has no default import of a CommonJS module; a namespace
+    // import works with and without it. fastify and @fastify/express export a real `default`.
+    const namespace = f.typescript && !HAS_DEFAULT_EXPORT.has(imp.from);
+    return namespace ? `import * as ${imp.name} from '${imp.from}';` : `import ${imp.name} from '${imp.from}';`;
+  });
   if (f.typescript) {
     lines.push("import type { Express } from 'express';", "import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';");
   }
   return f.module === 'commonjs' ? ["'use strict';", '', ...lines] : lines;
 }
+
+/**
+ * Packages imported by default in TypeScript too: fastify and @fastify/express export a real
+ * `default`; finalhandler is a function (a namespace import cannot be called), so with
+ * `--parity express` a TypeScript app needs esModuleInterop (docs/stages/shim.md, limits).
+ */
+const HAS_DEFAULT_EXPORT = new Set(['fastify', '@fastify/express', 'finalhandler']);
 
 const exported = (f: ServerFacts) => (f.module === 'esm' ? 'export ' : '');
 const typed = (f: ServerFacts, annotation: string) => (f.typescript ? annotation : '');
@@ -87,12 +102,9 @@ function buildFunction(f: ServerFacts): string[] {
     ...(f.queryParser ? [`      // The app's query parser (Express ${f.expressMajor}), for the routes Fastify answers.`, `      querystringParser: ${f.queryParser.source},`] : []),
     '    },',
     ...(f.trustProxy ? ["    // The app's 'trust proxy' setting.", `    trustProxy: ${f.trustProxy},`] : []),
-    '    // Fastify rejects an undecodable URL (`/%zz`) before any hook; Express answered it.',
-    `    frameworkErrors: (error${typed(f, ': Error & { code?: string }')}, request${typed(f, ': FastifyRequest')}, reply${typed(f, ': FastifyReply')}) => {`,
-    "      if (error.code !== 'FST_ERR_BAD_URL') return reply.send(error);",
-    '      reply.hijack();',
-    '      app(request.raw, reply.raw);',
-    '    },',
+    '    // Fastify cannot route an undecodable URL (`/%zz`) and would answer 400 before any hook: route it',
+    '    // escaped, so it reaches Express (which answered it) with the URL as it came (see expressBridge).',
+    '    rewriteUrl: routableUrl,',
   ];
   const parsers = f.bodyParsers.sources.length ? `[${f.bodyParsers.sources.join(', ')}]` : '[]';
   return [
@@ -137,23 +149,18 @@ function expressPages(f: ServerFacts): string[] {
 function listenFunctions(f: ServerFacts): string[] {
   const expressFiveCallback =
     f.expressMajor === 5
-      ? [
-          '  // Express 5 hands listen errors to the callback.',
-          "  const callback = args[args.length - 1];",
-          "  if (typeof callback === 'function') server.once('error', callback);",
-        ]
+      ? ['  // Express 5 hands listen errors to the callback.', '  const callback = args[args.length - 1];', "  if (typeof callback === 'function') server.once('error', callback);"]
       : [];
   return [
     '/**',
-    ' * Starts `fastify` the way `app.listen(...args)` started the Express app: the same arguments',
-    ' * (port, host — all interfaces when none is given —, backlog, callback) once Fastify is ready,',
-    ' * and the `http.Server` returned at once.',
+    ' * Starts `fastify` the way `app.listen(...args)` started the Express app: a Node `http.Server` with',
+    " * Node's defaults (as Express's), bound at once with the same arguments (port, host — all interfaces",
+    ' * when none is given —, backlog, callback) and returned; requests wait until Fastify is ready.',
     ' */',
     `${exported(f)}function listen(fastify${typed(f, ': FastifyInstance')}, ...args${typed(f, ': any[]')}) {`,
-    '  const server = fastify.server;',
+    '  const server = http.createServer(requestListener(fastify));',
     ...expressFiveCallback,
-    "  fastify.ready().then(() => server.listen(...args), (error) => server.emit('error', error));",
-    '  return server;',
+    '  return server.listen(...args);',
     '}',
     '',
     '/** A request listener for `http.createServer(…)` in place of the Express app: answers through `fastify` once it is ready. */',
@@ -171,17 +178,32 @@ function bridgeFunctions(f: ServerFacts): string[] {
     ? [
         '/** The Express app as the bridge calls it: a request handler that falls through to `next`, with its settings. */',
         'type ExpressApp = Express & ((req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void) => void);',
-        'type Loose<T> = T & Record<string, any>;',
+        'type Loose<T> = T & Record<string | symbol, any>;',
         '',
       ]
     : [];
   return [
     ...types,
+    '/** Where routableUrl keeps a URL Fastify could not route as it came. */',
+    "const RAW_URL = Symbol('migrate.rawUrl');",
+    '',
+    '/** The URL Fastify routes: the request\'s own, or, when it does not decode, the same with every `%` escaped. */',
+    `function routableUrl(req${typed(f, ': Loose<http.IncomingMessage>')})${typed(f, ': string')} {`,
+    `  const url = req.url${typed(f, ' as string')};`,
+    '  try {',
+    '    decodeURI(url);',
+    '    return url;',
+    '  } catch {',
+    '    req[RAW_URL] = url;',
+    "    return url.replace(/%/g, '%25');",
+    '  }',
+    '}',
+    '',
     '/**',
     ' * The Express app as @fastify/express middleware. The plugin runs its own Express (5.x) in front and',
     " * puts Fastify's view of the request on the raw objects; undo that so the app's own Express answers",
     ' * as before: its prototypes, its `res.send` (content type, ETag), `req.ip`/`hostname` from its',
-    " * 'trust proxy', the raw `req.url`. What it does not answer goes on to Fastify (`next`).",
+    " * 'trust proxy', the raw `req.url` and `originalUrl`. What it does not answer goes on to Fastify (`next`).",
     ' */',
     `function expressBridge(app${typed(f, ': ExpressApp')}) {`,
     `  return function expressApp(req${typed(f, ': Loose<http.IncomingMessage>')}, res${typed(f, ': Loose<http.ServerResponse>')}, next${typed(f, ': (error?: unknown) => void')}) {`,
@@ -189,7 +211,8 @@ function bridgeFunctions(f: ServerFacts): string[] {
     '    Object.setPrototypeOf(res, http.ServerResponse.prototype);',
     "    for (const own of ['hostname', 'ip', 'ips']) Reflect.deleteProperty(req, own);",
     "    for (const own of ['send', 'headersSent']) Reflect.deleteProperty(res, own);",
-    '    req.url = req.originalUrl;',
+    '    req.url = req[RAW_URL] ?? req.originalUrl;',
+    '    req.originalUrl = req.url;',
     '    app(req, res, next);',
     '  };',
     '}',
@@ -200,7 +223,7 @@ function bridgeFunctions(f: ServerFacts): string[] {
     " * answers gets the body the app's parsers would have given it.",
     ' */',
     `function parseBodyLikeExpress(parsers${typed(f, ': Array<(req: any, res: any, next: (error?: unknown) => void) => void>')}) {`,
-    `  return (request${typed(f, ': FastifyRequest')}, payload${typed(f, ': unknown')}, done${typed(f, ': (error: Error | null, body?: unknown) => void')}) => {`,
+    `  return (request${typed(f, ': FastifyRequest')}, _payload${typed(f, ': unknown')}, done${typed(f, ': (error: Error | null, body?: unknown) => void')}) => {`,
     '    if (request.is404) return done(null);',
     '    const raw = request.raw' + typed(f, ' as Loose<http.IncomingMessage>') + ';',
     '    let index = 0;',
