@@ -53,7 +53,8 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
 
   for (const stage of STAGES) {
     it(`${stage}: changes the app, no regression against the original, a second run changes nothing`, async () => {
-      const first = await runStage({ root: dir, stage, allowDirty: true });
+      const first = await runStage({ root: dir, stage, allowDirty: true, typecheck: true });
+      expect(first.typecheck?.introduced ?? []).toEqual([]);
       expect(first.outcomes.filter((o) => o.status === 'failed' || o.status === 'skipped')).toEqual([]);
       expect(first.changes.length).toBeGreaterThan(0);
       expect(first.parity?.missing ?? []).toEqual([]);
@@ -64,6 +65,11 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
       expect(verdict.totals.requests).toBeGreaterThan(20);
       const second = await runStage({ root: dir, stage, allowDirty: true });
       expect(second.changes.map((c) => c.file)).toEqual([]);
+      // An earlier stage run again after this one takes nothing back.
+      for (const earlier of STAGES.slice(0, STAGES.indexOf(stage))) {
+        const again = await runStage({ root: dir, stage: earlier, check: true });
+        expect(again.changes.map((c) => `${earlier}: ${c.file}`)).toEqual([]);
+      }
     }, 240_000);
   }
 
