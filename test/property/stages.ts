@@ -13,8 +13,8 @@ import { packageTypeOf, parseProblem } from './parse.js';
 /** What went wrong in one stage of one app. */
 export interface StageFailure {
   stage: StageName;
-  /** `threw`: runStage threw; `failed`: a file outcome `failed`; `exit-2`: the run ended with exit code 2; `unparsable`: a changed file does not parse; `not-idempotent`: the second run changed a file. */
-  kind: 'threw' | 'failed' | 'exit-2' | 'unparsable' | 'not-idempotent';
+  /** `threw`: runStage threw; `failed`: a file outcome `failed`; `exit-2`: the run ended with exit code 2; `unparsable`: a changed file does not parse; `not-idempotent`: the second run changed a file; `not-moved`: the shim moved no place that starts the app. */
+  kind: 'threw' | 'failed' | 'exit-2' | 'unparsable' | 'not-idempotent' | 'not-moved';
   /** POSIX path relative to the app, when one file is at fault. */
   file?: string;
   message: string;
@@ -67,7 +67,7 @@ export async function checkStages(root: string, options: CheckOptions = {}): Pro
     }
     const result = first.result;
     verdict.stages.push({ stage, skipped: false, changed: result.changes.map((c) => c.file) });
-    const failures = [...failedOutcomes(stage, result), ...unparsableChanges(root, stage, result)];
+    const failures = [...failedOutcomes(stage, result), ...unparsableChanges(root, stage, result), ...nothingStarted(stage, result)];
     if (result.exitCode === 2 && failures.length === 0) failures.push({ stage, kind: 'exit-2', message: exitTwoReason(result) });
     if (failures.length > 0) {
       verdict.failures.push(...failures);
@@ -83,6 +83,18 @@ export async function checkStages(root: string, options: CheckOptions = {}): Pro
     if (secondFailures.length > 0) break;
   }
   return verdict;
+}
+
+/**
+ * Every generated app starts its Express app somewhere (listen or createServer), so the shim must
+ * report at least one start site moved, and all it planned: a shim that changes nothing on every
+ * app would otherwise pass this property.
+ */
+function nothingStarted(stage: StageName, result: RunResult): StageFailure[] {
+  if (stage !== 'shim') return [];
+  const listen = result.moved.find((m) => m.step === 'shim-listen');
+  if (listen && listen.of > 0 && listen.done === listen.of) return [];
+  return [{ stage, kind: 'not-moved', message: `the shim moved ${listen ? `${listen.done} of ${listen.of}` : 'no'} places that start the app` }];
 }
 
 type Attempt = { result: RunResult } | { skipped: true } | { error: string };
