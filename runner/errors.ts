@@ -16,6 +16,10 @@ export type RunErrorCode =
   | 'bad-step'
   /** A step's planner threw. */
   | 'plan-failed'
+  /** A step refused the project: a prerequisite of the stage is missing (`errors` before `shim`); the message says what to do. */
+  | 'refused'
+  /** The analysis found no app (Express or Fastify) from the entry: nothing to migrate, or the entry is not the app's (parse errors named). */
+  | 'no-app'
   /** `typecheck` was asked and tsc cannot run on the project. */
   | 'typecheck-failed'
   /** The package manager failed (`install`). */

@@ -2,7 +2,7 @@
  * What `runStage` takes and returns (the library entry of `migrate run`, runner/run.ts).
  * Paths are POSIX and relative to the project root unless a field says otherwise.
  */
-import type { FileChange, ManualItem, ParityPolicy, StageName } from '../transforms/model.js';
+import type { DeferredItem, FileChange, FrameworkDelta, ManualItem, ParityPolicy, StageName } from '../transforms/model.js';
 
 /** Options of one stage run. */
 export interface RunOptions {
@@ -41,6 +41,18 @@ export interface FileOutcome {
   status: 'changed' | 'unchanged' | 'skipped' | 'failed';
   /** Why a file was skipped or failed (parse error with line and column, the transform's error). */
   reason?: string;
+  /** The stage creates the file (it did not exist): listed as `created`. */
+  created?: boolean;
+}
+
+/** How to check the stage with the verifier, as far as the project is set up for it. */
+export interface VerifyHint {
+  /** The command to run: `migrate verify`, with `--baseline`/`--recording` for what `.migrate/config.json` does not give. */
+  command: string;
+  /** `.migrate/config.json` gives both the baseline and a recording (`migrate init` was run). */
+  configured: boolean;
+  /** No recording was found (config, `.migrate/recordings/`): `--recording` holds a placeholder; record one first. */
+  needsRecording: boolean;
 }
 
 /** One `TODO(migrate)` line in a file the stage changed. */
@@ -50,6 +62,8 @@ export interface TodoLine {
   line: number;
   /** The line's text after `TODO(migrate)`, trimmed (the whole trimmed line when nothing follows). */
   text: string;
+  /** It marks the place of one of the run's manual items (ManualItem.todo), which the summary lists instead. */
+  paired?: boolean;
 }
 
 /** Result of one stage run. */
@@ -60,11 +74,18 @@ export interface RunResult {
   /** What was (or, with `dry`/`check`, would be) written; package.json included. */
   changes: FileChange[];
   outcomes: FileOutcome[];
+  /**
+   * What a human must do: the steps' manual items and the files skipped because they do not parse
+   * (code `parse-error`). Lines are those of the files as written (the item's TODO(migrate) line,
+   * else its planned line carried through the stage's edits).
+   */
   manual: ManualItem[];
+  /** What the stage leaves to a later stage (no exit code 1); lines as in `manual`. */
+  deferred: DeferredItem[];
   /** Per step, what moved out of what could move. */
   moved: Array<{ step: string; what: string; done: number; of: number }>;
-  /** Framework defaults that now differ and are not restored (one line each). */
-  deltas: string[];
+  /** Framework defaults that now differ and are not restored, each saying whether `--parity express` would. */
+  deltas: FrameworkDelta[];
   /** package.json `dependencies` added or raised: package → range. */
   dependencies: Record<string, string>;
   /** The command that installs them (`npm install`, `pnpm install`, `yarn`), null when nothing changed. */
@@ -85,6 +106,8 @@ export interface RunResult {
   written: boolean;
   /** The commit made by `commit` (hash), or null. */
   commit: string | null;
+  /** How to check the written stage with `migrate verify`. */
+  verify: VerifyHint;
   /** DESIGN.md exit codes: 0 done; 1 manual items left or `check` found changes; 2 failed. */
   exitCode: 0 | 1 | 2;
 }

@@ -2,7 +2,8 @@
  * package.json `dependencies` as part of a stage's change set: every package a step needs is
  * added, or raised when our range's minimum version is higher than the project's (semver), and
  * nothing else moves. Edits are textual (jsonc-parser), so key order, indentation, line endings
- * and the final newline of the file stay as they were; `devDependencies` are left alone.
+ * and the final newline of the file stay as they were; `devDependencies` are left alone. A file
+ * written on one line stays on one line, with its own spacing (see `oneLine`).
  */
 import jsonc from 'jsonc-parser';
 import semver from 'semver';
@@ -30,12 +31,16 @@ export function mergeDependencies(text: string, wanted: Record<string, string>):
     if (have === undefined || raises(have, wanted[name])) changed[name] = wanted[name];
   }
   if (Object.keys(changed).length === 0) return { text, changed };
+  const merged = mergeText(text, pkg, changed);
+  return { text: oneLine(text, merged) ?? merged, changed };
+}
+
+/** `text` with `changed` added to or raised in its `dependencies`, by jsonc-parser edits (which lay out what they touch over several lines). */
+function mergeText(text: string, pkg: { dependencies?: Record<string, string> }, changed: Record<string, string>): string {
+  const current = pkg.dependencies ?? {};
   const formattingOptions = formatting(text);
   let out = text;
-  if (!pkg.dependencies) {
-    out = jsonc.applyEdits(out, jsonc.modify(out, ['dependencies'], changed, { formattingOptions }));
-    return { text: out, changed };
-  }
+  if (!pkg.dependencies) return jsonc.applyEdits(out, jsonc.modify(out, ['dependencies'], changed, { formattingOptions }));
   const sorted = isSorted(Object.keys(current));
   for (const [name, range] of Object.entries(changed)) {
     const edits = jsonc.modify(out, ['dependencies', name], range, {
@@ -44,7 +49,51 @@ export function mergeDependencies(text: string, wanted: Record<string, string>):
     });
     out = jsonc.applyEdits(out, edits);
   }
-  return { text: out, changed };
+  return out;
+}
+
+/** The spacing of a one-line JSON text: after `:` and `,`, and inside non-empty `{}` and `[]`. */
+interface OneLineStyle {
+  colon: string;
+  comma: string;
+  brace: string;
+  bracket: string;
+}
+
+/**
+ * `merged` (the multi-line result) written back on one line in the spacing of `original`, when
+ * `original` is one line of JSON that this spacing reproduces exactly (so nothing but the added
+ * entries differs); null otherwise (a multi-line file, or one whose spacing is irregular).
+ */
+function oneLine(original: string, merged: string): string | null {
+  const body = original.trim();
+  if (body.includes('\n')) return null;
+  const style = styleOf(body);
+  if (write(JSON.parse(body), style) !== body) return null;
+  const lead = original.slice(0, original.indexOf(body));
+  return lead + write(JSON.parse(merged), style) + original.slice(lead.length + body.length);
+}
+
+function styleOf(body: string): OneLineStyle {
+  const after = (re: RegExp) => re.exec(outsideStrings(body))?.[1];
+  const colon = after(/:( *)/) ?? '';
+  // An object of one entry shows no comma: a space after ':' suggests one after ',' too.
+  return { colon, comma: after(/,( *)/) ?? colon, brace: after(/\{( *)[^ }]/) ?? '', bracket: after(/\[( *)[^ \]]/) ?? '' };
+}
+
+/** `body` with every string literal's content blanked, so punctuation inside strings is not read as JSON's. */
+function outsideStrings(body: string): string {
+  return body.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+}
+
+/** `value` as one line of JSON in `style`. */
+function write(value: unknown, style: OneLineStyle): string {
+  if (Array.isArray(value)) return value.length ? `[${style.bracket}${value.map((v) => write(v, style)).join(`,${style.comma}`)}${style.bracket}]` : '[]';
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${style.colon}${write(v, style)}`);
+    return entries.length ? `{${style.brace}${entries.join(`,${style.comma}`)}${style.brace}}` : '{}';
+  }
+  return JSON.stringify(value);
 }
 
 /** Whether `ours`'s minimum version is higher than `theirs`'s (false when either is not a semver range). */

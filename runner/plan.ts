@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import type { Inventory } from '../analyzer/model.js';
-import type { FilePlan, ManualItem, ParityPolicy, PlanContext } from '../transforms/model.js';
+import type { DeferredItem, FilePlan, FrameworkDelta, ManualItem, ParityPolicy, PlanContext } from '../transforms/model.js';
 import { RunError } from './errors.js';
 import type { Step } from './steps.js';
 
@@ -32,8 +32,9 @@ export interface FileTask {
 export interface StagePlan {
   tasks: FileTask[];
   manual: ManualItem[];
+  deferred: DeferredItem[];
   moved: Array<{ step: string; what: string; done: number; of: number }>;
-  deltas: string[];
+  deltas: FrameworkDelta[];
   /** package.json `dependencies` the steps need: package → range (the higher minimum wins). */
   dependencies: Record<string, string>;
 }
@@ -59,17 +60,20 @@ export function planContext(root: string, inventory: Inventory, parity: ParityPo
 /**
  * Calls every step's planner (in step order) and groups the file plans per file. Files come out
  * sorted by path; a file's sources are read through the context.
- * @throws RunError 'plan-failed' when a planner throws (the message names the step); 'bad-step'
- *   when it plans a file outside the project
+ * @throws RunError 'refused' when a planner throws a StepRefusal (its message); 'plan-failed'
+ *   when a planner throws anything else (the message names the step); 'bad-step' when it plans a
+ *   file outside the project
  */
 export async function planStage(steps: Step[], ctx: PlanContext): Promise<StagePlan> {
   const byFile = new Map<string, StepTask[]>();
-  const result: StagePlan = { tasks: [], manual: [], moved: [], deltas: [], dependencies: {} };
+  const result: StagePlan = { tasks: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {} };
   for (const step of steps) {
     let plan;
     try {
       plan = await step.plan(ctx);
     } catch (e) {
+      // By name as well as class: a step loaded from elsewhere (the test steps) has its own copy of the class.
+      if (e instanceof Error && e.name === 'StepRefusal') throw new RunError('refused', e.message);
       throw new RunError('plan-failed', `the planner of step ${step.meta.name} failed: ${(e as Error).stack ?? e}`);
     }
     for (const filePlan of plan.files) {
@@ -79,12 +83,18 @@ export async function planStage(steps: Step[], ctx: PlanContext): Promise<StageP
       byFile.get(file)!.push({ step: step.meta.name, transform: step.transform, plan: { ...filePlan, file } });
     }
     result.manual.push(...plan.manual);
+    result.deferred.push(...(plan.deferred ?? []));
     if (plan.moved) result.moved.push({ step: step.meta.name, ...plan.moved });
-    result.deltas.push(...(plan.deltas ?? []));
+    result.deltas.push(...(plan.deltas ?? []).map(asDelta));
     for (const [name, range] of Object.entries(plan.dependencies ?? {})) result.dependencies[name] = higherRange(result.dependencies[name], range);
   }
   result.tasks = [...byFile.keys()].sort().map((file) => ({ file, source: ctx.readFile(file), steps: byFile.get(file)! }));
   return result;
+}
+
+/** A step's delta as an object: a plain string is one `--parity express` restores (transforms/model.ts StepPlan.deltas). */
+function asDelta(delta: string | FrameworkDelta): FrameworkDelta {
+  return typeof delta === 'string' ? { text: delta, restoredByParityExpress: true } : delta;
 }
 
 /** Of two ranges for one package, the one with the higher minimum version (the first on a tie or when one is not a semver range). */

@@ -12,6 +12,7 @@ import type { Inventory } from '../analyzer/model.js';
 import { routeParity } from '../analyzer/route-parity.js';
 import { runRules } from '../rules/index.js';
 import type { FileChange, ManualItem } from '../transforms/model.js';
+import { placeItems } from './follow-ups.js';
 import { writeFileAtomic } from '../verifier/files.js';
 import { unifiedDiff } from './diff.js';
 import { RunError } from './errors.js';
@@ -24,8 +25,9 @@ import { runTasks } from './pool.js';
 import { stepsOfStage, type Step } from './steps.js';
 import { todoLines } from './todos.js';
 import { hasTsconfig, newTypeErrors, typeErrors } from './typecheck.js';
+import { verifyHint } from './verify-hint.js';
 
-export type { FileOutcome, RunOptions, RunResult, TodoLine } from './model.js';
+export type { FileOutcome, RunOptions, RunResult, TodoLine, VerifyHint } from './model.js';
 export { RunError, type RunErrorCode } from './errors.js';
 
 /** What the write phase needs besides the result. */
@@ -42,8 +44,9 @@ interface RunContext {
 
 /**
  * Runs one stage on the project in `options.root`.
- * @throws RunError 'unknown-stage', 'no-steps', 'bad-step', 'not-a-project', 'dirty-tree',
- *   'not-a-repo', 'plan-failed' or 'typecheck-failed'; nothing is written then.
+ * @throws RunError 'unknown-stage', 'no-steps', 'bad-step', 'not-a-project', 'no-app' (the
+ *   analysis found no app), 'refused' (a step refused: a prerequisite of the stage is missing),
+ *   'dirty-tree', 'not-a-repo', 'plan-failed' or 'typecheck-failed'; nothing is written then.
  */
 export async function runStage(options: RunOptions): Promise<RunResult> {
   const say = options.onProgress ?? (() => {});
@@ -56,15 +59,50 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
 
   say(`analysing ${root}`);
   const before = await analyseApp(root, options, say);
+  refuseWithoutApp(before);
+  notes.push(...parseErrorNotes(before));
   const result = await transformStage(steps, { root, options, git, before, typeErrorsBefore, say }, notes);
 
   if (result.outcomes.some((o) => o.status === 'failed')) {
     notes.push('nothing was written: a file failed, and a stage is applied whole or not at all');
     return { ...result, exitCode: 2 };
   }
-  if (!writing) return { ...result, exitCode: options.check && result.changes.length > 0 ? 1 : 0 };
+  // A planned file that does not parse is work the stage still has to do.
+  const unparsed = result.manual.some((m) => m.code === PARSE_ERROR);
+  if (!writing) return { ...result, exitCode: options.check && (result.changes.length > 0 || unparsed) ? 1 : 0 };
   if (result.changes.length === 0) return { ...result, exitCode: result.manual.length ? 1 : 0 };
   return applyStage(result, { root, options, git, before, typeErrorsBefore, say });
+}
+
+/** ManualItem code of a planned file that does not parse (the runner's own item, not a step's). */
+export const PARSE_ERROR = 'parse-error';
+
+/**
+ * Refuses an inventory without any app (Express or Fastify): nothing to migrate from this entry.
+ * The message names the entry and the files that do not parse, and says what to do.
+ * @throws RunError 'no-app'
+ */
+function refuseWithoutApp(inventory: Inventory): void {
+  if (inventory.apps.length > 0) return;
+  const entry = inventory.project.entry;
+  const broken = parseErrors(inventory).map((d) => `${where(d)} ${d.message.replace(/^.*? does not parse: /, '').replace(/;.*$/, '')}`);
+  const from = entry ? `from the entry ${entry}` : 'in this folder (no entry was detected)';
+  const fix = broken.length ? `fix the syntax error${broken.length === 1 ? '' : 's'} (${broken.join('; ')}) and run the stage again` : 'if the app is created elsewhere, pass --entry <file that creates or starts it>';
+  throw new RunError('no-app', `no Express app was found ${from}, so there is nothing to migrate: ${fix}`);
+}
+
+/** The analyzer's parse-error diagnostics: files it could not read, whose code is not in the plan. */
+function parseErrors(inventory: Inventory): Inventory['diagnostics'] {
+  return inventory.diagnostics.filter((d) => d.code === 'parse-error');
+}
+
+/** One note per file the analysis could not parse. */
+function parseErrorNotes(inventory: Inventory): string[] {
+  return parseErrors(inventory).map((d) => `${where(d)} ${d.message} (the analysis skipped it, so the stage did not plan anything in it)`);
+}
+
+function where(d: Inventory['diagnostics'][number]): string {
+  return d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : '';
 }
 
 /** Plans the stage and runs its transforms: the change set and outcomes, nothing written yet. */
@@ -73,32 +111,40 @@ async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): 
   const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default'));
   const { results, threads } = await runTasks(plan.tasks, { workers: options.workers, onProgress: say });
 
-  const outcomes: FileOutcome[] = results.map(({ file, status, reason }) => (reason ? { file, status, reason } : { file, status }));
-  for (const r of results) for (const message of r.reports) notes.push(`${r.file}: ${message}`);
   const sources = new Map(plan.tasks.map((t) => [t.file, t.source]));
+  const outcomes: FileOutcome[] = results.map(({ file, status, reason }) => ({ file, status, ...(reason ? { reason } : {}), ...(status === 'changed' && sources.get(file) === null ? { created: true } : {}) }));
+  for (const r of results) for (const message of r.reports) notes.push(`${r.file}: ${message}`);
   const changes: FileChange[] = results.filter((r) => r.status === 'changed').map((r) => ({ file: r.file, before: sources.get(r.file) ?? null, after: r.after! }));
-  const manual: ManualItem[] = [...plan.manual];
+  const manual: ManualItem[] = [...plan.manual, ...results.flatMap((r) => (r.parseError ? [unparsedItem(r.file, r.parseError)] : []))];
   const dependencies = mergePackageJson(root, plan.dependencies, changes, outcomes, manual);
+  const placed = placeItems(manual, changes, todoLines(changes));
   return {
     stage: options.stage,
     root,
     changes,
     outcomes,
-    manual,
+    manual: placed.items,
+    deferred: placeItems(plan.deferred, changes, []).items,
     moved: plan.moved,
     deltas: plan.deltas,
     dependencies,
     installCommand: Object.keys(dependencies).length ? installCommand(before.project.packageManager) : null,
     parity: null,
     typecheck: null,
-    todos: todoLines(changes),
+    todos: placed.todos,
     notes,
     diff: unifiedDiff(changes),
     threads,
     written: false,
     commit: null,
+    verify: verifyHint(root, { repo: ctx.git.repo, committed: false }),
     exitCode: 0,
   };
+}
+
+/** The manual item of a planned file that does not parse: the stage did nothing in it. */
+function unparsedItem(file: string, error: { line: number; column: number; message: string }): ManualItem {
+  return { file, line: error.line, code: PARSE_ERROR, reason: `does not parse (${error.line}:${error.column} ${error.message}), so the stage did not change it: fix the syntax and run the stage again` };
 }
 
 /**
@@ -136,6 +182,7 @@ async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult
     try {
       const lockfiles = options.install ? await changedLockfiles(root) : [];
       result.commit = await commitFiles(root, [...result.changes.map((c) => path.join(root, c.file)), ...lockfiles], `migrate: stage ${options.stage}`);
+      result.verify = verifyHint(root, { repo: true, committed: true });
     } catch (e) {
       failed = true;
       notes.push(`the commit failed: ${(e as Error).message.trim()}`);

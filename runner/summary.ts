@@ -1,11 +1,14 @@
 /**
- * The text summary of a stage run (stdout): outcomes with counts and files, what moved out of
- * what could move, dependencies and how to install them, framework deltas, manual items and
- * `TODO(migrate)` lines as `file:line reason` (a TODO that marks a manual item's place is shown
- * once, as the item), the parity and type checks, notes, and what to
- * do next. Colour only when asked (the CLI decides: TTY and no NO_COLOR).
+ * The text summary of a stage run (stdout): outcomes with counts and files (new files as
+ * `created`), what moved out of what could move, dependencies and how to install them, framework
+ * deltas (each saying whether `--parity express` restores it), manual items and `TODO(migrate)`
+ * lines as `file:line reason` at their lines in the files as written (a TODO that marks a manual
+ * item's place is shown once, as the item), what is left for later stages, the parity and type
+ * checks, notes, and what to do next. Colour only when asked (the CLI decides: TTY and no NO_COLOR).
  */
 import pc from 'picocolors';
+import { describeParity } from '../analyzer/route-parity.js';
+import type { FrameworkDelta } from '../transforms/model.js';
 import type { FileOutcome, RunResult } from './model.js';
 
 /** How the run was asked to run, for the wording of the summary. */
@@ -15,22 +18,30 @@ export interface SummaryMode {
   color?: boolean;
 }
 
-const STATUSES: FileOutcome['status'][] = ['changed', 'unchanged', 'skipped', 'failed'];
+/** How an outcome is listed: `created` for a changed file the stage creates. */
+type Label = FileOutcome['status'] | 'created';
+const LABELS: Label[] = ['changed', 'created', 'unchanged', 'skipped', 'failed'];
 /** Unchanged files are listed one by one up to this many; beyond, only counted. */
 const MAX_UNCHANGED_LISTED = 10;
+
+function labelOf(o: FileOutcome): Label {
+  return o.status === 'changed' && o.created ? 'created' : o.status;
+}
 
 /** Renders `result` as text lines ending with a newline. */
 export function renderSummary(result: RunResult, mode: SummaryMode = {}): string {
   const c = pc.createColors(Boolean(mode.color));
-  const paint: Record<FileOutcome['status'], (s: string) => string> = { changed: c.green, unchanged: c.dim, skipped: c.yellow, failed: c.red };
+  const paint: Record<Label, (s: string) => string> = { changed: c.green, created: c.green, unchanged: c.dim, skipped: c.yellow, failed: c.red };
   const out: string[] = [];
-  const count = (s: FileOutcome['status']) => result.outcomes.filter((o) => o.status === s).length;
-  const verb = mode.dry || mode.check ? 'would change' : 'changed';
-  out.push(c.bold(`Stage ${result.stage}: ${STATUSES.map((s) => `${count(s)} ${s === 'changed' ? verb : s}`).join(', ')}`));
+  const count = (l: Label) => result.outcomes.filter((o) => labelOf(o) === l).length;
+  const would = mode.dry || mode.check;
+  const word: Record<Label, string> = { changed: would ? 'would change' : 'changed', created: would ? 'would create' : 'created', unchanged: 'unchanged', skipped: 'skipped', failed: 'failed' };
+  out.push(c.bold(`Stage ${result.stage}: ${LABELS.filter((l) => l !== 'created' || count(l) > 0).map((l) => `${count(l)} ${word[l]}`).join(', ')}`));
   const unchanged = result.outcomes.filter((o) => o.status === 'unchanged');
   for (const o of result.outcomes) {
     if (o.status === 'unchanged' && unchanged.length > MAX_UNCHANGED_LISTED) continue;
-    out.push(`  ${paint[o.status](o.status.padEnd(9))} ${o.file}${o.reason ? ` — ${o.reason}` : ''}`);
+    const label = labelOf(o);
+    out.push(`  ${paint[label](label.padEnd(9))} ${o.file}${o.reason ? ` — ${o.reason}` : ''}`);
   }
   if (unchanged.length > MAX_UNCHANGED_LISTED) out.push(`  ${c.dim(`unchanged ${unchanged.length} files (--format json lists them)`)}`);
 
@@ -45,22 +56,26 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     if (result.installCommand) out.push(`  install them: ${c.cyan(result.installCommand)}${mode.dry || mode.check ? '' : ' (or run the stage with --install)'}`);
   }
   if (result.deltas.length) {
-    out.push('', c.bold('Framework defaults that now differ (not restored; --parity express restores them)'));
-    for (const d of result.deltas) out.push(`  - ${d}`);
+    out.push('', c.bold('Framework defaults that now differ (not restored)'));
+    for (const d of result.deltas) out.push(`  - ${deltaLine(d)}`);
   }
-  const todos = result.todos.filter((t) => !result.manual.some((m) => m.file === t.file && (m.line === t.line || m.reason.includes(t.text))));
+  const todos = result.todos.filter((t) => !t.paired);
   const followUps = [...result.manual.map((m) => `${m.file}:${m.line} ${m.reason}`), ...todos.map((t) => `${t.file}:${t.line} TODO(migrate) ${t.text}`)];
   if (followUps.length) {
     out.push('', c.bold(c.yellow(`Left for a human (${followUps.length})`)));
     for (const line of followUps) out.push(`  ${line}`);
   }
+  for (const stage of [...new Set(result.deferred.map((d) => d.stage))]) {
+    const items = result.deferred.filter((d) => d.stage === stage);
+    out.push('', c.bold(`Left for the ${stage} stage (${items.length})`));
+    for (const d of items) out.push(`  ${d.file}:${d.line} ${d.reason}`);
+  }
   if (result.parity) {
-    const { missing, duplicated } = result.parity;
-    if (!missing.length && !duplicated.length) out.push('', `Route parity: ${c.green('ok')} (every route still served, once)`);
+    const problems = describeParity(result.parity);
+    if (!problems.length) out.push('', `Route parity: ${c.green('ok')} (every route still served, once)`);
     else {
       out.push('', c.red(c.bold('Route parity FAILED')));
-      for (const key of missing) out.push(`  missing:      ${key}`);
-      for (const key of duplicated) out.push(`  served twice: ${key}`);
+      for (const line of problems) out.push(`  ${line}`);
     }
   }
   if (result.typecheck) {
@@ -79,19 +94,36 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
   return out.join('\n') + '\n';
 }
 
+/**
+ * A delta and whether `--parity express` restores it. A text that already says so (the shim's
+ * wording) is kept as it is.
+ */
+function deltaLine(d: FrameworkDelta): string {
+  if (/--parity express/.test(d.text)) return d.text;
+  return `${d.text} (${d.restoredByParityExpress ? '--parity express restores it' : 'not restored by --parity express either'})`;
+}
+
 /** What the user does now, from how the run ended. */
 function nextSteps(result: RunResult, mode: SummaryMode): string[] {
   if (result.exitCode === 2 && !result.written) return ['fix what failed above (or report it), then run the stage again; nothing was written'];
-  if (result.exitCode === 2) return ['the stage broke a check above; inspect it with `git diff`, undo it with `git restore` (files listed in the notes), and report the case'];
-  if (mode.dry) return result.changes.length ? ['run again without --dry to write these changes'] : ['nothing to change: this stage is done'];
-  if (mode.check) return result.changes.length ? [`run \`migrate run --stage ${result.stage}\` to apply the stage`] : ['nothing to change: this stage is done'];
+  if (result.exitCode === 2) return ['the stage broke a check above; inspect it with `git diff`, undo it with `git restore` (files listed in the notes), and report the case (the output above and the app\'s shape) to the maintainers of migrate'];
+  const done = result.manual.length || result.todos.length ? 'nothing more to change automatically: finish the items left for a human, then run the stage again to confirm' : 'nothing to change: this stage is done';
+  if (mode.dry) return result.changes.length ? ['run again without --dry to write these changes'] : [done];
+  if (mode.check) return result.changes.length ? [`run \`migrate run --stage ${result.stage}\` to apply the stage`] : [done];
+  if (!result.written) return [done];
   const steps: string[] = [];
-  if (result.written) {
-    if (result.installCommand) steps.push(`install the new dependencies: ${result.installCommand}`);
-    steps.push('review the changes (`git diff`) and run the app\'s tests');
-    steps.push('check behaviour against the recording: `migrate verify`');
-    steps.push(result.commit ? `undo the stage if needed: \`git revert ${result.commit.slice(0, 12)}\`` : 'undo the stage if needed: `git restore` the changed files (delete the new ones), or use --commit next time');
-  } else steps.push('nothing to change: this stage is done');
+  if (result.installCommand) steps.push(`install the new dependencies: ${result.installCommand}`);
+  steps.push(`review the changes (${result.commit ? `\`git show ${result.commit.slice(0, 12)}\`` : '`git diff`'}) and run the app's tests`);
+  steps.push(...verifySteps(result.verify));
+  steps.push(result.commit ? `undo the stage if needed: \`git revert ${result.commit.slice(0, 12)}\`` : 'undo the stage if needed: `git restore` the changed files (delete the created ones), or use --commit next time');
   if (result.manual.length || result.todos.length) steps.push('finish the items left for a human, then run the stage again to confirm');
+  return steps;
+}
+
+/** How to check the stage with the verifier, with what the project still lacks for it. */
+function verifySteps(verify: RunResult['verify']): string[] {
+  const steps: string[] = [];
+  if (verify.needsRecording) steps.push('record the app\'s traffic once: `migrate record` (it writes .migrate/recordings/<time>.har)');
+  steps.push(`check behaviour against the recording: \`${verify.command}\`${verify.configured ? '' : ' (`migrate init` saves the baseline and recording, so that `migrate verify` alone does)'}`);
   return steps;
 }

@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import jscodeshift, { type API, type Transform } from 'jscodeshift';
-import { parserFor, parses } from '../transforms/lib/parser.js';
+import { parseError, parserFor, parses, type ParseError } from '../transforms/lib/parser.js';
 import type { FileTask } from './plan.js';
 
 /** The outcome of one file (JSON-serialisable: it crosses back from a worker). */
@@ -18,6 +18,8 @@ export interface FileResult {
   /** The new text, for `changed`. */
   after?: string;
   reason?: string;
+  /** For a file `skipped` because its input does not parse: where and why (planned work not done). */
+  parseError?: ParseError;
   /** Messages the transforms passed to `api.report`. */
   reports: string[];
 }
@@ -31,8 +33,8 @@ export async function transformFile(task: FileTask, load: TransformLoader): Prom
   const original = task.source ?? '';
   if (task.steps.every((s) => s.plan.entries.length === 0 && !s.plan.create)) return { file: task.file, status: 'skipped', reason: 'no plan entries for this file', reports };
   if (task.source !== null) {
-    const error = parses(task.source, task.file);
-    if (error) return { file: task.file, status: 'skipped', reason: `does not parse (${error}); not transformed`, reports };
+    const error = parseError(task.source, task.file);
+    if (error) return { file: task.file, status: 'skipped', reason: `does not parse (${error.line}:${error.column} ${error.message}); not transformed`, parseError: error, reports };
   }
   const j = jscodeshift.withParser(parserFor(task.file));
   const api: API = { jscodeshift: j, j, stats: () => {}, report: (message: string) => reports.push(message) };

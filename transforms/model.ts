@@ -47,11 +47,61 @@ export interface PlanContext {
 /** Something the step could not do and a human must: always with file, line and reason. */
 export interface ManualItem {
   file: string;
+  /**
+   * 1-based line in the file as the planner read it (before the stage). The runner reports it at
+   * the line it has in the file as written: the line of its `TODO(migrate)` comment (see `todo`),
+   * else this line carried through the stage's edits of that file.
+   */
   line: number;
   /** What was left and why, in one sentence. */
   reason: string;
   /** Stable code (`listen-unknown-shape`, …) for tests and the checklist. */
   code: string;
+  /**
+   * The text of the `// TODO(migrate): <text>` comment the step leaves in code for this item (what
+   * follows `TODO(migrate):`), when it leaves one; the run pairs the two and lists the item once.
+   */
+  todo?: string;
+}
+
+/**
+ * Something this stage leaves on purpose because a later stage takes it (a router's error handler
+ * becomes its plugin's error handler in `routes`): listed under "Left for the <stage> stage", with
+ * no `TODO(migrate)` in code and no exit code 1 — nobody has to act before that stage runs.
+ */
+export interface DeferredItem extends ManualItem {
+  /** The stage that takes it. */
+  stage: StageName;
+}
+
+/**
+ * A framework default that differs after the stage (DESIGN.md "Behaviour parity"): clients rarely
+ * depend on it, so it is reported, not treated as a regression.
+ */
+export interface FrameworkDelta {
+  /** One sentence: what differs, and how to restore it by hand. */
+  text: string;
+  /**
+   * Whether running the stage with `--parity express` restores it (the step then emits the
+   * restoration and does not report the delta). False: no policy of ours restores it yet.
+   */
+  restoredByParityExpress: boolean;
+}
+
+/**
+ * Thrown by a step's planner when the stage cannot run on this project at all (a prerequisite is
+ * missing: `errors` before `shim`). The runner turns it into a refusal (RunError, exit 2) with
+ * this message, which says what to do; nothing is written.
+ */
+export class StepRefusal extends Error {
+  constructor(
+    /** Stable code (`shim-missing`, …). */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StepRefusal';
+  }
 }
 
 /** The part of a step's plan for one file. `entries` is step-specific data (JSON-serialisable: it crosses to a worker). */
@@ -69,12 +119,21 @@ export interface StepPlan<E = unknown> {
   files: Array<FilePlan<E>>;
   /** package.json `dependencies` to add or raise: package → range (ranges from rules/catalogue/versions.ts). */
   dependencies?: Record<string, string>;
-  /** What the step leaves to a human; also marked in code with `TODO(migrate)` where it leaves one. */
+  /** What the step leaves to a human; also marked in code with `TODO(migrate)` where it leaves one (`todo`). */
   manual: ManualItem[];
-  /** "What moved out of what could move": e.g. `{ what: 'listen sites', done: 2, of: 2 }`. */
+  /** What the step leaves to a later stage (no TODO in code, no exit 1). */
+  deferred?: DeferredItem[];
+  /**
+   * "What moved out of what could move": e.g. `{ what: 'listen sites', done: 2, of: 2 }`. `done`
+   * counts what the plan really changes; `of` leaves out what is deferred to a later stage.
+   */
   moved?: { what: string; done: number; of: number };
-  /** Framework defaults that now differ and are not restored (without `--parity express`): one line each. */
-  deltas?: string[];
+  /**
+   * Framework defaults that now differ and are not restored under this run's parity policy. A plain
+   * string is a delta that `--parity express` restores (as the shim's are): the same as
+   * `{ text, restoredByParityExpress: true }`.
+   */
+  deltas?: Array<string | FrameworkDelta>;
 }
 
 /** Options a step's transform receives from the runner (plus whatever jscodeshift passes). */

@@ -23,6 +23,23 @@ describe('mergeDependencies', () => {
     expect(mergeDependencies(`{\r\n\t"name": "a"\r\n}\r\n`, { fastify: '^5.2.0' }).text).toBe(`{\r\n\t"name": "a",\r\n\t"dependencies": {\r\n\t\t"fastify": "^5.2.0"\r\n\t}\r\n}\r\n`);
   });
 
+  it('keeps a one-line package.json on one line, in its own spacing', () => {
+    const wanted = { fastify: '^5.2.0', '@fastify/express': '^4.0.7' };
+    expect(mergeDependencies(`{ "name": "a", "main": "server.js", "dependencies": { "express": "^4.21.2" } }\n`, wanted).text).toBe(
+      `{ "name": "a", "main": "server.js", "dependencies": { "@fastify/express": "^4.0.7", "express": "^4.21.2", "fastify": "^5.2.0" } }\n`,
+    );
+    expect(mergeDependencies(`{"name":"a","dependencies":{"express":"^4.21.2"},"files":["a","b"]}`, wanted).text).toBe(
+      `{"name":"a","dependencies":{"@fastify/express":"^4.0.7","express":"^4.21.2","fastify":"^5.2.0"},"files":["a","b"]}`,
+    );
+    expect(mergeDependencies(`{ "name": "a" }\n`, { fastify: '^5.2.0' }).text).toBe(`{ "name": "a", "dependencies": { "fastify": "^5.2.0" } }\n`);
+  });
+
+  it('lays a one-line file out over several lines only when its own spacing cannot be reproduced', () => {
+    // Irregular spacing (one space after the first colon, none after the second): jsonc-parser's layout.
+    const merged = mergeDependencies(`{"name": "a","dependencies":{"express":"^4.21.2"}}`, { fastify: '^5.2.0' }).text;
+    expect(merged).toBe(`{\n  "name": "a",\n  "dependencies": {\n    "express": "^4.21.2",\n    "fastify": "^5.2.0"\n  }\n}`);
+  });
+
   it('returns the text itself when nothing is added or raised', () => {
     const text = `{ "dependencies": { "fastify": "^5.2.0" } }`;
     expect(mergeDependencies(text, { fastify: '^5.0.0' })).toEqual({ text, changed: {} });

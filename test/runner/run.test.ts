@@ -90,15 +90,21 @@ describe('runStage: changes and outcomes', () => {
     for (const f of ['same.js', 'null.js']) expect(statSync(path.join(root, f)).mtime.getTime()).toBe(old.getTime());
   });
 
-  it('skips a file whose input does not parse, with the parse error', async () => {
+  it('skips a file whose input does not parse: planned work not done is left for a human (exit 1, --check 1)', async () => {
     const root = app({ 'bad.js': `// MARK:append\nconst = 1;\n`, 'good.js': `// MARK:append\nconst a = 1;\n` });
+    expect((await run(root, { check: true })).exitCode).toBe(1);
     const result = await run(root);
     expect(result.outcomes).toEqual([
       { file: 'bad.js', status: 'skipped', reason: 'does not parse (2:7 Unexpected token); not transformed' },
       { file: 'good.js', status: 'changed' },
     ]);
     expect(readFileSync(path.join(root, 'bad.js'), 'utf8')).toBe(`// MARK:append\nconst = 1;\n`);
-    expect(result.exitCode).toBe(0);
+    expect(result.manual).toEqual([{ file: 'bad.js', line: 2, code: 'parse-error', reason: 'does not parse (2:7 Unexpected token), so the stage did not change it: fix the syntax and run the stage again' }]);
+    expect(result.exitCode).toBe(1);
+    expect(renderSummary(result)).toContain('Left for a human (1)\n  bad.js:2 does not parse (2:7 Unexpected token), so the stage did not change it');
+    // Once the rest is written, the file that does not parse still needs a human: --check and a new run say so.
+    expect((await run(root, { check: true })).exitCode).toBe(1);
+    expect((await run(root)).exitCode).toBe(1);
   });
 
   it('a transform emitting code that does not parse fails its file; nothing of the stage is written (exit 2)', async () => {
@@ -187,7 +193,11 @@ describe('runStage: git and refusals', () => {
     expect(git(root, 'log', '--format=%s').trim().split('\n')).toEqual(['migrate: stage shim', 'initial']);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['a.js', 'package.json']);
     expect(git(root, 'status', '--porcelain')).toBe('');
-    expect(renderSummary(result)).toContain(`git revert ${result.commit!.slice(0, 12)}`);
+    const text = renderSummary(result);
+    expect(text).toContain(`git revert ${result.commit!.slice(0, 12)}`);
+    expect(text).toContain(`review the changes (\`git show ${result.commit!.slice(0, 12)}\`)`);
+    expect(text).not.toContain('git diff');
+    expect(result.verify).toEqual({ command: `migrate verify ${path.relative(process.cwd(), root)} --baseline HEAD~1 --recording <recording.har>`, configured: false, needsRecording: true });
   });
 
   it('outside a git repository: runs with a note, and refuses --commit', async () => {
@@ -215,6 +225,44 @@ describe('runStage: git and refusals', () => {
   });
 });
 
+describe('runStage: refusals of what is not there to migrate', () => {
+  it('a project without any app: RunError no-app, naming the entry and what to do', async () => {
+    const root = project({ 'package.json': PKG.replace('"version": "1.0.0",', '"version": "1.0.0",\n    "main": "index.js",'), 'index.js': `require('http').createServer((q, s) => s.end('x')).listen(3000);\n// MARK:append\n` });
+    await expect(run(root)).rejects.toMatchObject({ code: 'no-app', message: 'no Express app was found from the entry index.js, so there is nothing to migrate: if the app is created elsewhere, pass --entry <file that creates or starts it>' });
+    expect(readFileSync(path.join(root, 'index.js'), 'utf8')).not.toContain("console.log('first')");
+  });
+
+  it('an entry that does not parse: RunError no-app naming the parse error', async () => {
+    const root = app({ 'app.js': `const express = require('express');\nconst app = express(;\n` });
+    await expect(run(root)).rejects.toMatchObject({ code: 'no-app', message: expect.stringMatching(/^no Express app was found from the entry app\.js, so there is nothing to migrate: fix the syntax error \(app\.js:2:\d+ .+\) and run the stage again$/) });
+  });
+
+  it('the analyzer\'s parse errors of other files go to the notes', async () => {
+    const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'app.js': `${APP}require('./routes');\n`, 'routes.js': `module.exports = (;\n` });
+    const noted = await run(root, { dry: true });
+    expect(noted.notes).toContainEqual(expect.stringMatching(/^routes\.js:1:\d+ routes\.js does not parse: .* \(the analysis skipped it, so the stage did not plan anything in it\)$/));
+    expect(noted.exitCode).toBe(0);
+  });
+
+  it('a step that refuses (StepRefusal): RunError refused with its message, nothing written', async () => {
+    const root = app({ 'a.js': `// MARK:append MARK:refuse\nconst a = 1;\n` });
+    await expect(run(root)).rejects.toMatchObject({ code: 'refused', message: 'run the marked stage first' });
+    expect(readFileSync(path.join(root, 'a.js'), 'utf8')).toBe(`// MARK:append MARK:refuse\nconst a = 1;\n`);
+  });
+});
+
+describe('runStage: items deferred to a later stage', () => {
+  it('are listed under their stage, with no exit 1', async () => {
+    const result = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'd.js': `// MARK:deferred\n` }));
+    expect(result.deferred).toEqual([{ file: 'd.js', line: 1, reason: 'a marked thing the routes stage takes', code: 'test-deferred', stage: 'routes' }]);
+    expect(result.manual).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const text = renderSummary(result);
+    expect(text).toContain('Left for the routes stage (1)\n  d.js:1 a marked thing the routes stage takes\n');
+    expect(text).not.toContain('Left for a human');
+  });
+});
+
 describe('renderSummary', () => {
   it('counts outcomes, lists files, moves, deltas and what to do next', async () => {
     const root = app({ 'a.js': `// MARK:append MARK:delta\n`, 'same.js': `// MARK:same\n`, 'bad.js': `// MARK:append\nconst = 1\n` });
@@ -223,12 +271,34 @@ describe('renderSummary', () => {
     expect(text).toContain('  changed   a.js\n');
     expect(text).toContain('  skipped   bad.js — does not parse');
     expect(text).toContain('  mark-first: moved 2 of 2 marked files');
-    expect(text).toContain('  - X-Powered-By is no longer sent');
-    expect(text).toContain('`migrate verify`');
+    expect(text).toContain(
+      'Framework defaults that now differ (not restored)\n' +
+        '  - X-Powered-By is no longer sent (--parity express restores it)\n' +
+        '  - No automatic ETag (not restored by --parity express either)\n',
+    );
+    expect(text).not.toContain('--parity express restores them');
+    // Not a git repository: the baseline is the user's copy of the app.
+    expect(text).toContain(`check behaviour against the recording: \`migrate verify ${path.relative(process.cwd(), root)} --baseline <copy-of-the-app-before-the-stage> --recording <recording.har>\``);
     expect(text).not.toMatch(/\x1b\[/);
     const dry = renderSummary(await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n` }), { dry: true }), { dry: true });
     expect(dry).toMatch(/^Stage shim: 1 would change, 0 unchanged/);
     expect(dry).toContain('run again without --dry');
+  });
+
+  it('lists a file the stage creates as created, and counts it apart', async () => {
+    const result = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'c.js': `// MARK:create\n` }));
+    expect(result.outcomes).toEqual([
+      { file: 'a.js', status: 'changed' },
+      { file: 'created.js', status: 'changed', created: true },
+    ]);
+    const text = renderSummary(result);
+    expect(text).toMatch(/^Stage shim: 1 changed, 1 created, 0 unchanged, 0 skipped, 0 failed\n  changed   a\.js\n  created   created\.js\n/);
+  });
+
+  it('says plain `migrate verify` once .migrate/config.json gives the baseline and a recording', async () => {
+    const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n`, '.migrate/config.json': '{ "baseline": { "ref": "main" }, "recordings": [".migrate/recordings/r.har"] }\n' });
+    const result = await run(root);
+    expect(result.verify).toEqual({ command: `migrate verify ${path.relative(process.cwd(), root)}`, configured: true, needsRecording: false });
   });
 });
 
@@ -263,7 +333,7 @@ describe('runStage: route parity', () => {
     expect(dropped.exitCode).toBe(2);
     expect(dropped.written).toBe(true);
     expect(dropped.notes.at(-1)).toBe('the files stay written; undo the stage with `git restore -- app.js` (or `git checkout -- …`)');
-    expect(renderSummary(dropped)).toContain('Route parity FAILED\n  missing:      GET /');
+    expect(renderSummary(dropped)).toContain('Route parity FAILED\n  route GET / is no longer served\n');
     const doubled = await run(app({ 'app.js': `// MARK:duproute\n${APP}` }));
     expect(doubled.parity).toEqual({ missing: [], duplicated: ['GET /'] });
     expect(doubled.exitCode).toBe(2);

@@ -5,6 +5,7 @@ import { installCommand, runInstall } from '../../runner/install.js';
 import { planContext, planStage } from '../../runner/plan.js';
 import type { RunResult } from '../../runner/model.js';
 import { renderSummary } from '../../runner/summary.js';
+import { lineAfter, placeItems } from '../../runner/follow-ups.js';
 import { todoLines } from '../../runner/todos.js';
 import { newTypeErrors } from '../../runner/typecheck.js';
 import type { Inventory } from '../../analyzer/model.js';
@@ -52,14 +53,34 @@ describe('planStage', () => {
   });
 });
 
+describe('placeItems / lineAfter', () => {
+  const before = `a();\napp.use(errorHandler);\nb();\n`;
+  const after = `import x from 'x';\na();\n// TODO(migrate): error handler stays on Express: why\napp.use(errorHandler);\nb();\n`;
+
+  it('carries a line of the file before the stage to the line it has after (kept, shifted, or the line in place of a deleted one)', () => {
+    expect([1, 2, 3].map((line) => lineAfter(before, after, line))).toEqual([2, 4, 5]);
+    expect(lineAfter(`a();\nremoved();\nb();\n`, `a();\nb();\n`, 2)).toBe(2);
+  });
+
+  it('places items at their lines in the written file and pairs each TODO with the item it marks', () => {
+    const manual = [{ file: 'app.js', line: 2, code: 'x', reason: 'error handler errorHandler stays on Express: why', todo: 'error handler stays on Express: why' }];
+    const changes = [{ file: 'app.js', before, after }];
+    const placed = placeItems(manual, changes, todoLines(changes));
+    expect(placed.items.map((m) => m.line)).toEqual([4]);
+    expect(placed.todos).toEqual([{ file: 'app.js', line: 3, text: 'error handler stays on Express: why', paired: true }]);
+    // Items of files the stage did not change keep their line.
+    expect(placeItems([{ ...manual[0], file: 'other.js' }], changes, []).items[0].line).toBe(2);
+  });
+});
+
 describe('renderSummary follow-ups', () => {
   it('shows a TODO(migrate) that marks a manual item once, as the item', () => {
-    const base: RunResult = { stage: 'errors', root: '/x', changes: [], outcomes: [], manual: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, exitCode: 1 };
+    const base: RunResult = { stage: 'errors', root: '/x', changes: [], outcomes: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, verify: { command: 'migrate verify', configured: true, needsRecording: false }, exitCode: 1 };
     const text = renderSummary({
       ...base,
       manual: [{ file: 'r.ts', line: 62, reason: 'error handler stays on Express: it belongs to a router', code: 'x' }],
       todos: [
-        { file: 'r.ts', line: 63, text: 'error handler stays on Express: it belongs to a router' },
+        { file: 'r.ts', line: 61, text: 'error handler stays on Express: it belongs to a router', paired: true },
         { file: 'r.ts', line: 80, text: 'check the status' },
       ],
     });

@@ -12,7 +12,7 @@ import { routeParity } from '../../analyzer/route-parity.js';
 import { runRules } from '../../rules/index.js';
 import { plan as planHandler } from '../../transforms/errors-handler/plan.js';
 import { plan as planNotFound } from '../../transforms/errors-not-found/plan.js';
-import type { PlanContext } from '../../transforms/model.js';
+import { StepRefusal, type FrameworkDelta, type PlanContext } from '../../transforms/model.js';
 import { TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
 
 async function contextOf(step: string, name: string): Promise<PlanContext> {
@@ -45,22 +45,54 @@ describe('errors plans', () => {
     expect(handler.files[1].entries[0]).toMatchObject({ specifier: './app', form: { kind: 'named', name: 'errorHandler' }, module: 'commonjs' });
   });
 
-  it('reports the deltas of what moved: the ETag Express added, and OPTIONS when the app has routes of its own', async () => {
+  it('reports the deltas of what moved: the ETag Express added, and OPTIONS when the app has routes of its own; --parity express restores neither', async () => {
     const ctx = await contextOf('errors-not-found', 'all-star-express4');
-    const deltas = planNotFound(ctx).deltas ?? [];
+    const deltas = (planNotFound(ctx).deltas ?? []) as FrameworkDelta[];
     expect(deltas).toHaveLength(2);
-    expect(deltas[0]).toContain('no automatic weak ETag');
-    expect(deltas[1]).toContain("OPTIONS requests to a path with routes registered on the app itself");
+    expect(deltas[0].text).toContain('no automatic weak ETag');
+    expect(deltas[1].text).toContain('OPTIONS requests to a path with routes registered on the app itself');
+    expect(deltas.map((d) => d.restoredByParityExpress)).toEqual([false, false]);
     expect(planHandler(ctx).deltas).toEqual([]);
+    const parityExpress = (planNotFound({ ...ctx, parity: 'express' }).deltas ?? []) as FrameworkDelta[];
+    expect(parityExpress.map((d) => d.restoredByParityExpress)).toEqual([false, false]);
   });
 
-  it('without the shim, plans nothing and says so once for the stage', async () => {
+  it('without the shim, refuses the stage (StepRefusal shim-missing, saying to run the shim first)', async () => {
     const ctx = await contextOf('errors-handler', 'no-shim');
+    expect(() => planHandler(ctx)).toThrow(StepRefusal);
+    expect(() => planHandler(ctx)).toThrow(expect.objectContaining({ code: 'shim-missing', message: expect.stringContaining('run `migrate run --stage shim` first') }));
+  });
+
+  it('two apps whose generated module is one: neither handler moves (ManualItem, no TODO, no file planned), 0 of 2 moved', async () => {
+    const ctx = await contextOf('errors-handler', 'two-apps-one-module');
     const handler = planHandler(ctx);
     expect(handler.files).toEqual([]);
-    expect(handler.manual.map((m) => [m.code, m.file])).toEqual([['shim-missing', 'server.js']]);
-    expect(handler.moved).toEqual({ what: 'error handlers', done: 0, of: 1 });
-    expect(planNotFound(ctx).manual).toEqual([]);
+    expect(handler.moved).toEqual({ what: 'error handlers', done: 0, of: 2 });
+    expect(handler.manual.map((m) => [m.file, m.line, m.code, m.todo])).toEqual([
+      ['src/server.js', 8, 'shared-generated-module', undefined],
+      ['src/server.js', 12, 'shared-generated-module', undefined],
+    ]);
+    expect(handler.manual[0].reason).toBe(
+      'error handler publicErrors stays on Express: the generated module src/fastify-server.js builds the Fastify server of 2 apps (pub, admin), so a handler registered in its buildFastify would answer for all of them; give each app a module of its own (or register the handler by hand where only its app\'s server is built)',
+    );
+    expect(handler.deltas).toEqual([]);
+  });
+
+  it('a router-level error handler is deferred to the routes stage: no TODO, not counted as movable, not a ManualItem', async () => {
+    const ctx = await contextOf('errors-handler', 'router-level');
+    const handler = planHandler(ctx);
+    expect(handler.deferred?.map((d) => [d.file, d.line, d.code, d.stage])).toEqual([['routes/api.js', 9, 'error-handler-router', 'routes']]);
+    expect(handler.manual).toEqual([]);
+    expect(handler.moved).toEqual({ what: 'error handlers', done: 1, of: 1 });
+    expect(handler.files.flatMap((f) => f.entries.map((e) => e.kind))).not.toContain('todo');
+  });
+
+  it('a TODO left for a human carries its text in the ManualItem (the run pairs the two)', async () => {
+    const ctx = await contextOf('errors-handler', 'renders-view');
+    const [item] = planHandler(ctx).manual;
+    const todo = planHandler(ctx).files.flatMap((f) => f.entries).find((e) => e.kind === 'todo');
+    expect(todo && todo.kind === 'todo' && todo.reason).toBe(item.todo);
+    expect(item.todo).toMatch(/^error handler stays on Express: /);
   });
 
   it('names the place that blocks a move in the ManualItem, not in the TODO (which must read the same next run)', async () => {

@@ -8,9 +8,9 @@ import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { App } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
-import { GENERATED_MARK } from '../shim-server/template.js';
 import type { RegisterEntry } from './model.js';
-import { moduleSystemOf, projectSourceFiles, type Node } from './source-files.js';
+import { isGeneratedModule, moduleSystemOfFile, serverModuleFor } from './shim-facts.js';
+import { projectSourceFiles, type Node } from './source-files.js';
 
 type Quote = 'single' | 'double';
 
@@ -25,33 +25,22 @@ export interface GeneratedModule {
   parityErrorPage: boolean;
 }
 
-const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim', 'fastify-server-migrate'];
-const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
-
-/** Whether `source` is a module the shim stage wrote (its first line carries GENERATED_MARK). */
-export function isGenerated(source: string | null): source is string {
-  return !!source && source.split('\n', 1)[0].includes(GENERATED_MARK);
-}
-
 /**
  * The generated module that serves `app`: the Fastify app the inventory says serves it
- * (`servedBy`), else the one next to the app, its listen sites or the entry, else the only one
- * in the project. Null when the shim has not run.
+ * (`servedBy`), else the module the shim names for the app's file, its listen sites or the entry
+ * (`serverModuleFor`, so both stages name it alike), else the only one in the project. Null when
+ * the shim has not run.
  */
 export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule | null {
   const inventory = ctx.inventory;
   const server = app.servedBy ? inventory.apps.find((a) => a.id === app.servedBy) : undefined;
-  if (server && isGenerated(ctx.readFile(server.location.file))) return describe(ctx, server.location.file);
-  const dirs = [app.location.file, ...app.listen.map((l) => l.location.file), inventory.project.entry ?? ''].map((f) => path.posix.dirname(f));
-  for (const dir of dirs) {
-    for (const base of BASE_NAMES) {
-      for (const ext of EXTENSIONS) {
-        const file = path.posix.join(dir, base + ext);
-        if (isGenerated(ctx.readFile(file))) return describe(ctx, file);
-      }
-    }
+  if (server && isGeneratedModule(ctx.readFile(server.location.file))) return describe(ctx, server.location.file);
+  const starts = [app.location.file, ...app.listen.map((l) => l.location.file), ...(inventory.project.entry ? [inventory.project.entry] : [])];
+  for (const start of starts) {
+    const { file } = serverModuleFor(ctx, start);
+    if (isGeneratedModule(ctx.readFile(file))) return describe(ctx, file);
   }
-  const all = projectSourceFiles(ctx.root).filter((f) => path.posix.basename(f).startsWith('fastify-') && isGenerated(ctx.readFile(f)));
+  const all = projectSourceFiles(ctx.root).filter((f) => path.posix.basename(f).startsWith('fastify-') && isGeneratedModule(ctx.readFile(f)));
   return all.length === 1 ? describe(ctx, all[0]) : null;
 }
 
@@ -59,7 +48,7 @@ function describe(ctx: PlanContext, file: string): GeneratedModule {
   const source = ctx.readFile(file) ?? '';
   return {
     file,
-    module: moduleSystemOf(file, source, ctx.inventory.project.moduleKind),
+    module: moduleSystemOfFile(file, source, ctx.inventory.project.moduleKind),
     typescript: /\.[mc]?ts$/.test(file),
     source,
     parityErrorPage: /\.setErrorHandler\(\s*\(/.test(source),
@@ -72,13 +61,15 @@ function describe(ctx: PlanContext, file: string): GeneratedModule {
  * page), and adds `fastify.<method>(handler)` before `return fastify`. No change when the call is
  * there already.
  * @returns whether the file changed.
+ * @throws Error when the module has no `function buildFastify` ending in `return <instance>` (it
+ *   was edited by hand): the handler would be taken from Express and registered nowhere
  */
 export function registerHandler(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): boolean {
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
-  if (!build) return false;
+  if (!build) throw new Error(`the generated module has no function buildFastify to register ${entry.from}'s handler in`);
   const body: Node[] = build.node.body.body;
   const returned = [...body].reverse().find((s) => s.type === 'ReturnStatement' && s.argument?.type === 'Identifier');
-  if (!returned) return false;
+  if (!returned) throw new Error(`buildFastify in the generated module does not end in \`return <fastify instance>\`, where ${entry.from}'s handler is registered`);
   const instance: string = returned.argument.name;
   const imported = importedLocal(j, root, entry);
   const calls = body.filter((s) => isCallOn(s, instance, entry.method));

@@ -59,6 +59,19 @@ export interface TodoEntry {
   kind: 'todo';
   statement: Anchor;
   reason: string;
+  /** How the step's TODO comments begin (`error handler stays on Express:`): an older one of the same step is replaced. */
+  prefix: string;
+}
+
+/**
+ * A handler a later stage takes (no TODO wanted): delete the `// TODO(migrate): <prefix> …` comment
+ * an earlier run left above its registration.
+ */
+export interface UntodoEntry {
+  kind: 'untodo';
+  statement: Anchor;
+  /** How the step's TODO comments begin after `TODO(migrate): ` (`error handler stays on Express:`). */
+  prefix: string;
 }
 
 /** The generated Fastify module: import the handler and register it in `buildFastify` before `return fastify`. */
@@ -75,4 +88,4 @@ export interface RegisterEntry {
   from: string;
 }
 
-export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | RegisterEntry;
+export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | UntodoEntry | RegisterEntry;

@@ -5,8 +5,10 @@
  *   3. delete the Express registrations, or mark the ones that stay with a TODO(migrate);
  *   4. register the handlers in the generated module's buildFastify;
  *   5. fix the TypeScript type imports; print in the file's style.
- * A handler whose rewrite would not be complete is left as it is (the plan said it moves, so this
- * only happens when the file changed under the plan); nothing is ever half converted.
+ * A move spans files (the handler's, the registration's, the generated module), so a part that
+ * cannot be done — its node is not found by its anchor, or its rewrite would not be complete (the
+ * file changed under the plan) — throws: the file fails and the runner writes nothing of the
+ * stage. Nothing is ever half converted or half moved.
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
@@ -16,11 +18,14 @@ import { registerHandler } from './fastify-module.js';
 import { planHandlerRewrite, type HandlerRewrite } from './handler-function.js';
 import { addExport, hoistHandler } from './handler-module.js';
 import type { MoveEntry } from './model.js';
-import { addTodo, removeRegistration } from './registration.js';
+import { addTodo, removeRegistration, removeTodo } from './registration.js';
 import { findByAnchor, functionPaths, jFor, type Node } from './source-files.js';
 import { addFastifyTypes, dropUnusedImports } from './type-imports.js';
 
-/** jscodeshift transform of the `errors` steps: the new source, or null when nothing changes. */
+/**
+ * jscodeshift transform of the `errors` steps: the new source, or null when nothing changes.
+ * @throws Error when a rewrite, hoist, unregister or register of the plan cannot be done in this file
+ */
 export default function transformMoves(file: FileInfo, _api: API, options: TransformOptions<MoveEntry>): string | null {
   const entries = options.plan?.entries ?? [];
   if (!entries.length) return null;
@@ -36,9 +41,8 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   const dropped = new Set<string>();
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
-      const fn = at(entry.fn, functions);
-      const rewrite = fn && complete(planHandlerRewrite(j, fn, entry.options));
-      if (!rewrite) continue;
+      const fn = at(entry.fn, functions) ?? notFound(file.path, 'the handler function to rewrite', entry.fn);
+      const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.fn);
       for (const t of rewrite.types) types.add(t);
       for (const t of rewrite.droppedTypes) dropped.add(t);
       steps.push(() => {
@@ -50,8 +54,8 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       const statement = at(entry.statement, statements);
       const call = statement?.node.type === 'ExpressionStatement' ? statement.get('expression') : null;
       const fn = call?.node.type === 'CallExpression' ? call.get('arguments', entry.argIndex) : null;
-      const rewrite = fn && /Function/.test(fn.node.type) && complete(planHandlerRewrite(j, fn, entry.options));
-      if (!rewrite || !statement) continue;
+      if (!statement || !fn || !/Function/.test(fn.node.type)) notFound(file.path, 'the registration with the handler to hoist', entry.statement);
+      const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.statement);
       for (const t of rewrite.types) types.add(t);
       for (const t of rewrite.droppedTypes) dropped.add(t);
       steps.push(() => {
@@ -60,8 +64,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
         return true;
       });
     } else if (entry.kind === 'unregister') {
-      const statement = at(entry.statement, statements);
-      if (!statement) continue;
+      const statement = at(entry.statement, statements) ?? notFound(file.path, 'the registration to delete', entry.statement);
       const arg = statement.node.expression?.arguments?.[entry.argIndex];
       steps.push(() => {
         removeRegistration(j, root, statement, arg);
@@ -69,7 +72,11 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       });
     } else if (entry.kind === 'todo') {
       const statement = at(entry.statement, statements);
-      if (statement) steps.push(() => addTodo(j, statement, entry.reason));
+      // A TODO only marks what the ManualItem already reports: a statement not found loses the comment, not the item.
+      if (statement) steps.push(() => addTodo(j, statement, entry.reason, entry.prefix));
+    } else if (entry.kind === 'untodo') {
+      const statement = at(entry.statement, statements);
+      if (statement) steps.push(() => removeTodo(statement, entry.prefix));
     } else {
       steps.push(() => registerHandler(j, root, entry, style.quote));
     }
@@ -127,6 +134,14 @@ function closeImportGaps(text: string, specifiers: string[]): string {
   return lines.join('\n');
 }
 
-function complete(rewrite: HandlerRewrite): HandlerRewrite | null {
-  return rewrite.refusals.length ? null : rewrite;
+/** `rewrite` when it converts everything; else throws (the plan said it would: the file changed under it). */
+function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
+  if (rewrite.refusals.length) throw new Error(`${file}:${anchor.line}: the planned handler can no longer be rewritten (${rewrite.refusals.join('; ')}); did the file change since the plan?`);
+  return rewrite;
+}
+
+/** Throws for a planned node that is not in the file: moving the rest of the handler would leave it half moved. */
+function notFound(file: string, what: string, anchor: { text: string; line: number }): never {
+  const first = anchor.text.split('\n', 1)[0].slice(0, 80);
+  throw new Error(`${file}:${anchor.line}: ${what} (\`${first}\`) is not where the plan found it; did the file change since the plan?`);
 }

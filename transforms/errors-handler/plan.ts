@@ -1,8 +1,9 @@
 /**
  * Plans the move of the app's error middleware (`app.use((err, req, res, next) => …)`) to
  * `fastify.setErrorHandler`. A handler moves when it is the app's only unconditional app-level
- * error handler, defined in the project, and every use in it converts; router-level handlers (the
- * routes stage), conditional ones, package ones and chains stay with a TODO(migrate).
+ * error handler, defined in the project, and every use in it converts; router-level handlers and
+ * those under a path are left to the routes stage (deferred, no TODO); conditional ones, package
+ * ones and chains stay with a TODO(migrate).
  */
 import type { ErrorHandler, Inventory } from '../../analyzer/model.js';
 import type { PlanContext, StepPlan } from '../model.js';
@@ -16,10 +17,13 @@ const STEP: MoveStep = {
   what: 'error handlers',
   noun: 'error handler',
   defaultName: 'errorHandler',
-  reportsMissingShim: true,
 };
 
-/** @returns the files to change, a ManualItem per handler that stays, and how many moved of the app's error handlers. */
+/**
+ * @returns the files to change, a ManualItem per handler that stays, a DeferredItem per handler
+ *   the routes stage takes, and how many moved of the app's error handlers.
+ * @throws StepRefusal 'shim-missing' when the shim stage has not run (move-plan.ts planMoves)
+ */
 export function plan(ctx: PlanContext): StepPlan<MoveEntry> {
   return planMoves(ctx, STEP, candidatesOf(ctx.inventory));
 }
@@ -36,8 +40,8 @@ function candidatesOf(inventory: Inventory): Candidate[] {
 
 function blockersOf(h: ErrorHandler, appLevel: ErrorHandler[]): Blocker[] {
   const blockers: Blocker[] = [];
-  if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
-  else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
+  if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler`, deferTo: 'routes' });
+  else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix`, deferTo: 'routes' });
   if (h.conditions?.length) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions.join(' and ')}; a Fastify error handler applies always, so keep that condition around fastify.setErrorHandler by hand` });
   if (h.origin !== 'local' || !h.definition) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
   if (appLevel.length > 1 && appLevel.includes(h)) {

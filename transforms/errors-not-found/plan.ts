@@ -5,7 +5,7 @@
  * when nothing answered, which is exactly when a last catch-all runs in Express.
  */
 import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyzer/model.js';
-import type { PlanContext, StepPlan } from '../model.js';
+import type { FrameworkDelta, PlanContext, StepPlan } from '../model.js';
 import type { MoveEntry } from '../errors-handler/model.js';
 import { planMoves, type Blocker, type Candidate, type MoveStep } from '../errors-handler/move-plan.js';
 import { plan as planErrorHandlers } from '../errors-handler/plan.js';
@@ -17,17 +17,23 @@ const STEP: MoveStep = {
   what: 'not-found handlers',
   noun: '404 handler',
   defaultName: 'notFound',
-  reportsMissingShim: false,
 };
 
 /**
  * While the app's own routes stay on Express, its router answers `OPTIONS` for paths it has
  * routes on (`200 Allow: …`) once no catch-all comes last to answer 404 first.
  */
-const OPTIONS_DELTA =
-  "OPTIONS requests to a path with routes registered on the app itself now get Express's automatic '200 Allow: …' answer instead of the app's 404 (the catch-all no longer runs inside Express); it ends when those routes move (routes stage), as Fastify has no automatic OPTIONS.";
+const OPTIONS_DELTA: FrameworkDelta = {
+  text: "OPTIONS requests to a path with routes registered on the app itself now get Express's automatic '200 Allow: …' answer instead of the app's 404 (the catch-all no longer runs inside Express); it ends when those routes move (routes stage), as Fastify has no automatic OPTIONS.",
+  restoredByParityExpress: false,
+};
 
-/** @returns the files to change, a ManualItem per 404 handler that stays, and the OPTIONS delta when it applies. */
+/**
+ * @returns the files to change, a ManualItem per 404 handler that stays, a DeferredItem per one the
+ *   routes stage takes (a router's, one under a path, a one-method fallback), and the OPTIONS delta
+ *   when it applies.
+ * @throws StepRefusal 'shim-missing' when the shim stage has not run (move-plan.ts planMoves)
+ */
 export function plan(ctx: PlanContext): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
   const errorsEndInFastify = appsWhoseErrorsEndInFastify(ctx);
@@ -48,14 +54,15 @@ function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastif
  * the same handler as `reply.send(err)` from Fastify's not-found handler.
  */
 function appsWhoseErrorsEndInFastify(ctx: PlanContext): Set<string> {
-  // Every handler the errors-handler step does not move is one of its ManualItems, at its registration.
-  const stays = new Set(planErrorHandlers(ctx).manual.map((m) => `${m.file}:${m.line}`));
+  // Every handler the errors-handler step does not move is one of its ManualItems or DeferredItems, at its registration.
+  const handlers = planErrorHandlers(ctx);
+  const stays = new Set([...handlers.manual, ...(handlers.deferred ?? [])].map((m) => `${m.file}:${m.line}`));
   const appLevel = ctx.inventory.errorHandlers.filter((e) => e.scope === 'app' && e.framework !== 'fastify');
   return new Set(ctx.inventory.apps.filter((app) => appLevel.every((e) => e.appId !== app.id || !stays.has(`${e.registration.file}:${e.registration.line}`))).map((app) => app.id));
 }
 
 function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
-  if (h.ownerId !== h.appId) return [{ code: 'not-found-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setNotFoundHandler` }];
+  if (h.ownerId !== h.appId) return [{ code: 'not-found-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setNotFoundHandler`, deferTo: 'routes' }];
   const middleware = inventory.middleware.filter((m) => m.appId === h.appId);
   const routes = inventory.routes.filter((r) => r.appId === h.appId);
   const asMiddleware = middleware.find((m) => sameSite(m.registration, h.registration));
@@ -74,13 +81,13 @@ function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
 }
 
 function middlewareBlockers(m: Middleware): Blocker[] {
-  if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix` }];
+  if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix`, deferTo: 'routes' }];
   if (m.reasons.some((r) => r.code === 'conditional')) return [{ code: 'not-found-conditional', reason: 'it is registered only under a condition; a Fastify not-found handler applies always' }];
   return [];
 }
 
 function routeBlockers(r: Route): Blocker[] {
-  if (r.method !== 'ALL') return [{ code: 'not-found-method', reason: `it answers only ${r.method} requests; Fastify's not-found handler answers every method` }];
+  if (r.method !== 'ALL') return [{ code: 'not-found-method', reason: `it answers only ${r.method} requests, so it is a route (an SPA fallback), not a 404 for every method; the routes stage moves it`, deferTo: 'routes' }];
   if (r.chain.some((e) => e.scope === 'route')) return [{ code: 'not-found-middleware', reason: 'it has middleware of its own; move it by hand as a preHandler of setNotFoundHandler' }];
   if (r.conditions.length) return [{ code: 'not-found-conditional', reason: `it is registered only ${r.conditions.join(' and ')}; a Fastify not-found handler applies always` }];
   return [];

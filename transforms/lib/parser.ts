@@ -62,17 +62,28 @@ export function isCheckedSource(file: string): boolean {
   return /\.(?:[cm]?[jt]sx?|json)$/i.test(file);
 }
 
+/** Where and why a source does not parse: 1-based line and column (1, 1 when the parser gives no place). */
+export interface ParseError {
+  line: number;
+  column: number;
+  /** The parser's message without its `(line:column)` suffix. */
+  message: string;
+}
+
 /**
- * Whether `source` parses as `file` (by its extension; JSON files with JSON.parse): null when it
- * does, else the parse error as `line:column message`. Files of other types are not checked (null).
+ * The parse error of `source` read as `file` (by its extension; JSON files with JSON.parse), or
+ * null when it parses. Files of other types are not checked (null).
  */
-export function parses(source: string, file: string): string | null {
+export function parseError(source: string, file: string): ParseError | null {
   if (/\.json$/i.test(file)) {
     try {
       JSON.parse(source);
       return null;
     } catch (e) {
-      return (e as Error).message;
+      const message = (e as Error).message;
+      const at = /position (\d+)/.exec(message);
+      const before = at ? source.slice(0, Number(at[1])) : '';
+      return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n'), message };
     }
   }
   if (!isCheckedSource(file)) return null;
@@ -81,7 +92,16 @@ export function parses(source: string, file: string): string | null {
     return null;
   } catch (e) {
     const err = e as Error & { loc?: { line: number; column: number } };
-    const message = err.message.replace(/\s*\(\d+:\d+\)$/, '');
-    return err.loc ? `${err.loc.line}:${err.loc.column + 1} ${message}` : message;
+    return { line: err.loc?.line ?? 1, column: (err.loc?.column ?? 0) + 1, message: err.message.replace(/\s*\(\d+:\d+\)$/, '') };
   }
+}
+
+/**
+ * Whether `source` parses as `file` (see parseError): null when it does, else the parse error as
+ * `line:column message` (JSON: the message alone).
+ */
+export function parses(source: string, file: string): string | null {
+  const error = parseError(source, file);
+  if (!error) return null;
+  return /\.json$/i.test(file) ? error.message : `${error.line}:${error.column} ${error.message}`;
 }

@@ -16,14 +16,22 @@ export function plan(ctx) {
     }
   }
   const deps = filesWith(ctx.root, 'MARK:deps').length ? { fastify: '^5.2.0', '@fastify/express': '^4.0.7' } : undefined;
+  if (filesWith(ctx.root, 'MARK:refuse').length) {
+    // The runner knows a StepRefusal by its name (transforms/model.ts); this step is plain JavaScript.
+    const refusal = new Error('run the marked stage first');
+    refusal.name = 'StepRefusal';
+    throw refusal;
+  }
   const manual = filesWith(ctx.root, 'MARK:manual').map((file) => ({ file, line: 1, reason: 'a marked thing needs a human', code: 'test-manual' }));
+  const deferred = filesWith(ctx.root, 'MARK:deferred').map((file) => ({ file, line: 1, reason: 'a marked thing the routes stage takes', code: 'test-deferred', stage: 'routes' }));
   const appended = filesWith(ctx.root, 'MARK:append');
   return {
     step: 'mark-first',
     files: [...byFile.values()],
     dependencies: deps,
     manual,
+    deferred,
     moved: { what: 'marked files', done: appended.length, of: appended.length },
-    deltas: filesWith(ctx.root, 'MARK:delta').length ? ['X-Powered-By is no longer sent'] : [],
+    deltas: filesWith(ctx.root, 'MARK:delta').length ? ['X-Powered-By is no longer sent', { text: 'No automatic ETag', restoredByParityExpress: false }] : [],
   };
 }
