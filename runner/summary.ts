@@ -100,7 +100,7 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
  */
 function deltaLine(d: FrameworkDelta): string {
   if (/--parity express/.test(d.text)) return d.text;
-  return `${d.text} (${d.restoredByParityExpress ? '--parity express restores it' : 'not restored by --parity express either'})`;
+  return `${d.text.replace(/\.$/, '')}; ${d.restoredByParityExpress ? '--parity express restores it' : '--parity express does not restore it either'}.`;
 }
 
 /** What the user does now, from how the run ended. */

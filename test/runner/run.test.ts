@@ -273,8 +273,8 @@ describe('renderSummary', () => {
     expect(text).toContain('  mark-first: moved 2 of 2 marked files');
     expect(text).toContain(
       'Framework defaults that now differ (not restored)\n' +
-        '  - X-Powered-By is no longer sent (--parity express restores it)\n' +
-        '  - No automatic ETag (not restored by --parity express either)\n',
+        '  - X-Powered-By is no longer sent; --parity express restores it.\n' +
+        '  - No automatic ETag; --parity express does not restore it either.\n',
     );
     expect(text).not.toContain('--parity express restores them');
     // Not a git repository: the baseline is the user's copy of the app.
