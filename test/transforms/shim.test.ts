@@ -6,6 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runStage } from '../../runner/run.js';
+import { project } from '../helpers/tmp.js';
 import { expectFixture, fixtureCases, runFixture } from '../helpers/transform-fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -24,15 +26,17 @@ describe('what the shim reports', () => {
     expect(result.exitCode).toBe(1);
   });
 
-  it('a project without Express: nothing changes, and the run says so', async () => {
-    const { result } = await runFixture('shim-listen', 'no-express', 'shim');
-    expect(result.changes).toEqual([]);
-    expect(result.manual.map((m) => m.code)).toEqual(['no-express-app']);
+  it('a project without Express is refused (exit 2), naming the entry', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'no-express', private: true, scripts: { start: 'node server.js' } }),
+      'server.js': "const http = require('http');\n// A plain Node server: nothing for the shim to do.\nhttp.createServer((req, res) => res.end('ok')).listen(process.env.PORT || 3000);\n",
+    });
+    await expect(runStage({ root, stage: 'shim', dry: true })).rejects.toMatchObject({ code: 'no-app', message: expect.stringContaining('server.js') });
   });
 
   it('settings known only at run time are reported with file and line, the rest copied', async () => {
     const { result, files } = await runFixture('shim-server', 'unknown-settings', 'shim');
-    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['body-parser-options', 'server.js:7']]);
+    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['body-parser-options', 'server.js:8']]);
     expect(files['fastify-server.js']).toContain("trustProxy: 'loopback, 10.0.0.0/8',");
     expect(files['fastify-server.js']).toContain('parseBodyLikeExpress([])');
   });

@@ -33,11 +33,8 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
 }
 
 function nothingStarts(ctx: PlanContext): ManualItem {
+  // The runner refuses a project without an app before any step plans (RunError 'no-app').
   const app = ctx.inventory.apps[0];
-  if (!app) {
-    const entry = ctx.inventory.project.entry ?? 'package.json';
-    return { file: entry, line: 1, code: 'no-express-app', reason: `no Express app was found from the entry ${entry} (an express() call from the express package): nothing to put behind Fastify; if the app is elsewhere, pass --entry` };
-  }
   const module = serverModuleFor(ctx, app.location.file).file;
   return {
     file: app.location.file,

@@ -17,6 +17,11 @@ export interface ServerModule {
   typescript: boolean;
 }
 
+/** Whether `source` is a module the shim stage wrote: GENERATED_MARK on its first line, where the template puts it. */
+export function isGeneratedModule(source: string | null): source is string {
+  return !!source && source.split('\n', 1)[0].includes(GENERATED_MARK);
+}
+
 const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim'];
 
@@ -35,13 +40,13 @@ export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerMod
   for (const base of BASE_NAMES) {
     const file = path.posix.join(dir, base + ext);
     const existing = ctx.readFile(file);
-    if (existing === null || existing.includes(GENERATED_MARK)) return { file, module, typescript };
+    if (existing === null || isGeneratedModule(existing)) return { file, module, typescript };
   }
   return { file: path.posix.join(dir, `fastify-server-migrate${ext}`), module, typescript };
 }
 
 /** ESM when the file uses import/export syntax (or its extension or package type says so), CommonJS otherwise. */
-function moduleSystemOf(source: string, ext: string, packageKind: 'esm' | 'commonjs'): 'esm' | 'commonjs' {
+export function moduleSystemOf(source: string, ext: string, packageKind: 'esm' | 'commonjs'): 'esm' | 'commonjs' {
   if (ext === '.mjs' || ext === '.mts') return 'esm';
   if (ext === '.cjs' || ext === '.cts') return 'commonjs';
   if (/^\s*(import\s[^(]|export\s)/m.test(source)) return 'esm';
