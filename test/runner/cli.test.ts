@@ -11,7 +11,9 @@ import { project } from '../helpers/tmp.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/migrate.js');
 const STEPS = path.join(ROOT, 'test/runner/steps');
-const PKG = `{\n  "name": "demo",\n  "dependencies": {\n    "express": "^4.21.2"\n  }\n}\n`;
+const PKG = `{\n  "name": "demo",\n  "main": "app.js",\n  "dependencies": {\n    "express": "^4.21.2"\n  }\n}\n`;
+/** The runner refuses a project without an Express app, so every test project has one (no step plans it). */
+const APP = "const express = require('express');\nmodule.exports = express();\n";
 
 function migrate(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, 'run', '--steps-dir', STEPS, ...args], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
@@ -20,7 +22,7 @@ function migrate(...args: string[]) {
 
 /** An app with `n` files marked for the test steps, plus `extra` files. */
 function marked(n: number, extra: Record<string, string> = {}): string {
-  const files: Record<string, string> = { 'package.json': PKG, ...extra };
+  const files: Record<string, string> = { 'package.json': PKG, 'app.js': APP, ...extra };
   for (let i = 1; i <= n; i++) files[`src/f${String(i).padStart(2, '0')}.js`] = `// MARK:append\nconst a${i} = ${i};\n`;
   return project(files);
 }
