@@ -131,7 +131,7 @@ function appsPerModule(apps: App[], modules: Map<string, GeneratedModule | null>
  */
 function sendDelta(step: MoveStep): FrameworkDelta {
   return {
-    text: `Answers of the moved ${step.noun} now leave through Fastify's reply: no automatic weak ETag (Express's res.send added one) and no 'X-Powered-By: Express'; register @fastify/etag ({ weak: true }) and an onSend hook if clients rely on them.`,
+    text: `Answers of the moved ${step.noun} now leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both; X-Powered-By stays: Express set it before handing the request on); register @fastify/etag ({ weak: true }) if clients rely on them.`,
     restoredByParityExpress: false,
   };
 }
