@@ -23,7 +23,9 @@ export type RunErrorCode =
   /** `typecheck` was asked and tsc cannot run on the project. */
   | 'typecheck-failed'
   /** The package manager failed (`install`). */
-  | 'install-failed';
+  | 'install-failed'
+  /** Writing a file failed; the files written before it were put back, so nothing of the stage is written. */
+  | 'write-failed';
 
 /** A refusal of `runStage`: nothing was written. */
 export class RunError extends Error {

@@ -13,7 +13,7 @@ import { routeParity } from '../analyzer/route-parity.js';
 import { runRules } from '../rules/index.js';
 import type { FileChange, ManualItem } from '../transforms/model.js';
 import { placeItems } from './follow-ups.js';
-import { writeFileAtomic } from '../verifier/files.js';
+import { writeChanges } from './write.js';
 import { unifiedDiff } from './diff.js';
 import { RunError } from './errors.js';
 import { changedLockfiles, commitFiles, gitState, type GitState } from './git.js';
@@ -154,7 +154,7 @@ function unparsedItem(file: string, error: { line: number; column: number; messa
 async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult> {
   const { root, options, say, notes } = { ...ctx, notes: result.notes };
   say(`writing ${result.changes.length} file${result.changes.length === 1 ? '' : 's'}`);
-  for (const change of result.changes) writeFileAtomic(path.join(root, change.file), change.after);
+  writeChanges(root, result.changes);
   result.written = true;
 
   say('analysing again for the route parity check');
