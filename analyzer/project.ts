@@ -129,9 +129,9 @@ const ENTRY_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', ''];
 
 /**
  * Picks the file analysis starts from, and says how it was chosen. Order: `--entry`; the start
- * script (`node x`, `tsx x`, `ts-node x`, `nodemon x`); `main` when it is a source file (a `main`
- * pointing at a missing or built file, e.g. `dist/index.js`, is mapped back to `src/`); then the
- * conventional names. Returns a relative POSIX path or null.
+ * script (`node x`, `tsx x`, `ts-node x`, `nodemon x`); `main` when it is a source file (a start
+ * script or `main` pointing at a built file, e.g. `dist/index.js`, is mapped back to `src/` when
+ * that source exists); then the conventional names. Returns a relative POSIX path or null.
  */
 export function detectEntry(root: string, pkg: PackageJson | null, explicit?: string): { entry: string | null; source: string } {
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
@@ -149,7 +149,11 @@ export function detectEntry(root: string, pkg: PackageJson | null, explicit?: st
   const start = pkg?.scripts?.start ?? pkg?.scripts?.dev ?? '';
   const fromScript = /(?:^|\s|&&)(?:node|tsx|ts-node|ts-node-dev|nodemon|bun|node --[\w-]+(?:=\S+)?)(?:\s+-{1,2}[\w-]+(?:[= ]\S+)?)*\s+([\w./@-]+\.[cm]?[jt]s|[\w./@-]+\/www)\b/.exec(start);
   if (fromScript) {
-    const found = tryFile(fromScript[1]) ?? tryFile(sourceForBuilt(fromScript[1]));
+    // `node dist/server.js`: the compiled copy is not what the codemods must edit; its source is.
+    const script = fromScript[1];
+    const mapped = isBuildOutput(script) ? tryFile(sourceForBuilt(script)) : null;
+    if (mapped) return { entry: rel(mapped), source: `start script (${script}) mapped to its source` };
+    const found = tryFile(script) ?? tryFile(sourceForBuilt(script));
     if (found) return { entry: rel(found), source: 'start script' };
   }
   if (pkg?.main) {

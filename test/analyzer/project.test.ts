@@ -144,3 +144,11 @@ describe('entry detection: folders are not files', () => {
     expect(detectEntry(dir, { name: 'rw' })).toEqual({ entry: 'src/main.ts', source: expect.any(String) });
   });
 });
+
+describe('entry from a start script that runs the build', () => {
+  it('maps node dist/server.js to src/server.ts when both exist (the codemods edit the source)', async () => {
+    const { detectEntry } = await import('../../analyzer/project.js');
+    const dir = project({ 'package.json': '{}', 'src/server.ts': 'export {};\n', 'dist/server.js': '"use strict";\n' });
+    expect(detectEntry(dir, { scripts: { start: 'node dist/server.js' } })).toEqual({ entry: 'src/server.ts', source: 'start script (dist/server.js) mapped to its source' });
+  });
+});
