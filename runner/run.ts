@@ -60,8 +60,11 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
   say(`analysing ${root}`);
   const before = await analyseApp(root, options, say);
   refuseWithoutApp(before);
-  notes.push(...parseErrorNotes(before));
   const result = await transformStage(steps, { root, options, git, before, typeErrorsBefore, say }, notes);
+  // A file the analysis could not read may hold what the stage should change (Node may run code the
+  // parser rejects, e.g. a legacy octal literal): a human must look at it.
+  const reported = new Set(result.manual.filter((m) => m.code === PARSE_ERROR).map((m) => m.file));
+  result.manual.push(...parseErrorItems(before).filter((m) => !reported.has(m.file)));
 
   if (result.outcomes.some((o) => o.status === 'failed')) {
     notes.push('nothing was written: a file failed, and a stage is applied whole or not at all');
@@ -96,9 +99,14 @@ function parseErrors(inventory: Inventory): Inventory['diagnostics'] {
   return inventory.diagnostics.filter((d) => d.code === 'parse-error');
 }
 
-/** One note per file the analysis could not parse. */
-function parseErrorNotes(inventory: Inventory): string[] {
-  return parseErrors(inventory).map((d) => `${where(d)} ${d.message} (the analysis skipped it, so the stage did not plan anything in it)`);
+/** One item for a human per file the analysis could not parse (exit 1). */
+function parseErrorItems(inventory: Inventory): ManualItem[] {
+  return parseErrors(inventory).map((d) => ({
+    file: d.location?.file ?? '',
+    line: d.location?.line ?? 1,
+    code: PARSE_ERROR,
+    reason: `${d.message} — the analysis skipped this file, so the stage planned nothing in it; fix it or migrate what it holds by hand`,
+  }));
 }
 
 function where(d: Inventory['diagnostics'][number]): string {

@@ -237,11 +237,13 @@ describe('runStage: refusals of what is not there to migrate', () => {
     await expect(run(root)).rejects.toMatchObject({ code: 'no-app', message: expect.stringMatching(/^no Express app was found from the entry app\.js, so there is nothing to migrate: fix the syntax error \(app\.js:2:\d+ .+\) and run the stage again$/) });
   });
 
-  it('the analyzer\'s parse errors of other files go to the notes', async () => {
+  it('a file the analysis could not parse is left for a human (exit 1 when writing; --dry still exits 0)', async () => {
     const root = app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'app.js': `${APP}require('./routes');\n`, 'routes.js': `module.exports = (;\n` });
-    const noted = await run(root, { dry: true });
-    expect(noted.notes).toContainEqual(expect.stringMatching(/^routes\.js:1:\d+ routes\.js does not parse: .* \(the analysis skipped it, so the stage did not plan anything in it\)$/));
-    expect(noted.exitCode).toBe(0);
+    const dry = await run(root, { dry: true });
+    expect(dry.manual).toContainEqual(expect.objectContaining({ file: 'routes.js', line: 1, code: 'parse-error', reason: expect.stringMatching(/^routes\.js does not parse: .* the analysis skipped this file, so the stage planned nothing in it/) }));
+    expect(dry.exitCode).toBe(0);
+    const written = await run(root);
+    expect(written.exitCode).toBe(1);
   });
 
   it('a step that refuses (StepRefusal): RunError refused with its message, nothing written', async () => {
