@@ -15,7 +15,7 @@ import { Env, type Evaluator } from './evaluate.js';
 import type { EntryRef, RouterNode } from './graph.js';
 import type { FastifyHook, Reason } from './model.js';
 import type { PathSpec } from './path.js';
-import { clip, describeEntry, expressionName } from './entry.js';
+import { clip, describeEntry } from './entry.js';
 import { FASTIFY_PHASES, type FastifyContext } from './fastify-graph.js';
 import { fastifyPrefix } from './fastify-path.js';
 import { bindingName, flattenArgs } from './express-api.js';

@@ -62,7 +62,7 @@ function rewriteServerArgument(j: JSCodeshift, p: ASTPath, names: Names, used: S
   used.add('requestListener').add('buildFastify');
 }
 
-/** The names the import binds: ours, unless the file already uses one (then `…FromFastify`). */
+/** The names the import binds: ours, unless the file already binds one (then `listenFastify`, `listenFastify3`, …). */
 function freeNames(j: JSCodeshift, root: Collection): Names {
   const taken = new Set(
     root

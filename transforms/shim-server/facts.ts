@@ -5,7 +5,7 @@
  * `shim-listen` steps so both name the module the same way.
  */
 import path from 'node:path';
-import type { App, Inventory, Middleware, Setting } from '../../analyzer/model.js';
+import type { App, Middleware, Setting } from '../../analyzer/model.js';
 import type { ManualItem, PlanContext } from '../model.js';
 import { GENERATED_MARK, type Import, type ServerFacts } from './template.js';
 

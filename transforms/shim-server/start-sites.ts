@@ -46,7 +46,8 @@ export function startSites(ctx: PlanContext): StartSite[] {
     if (!source) continue;
     let calls: StartCall[];
     try {
-      calls = startCallsIn(jscodeshift.withParser(parserFor(file)), jscodeshift.withParser(parserFor(file))(source));
+      const j = jscodeshift.withParser(parserFor(file));
+      calls = startCallsIn(j, j(source));
     } catch {
       continue; // the runner reports files that do not parse
     }
