@@ -18,6 +18,7 @@ interface RunArgs {
   commit?: boolean;
   typecheck?: boolean;
   parity: ParityPolicy;
+  only?: string;
   entry?: string;
   app?: string;
   workers?: number;
@@ -49,6 +50,7 @@ export function runCommand(setExit: (code: number) => void): CommandModule<objec
         .option('commit', { type: 'boolean', describe: 'Commit the changed files as one commit "migrate: stage <name>" (undo: git revert)' })
         .option('typecheck', { type: 'boolean', describe: "Run the project's tsc --noEmit before and after; new errors fail the stage (needs tsconfig.json)" })
         .option('parity', { choices: ['default', 'express'] as const, default: 'default' as const, describe: 'express: also restore pure framework defaults (X-Powered-By, ETag, default 404/500 pages)' })
+        .option('only', { type: 'string', describe: 'routes stage: move only the routes of one router file (as analyze prints it) or one route key ("GET /api/notes/:id")' })
         .option('entry', { type: 'string', describe: 'Entry file, relative to the app folder (detected when omitted)' })
         .option('app', { type: 'string', describe: 'Workspace to migrate in a monorepo (package name or folder)' })
         .option('workers', { type: 'number', describe: 'Worker threads for the transforms (default: every core)', coerce: positiveInteger('--workers') })
@@ -74,6 +76,7 @@ export function runCommand(setExit: (code: number) => void): CommandModule<objec
           commit: args.commit,
           typecheck: args.typecheck,
           parity: args.parity,
+          only: args.only,
           entry: args.entry,
           app: args.app,
           workers: args.workers,

@@ -21,6 +21,8 @@ export interface RunOptions {
   typecheck?: boolean;
   /** How pure framework defaults are treated (DESIGN.md "Behaviour parity"); default 'default'. */
   parity?: ParityPolicy;
+  /** `--only`: a router file or a route key; the routes stage moves only those routes (PlanContext.only). */
+  only?: string;
   /** Entry file relative to the app folder (detected when omitted). */
   entry?: string;
   /** Workspace member to migrate in a monorepo (package name or folder). */
@@ -83,7 +85,7 @@ export interface RunResult {
   /** What the stage leaves to a later stage (no exit code 1); lines as in `manual`. */
   deferred: DeferredItem[];
   /** Per step, what moved out of what could move. */
-  moved: Array<{ step: string; what: string; done: number; of: number }>;
+  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number }> }>;
   /** Framework defaults that now differ and are not restored, each saying whether `--parity express` would. */
   deltas: FrameworkDelta[];
   /** package.json `dependencies` added or raised: package → range. */

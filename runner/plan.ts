@@ -33,20 +33,21 @@ export interface StagePlan {
   tasks: FileTask[];
   manual: ManualItem[];
   deferred: DeferredItem[];
-  moved: Array<{ step: string; what: string; done: number; of: number }>;
+  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number }> }>;
   deltas: FrameworkDelta[];
   /** package.json `dependencies` the steps need: package → range (the higher minimum wins). */
   dependencies: Record<string, string>;
 }
 
 /** A PlanContext whose `readFile` reads (and caches) project files under `root`. */
-export function planContext(root: string, inventory: Inventory, parity: ParityPolicy): PlanContext {
+export function planContext(root: string, inventory: Inventory, parity: ParityPolicy, only?: string): PlanContext {
   const cache = new Map<string, string | null>();
   return {
     root,
     inventory,
     findings: inventory.findings ?? [],
     parity,
+    ...(only ? { only } : {}),
     readFile(file) {
       if (!cache.has(file)) {
         const abs = path.join(root, file);

@@ -116,7 +116,7 @@ function where(d: Inventory['diagnostics'][number]): string {
 /** Plans the stage and runs its transforms: the change set and outcomes, nothing written yet. */
 async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): Promise<RunResult> {
   const { root, options, before, say } = ctx;
-  const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default'));
+  const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default', options.only));
   const { results, threads } = await runTasks(plan.tasks, { workers: options.workers, onProgress: say });
 
   const sources = new Map(plan.tasks.map((t) => [t.file, t.source]));

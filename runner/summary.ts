@@ -47,7 +47,10 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
 
   if (result.moved.length) {
     out.push('', c.bold('Moved'));
-    for (const m of result.moved) out.push(`  ${m.step}: moved ${m.done} of ${m.of} ${m.what}`);
+    for (const m of result.moved) {
+      out.push(`  ${m.step}: moved ${m.done} of ${m.of} ${m.what}`);
+      for (const g of m.groups ?? []) out.push(`    ${g.name}: ${g.done} of ${g.of}`);
+    }
   }
   const deps = Object.entries(result.dependencies);
   if (deps.length) {

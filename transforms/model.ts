@@ -40,6 +40,11 @@ export interface PlanContext {
   inventory: Inventory;
   findings: Finding[];
   parity: ParityPolicy;
+  /**
+   * `migrate run --only`: a router file (POSIX, relative to root) or a route key (`GET /api/notes/:id`)
+   * — the steps that move routes take only those; the others ignore it.
+   */
+  only?: string;
   /** Source of a project file (POSIX path relative to `root`), or null when it does not exist. */
   readFile(file: string): string | null;
 }
@@ -127,7 +132,13 @@ export interface StepPlan<E = unknown> {
    * "What moved out of what could move": e.g. `{ what: 'listen sites', done: 2, of: 2 }`. `done`
    * counts what the plan really changes; `of` leaves out what is deferred to a later stage.
    */
-  moved?: { what: string; done: number; of: number };
+  moved?: {
+    what: string;
+    done: number;
+    of: number;
+    /** The same counts per group (the routes stage: per router, `router notes at /api/notes (src/routes/notes.js)`). */
+    groups?: Array<{ name: string; done: number; of: number }>;
+  };
   /**
    * Framework defaults that now differ and are not restored under this run's parity policy. A plain
    * string is a delta that `--parity express` restores (as the shim's are): the same as

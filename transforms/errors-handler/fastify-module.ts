@@ -14,6 +14,9 @@ import { projectSourceFiles, type Node } from './source-files.js';
 
 type Quote = 'single' | 'double';
 
+/** What addImport needs: the module, how it exports the value, the preferred local name. */
+export type ImportRequest = Pick<RegisterEntry, 'specifier' | 'form' | 'local' | 'module'>;
+
 /** The generated module of an app. */
 export interface GeneratedModule {
   /** POSIX path relative to the project root. */
@@ -124,7 +127,13 @@ function requiresOf(j: JSCodeshift, root: Collection, specifier: string): Array<
 }
 
 /** Adds the import (ESM) or require (CommonJS) after the module's last one; returns the local name. */
-function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): string {
+/**
+ * Imports `entry.form` of `entry.specifier` under a collision-free local name (`local`, `local2`, …),
+ * merging into an import or destructuring require of the same module when there is one; ESM
+ * `import` or CommonJS `require` by `entry.module`. Shared with the routes stage.
+ * @returns the local name.
+ */
+export function addImport(j: JSCodeshift, root: Collection, entry: ImportRequest, quote: Quote): string {
   const taken = new Set<string>();
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   let local = entry.local;
@@ -151,7 +160,7 @@ function addImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote
 }
 
 /** Adds the handler to an import (or destructuring require) of the same module, when there is one that can take it. */
-function mergeIntoImport(j: JSCodeshift, root: Collection, entry: RegisterEntry, local: string, quote: Quote): boolean {
+function mergeIntoImport(j: JSCodeshift, root: Collection, entry: ImportRequest, local: string, quote: Quote): boolean {
   const form = entry.form;
   const existing = root.find(j.ImportDeclaration, { source: { value: entry.specifier } }).filter((p) => p.node.importKind !== 'type').paths()[0];
   if (existing) {

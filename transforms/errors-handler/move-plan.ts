@@ -192,11 +192,15 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   return { entries };
 }
 
-/** The function whose definition starts at `at` (an `export` in front counts as its start, as the analyzer reports it). */
-function functionAt(j: JSCodeshift, root: Collection, at: Location, source: string): ASTPath<Node> | null {
+/**
+ * The function whose definition starts at `at` (an `export` in front counts as its start, as the
+ * analyzer reports it; so do `const x =` and an object key `show: function …`). Shared with the
+ * routes stage, which finds route handlers the same way.
+ */
+export function functionAt(j: JSCodeshift, root: Collection, at: Location, source: string): ASTPath<Node> | null {
   const starts = (node: Node) => startsAt(node, at, source);
   const all = functionPaths(j, root);
-  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? null;
+  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
 }
 
 /** Whether the app sets a JSON print setting that `res.json` honours and `reply.send` does not. */

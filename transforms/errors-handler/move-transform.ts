@@ -95,7 +95,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
  * recast reprints a program whose statement list changed without the blank line that followed
  * its directive (`'use strict';`); put it back when the original had it.
  */
-function keepDirectiveGap(original: string, printed: string): string {
+export function keepDirectiveGap(original: string, printed: string): string {
   const directive = /^([ \t]*(['"])use strict\2;?)(\r?\n)/m;
   const before = directive.exec(original);
   const after = directive.exec(printed);
@@ -108,7 +108,7 @@ function keepDirectiveGap(original: string, printed: string): string {
 }
 
 /** Specifiers the module imports or requires at its top level. */
-function importedSpecifiers(j: JSCodeshift, root: Collection): Set<string> {
+export function importedSpecifiers(j: JSCodeshift, root: Collection): Set<string> {
   const out = new Set<string>();
   root.find(j.ImportDeclaration).forEach((p) => void out.add(String(p.node.source.value)));
   root.find(j.CallExpression, { callee: { type: 'Identifier', name: 'require' } }).forEach((p) => {
@@ -122,7 +122,7 @@ function importedSpecifiers(j: JSCodeshift, root: Collection): Set<string> {
  * recast separates a statement added after the last import by the blank line that followed that
  * import; an import we added belongs to the block above it, so that blank line goes.
  */
-function closeImportGaps(text: string, specifiers: string[]): string {
+export function closeImportGaps(text: string, specifiers: string[]): string {
   if (!specifiers.length) return text;
   const lines = text.split('\n');
   const isImport = (line: string) => /^\s*(import\s|(const|let|var)\s.*\brequire\()/.test(line);
@@ -135,13 +135,13 @@ function closeImportGaps(text: string, specifiers: string[]): string {
 }
 
 /** `rewrite` when it converts everything; else throws (the plan said it would: the file changed under it). */
-function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
+export function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
   if (rewrite.refusals.length) throw new Error(`${file}:${anchor.line}: the planned handler can no longer be rewritten (${rewrite.refusals.join('; ')}); did the file change since the plan?`);
   return rewrite;
 }
 
 /** Throws for a planned node that is not in the file: moving the rest of the handler would leave it half moved. */
-function notFound(file: string, what: string, anchor: { text: string; line: number }): never {
+export function notFound(file: string, what: string, anchor: { text: string; line: number }): never {
   const first = anchor.text.split('\n', 1)[0].slice(0, 80);
   throw new Error(`${file}:${anchor.line}: ${what} (\`${first}\`) is not where the plan found it; did the file change since the plan?`);
 }

@@ -238,7 +238,8 @@ function bridgeFunctions(f: ServerFacts): string[] {
 }
 
 /** Canonical text (single quotes, semicolons, two-space indentation) → the file's style. */
-function restyle(lines: string[], style: Style): string {
+/** `lines` (written with single quotes, semicolons and two-space indents) in `style`: quotes, semicolons, indentation and line ends. */
+export function restyle(lines: string[], style: Style): string {
   return lines
     .map((line) => {
       if (line.trimStart().startsWith('//') || line.trimStart().startsWith('*') || line.trimStart().startsWith('/**')) return indent(line, style);

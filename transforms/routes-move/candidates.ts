@@ -1,0 +1,139 @@
+/**
+ * What the inventory alone says against moving a route to Fastify now (the source-level checks —
+ * the handler's API uses, shared functions, scope of the registration — come in plan.ts). Each rule
+ * keeps a moved route seeing exactly what it saw in Express (DESIGN.md "Stages", routes):
+ * - nothing registered after it may now run before it: Express middleware after it that covers its
+ *   path, or a later Express route that matches its URLs, would run in the bridge first;
+ * - nothing it saw may go missing: its own middleware and param callbacks become hooks, and the
+ *   error handler that caught its errors must already be Fastify's (the errors stage);
+ * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
+ *   routes that overlap move only when both agree on which answers.
+ */
+import { prefixCovers } from '../../analyzer/path.js';
+import type { ChainEntry, Inventory, Route } from '../../analyzer/model.js';
+import type { Blocker } from '../errors-handler/move-plan.js';
+
+/**
+ * Route-level middleware packages that only read the request (`params`, `query`, `body`, headers),
+ * may replace those, and call `next()` / `next(err)`: they run unchanged as hooks through the
+ * `expressMiddleware` adapter. Others (multer reads the stream, passport answers and redirects
+ * through Express's response) move with their Fastify plugin in the plugins stage.
+ */
+export const REQUEST_ONLY_PACKAGES = new Set(['celebrate', 'express-json-validator-middleware', 'express-validator', 'joi-express', 'zod-express-middleware']);
+
+/** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
+export interface OwnChain {
+  middleware: ChainEntry[];
+  params: ChainEntry[];
+}
+
+/**
+ * The route-level and param entries of `route`'s chain that were registered with it: route-scope
+ * entries inside its registration statement (`lines`: first and last line of that statement, in
+ * the registration's file), and param callbacks (`router.param`). Route-scope entries outside it
+ * belong to an earlier route layer (`app.all('/api/*', auth)`, a duplicate route with next('route')).
+ */
+export function ownChain(route: Route, lines: [number, number]): OwnChain {
+  return {
+    middleware: route.chain.filter((e) => e.scope === 'route' && inStatement(route, e, lines)),
+    params: route.chain.filter((e) => e.scope === 'param'),
+  };
+}
+
+function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number]): boolean {
+  return e.registration.file === route.registration.file && e.registration.line >= first && e.registration.line <= last;
+}
+
+/** Blockers the inventory shows for `route` (all of them, most fundamental first). */
+export function inventoryBlockers(inventory: Inventory, route: Route, lines: [number, number]): Blocker[] {
+  const blockers: Blocker[] = [];
+  const add = (code: string, reason: string, where?: string[]) => blockers.push({ code, reason, ...(where ? { where } : {}) });
+  if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
+  if (route.path.syntax !== 'plain') add('route-path-syntax', `its path ${route.path.raw} uses ${route.path.syntax} syntax, which has no exact find-my-way form in this codemod yet`);
+  if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
+  if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
+  if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
+  if (route.handler.wrappers.length) add('route-handler-wrapped', `its handler is wrapped in ${route.handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`);
+  const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));
+  if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`));
+  for (const e of ownChain(route, lines).middleware) {
+    if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
+    else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
+    else if (e.origin === 'package' && !REQUEST_ONLY_PACKAGES.has(e.package ?? '')) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
+  }
+  const later = laterMiddleware(inventory, route);
+  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => m.name).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
+  const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id));
+  if (catching.length) add('route-error-handler', `its errors go to Express error middleware (${catching.map((h) => h.name).join(', ')}) that is still on Express; run the errors stage, or move that handler first`, catching.map((h) => `${h.registration.file}:${h.registration.line}`));
+  if (readsUnmergedParams(inventory, route)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
+  return blockers;
+}
+
+/** Express middleware of the route's app registered after it (a larger `order`) whose mount path covers its path. */
+function laterMiddleware(inventory: Inventory, route: Route) {
+  return inventory.middleware.filter((m) => m.framework !== 'fastify' && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full));
+}
+
+function readsUnmergedParams(inventory: Inventory, route: Route): boolean {
+  if (!route.mountChain.some((m) => m.mountPath.includes(':'))) return false;
+  const router = inventory.routers.find((r) => r.id === route.ownerId);
+  return !!router && !(router.options as { mergeParams?: boolean } | undefined)?.mergeParams && route.usage.req.some((u) => u.api === 'req.params');
+}
+
+type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
+
+/**
+ * The paths a route path stands for, optional groups expanded (Express 5 `{/:id}` → without and
+ * with; Express 4 `:id?` → without and with), each as segments: a segment with a wildcard or a
+ * RegExp is `wildcard`, one with a parameter (`:id`, `:file.:ext`) is `param`.
+ */
+function variants(path: string): Segment[][] {
+  const group = /\{([^{}]*)\}/.exec(path);
+  if (group) return [...variants(path.slice(0, group.index) + path.slice(group.index + group[0].length)), ...variants(path.slice(0, group.index) + group[1] + path.slice(group.index + group[0].length))];
+  const optional = /\/:[A-Za-z_$][\w$]*(\([^)]*\))?\?/.exec(path);
+  if (optional) return [...variants(path.slice(0, optional.index) + path.slice(optional.index + optional[0].length)), ...variants(path.replace(optional[0], optional[0].slice(0, -1)))];
+  return [
+    path
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s): Segment => (/[*(]|^RegExp/.test(s) ? { kind: 'wildcard' } : s.includes(':') ? { kind: 'param' } : { kind: 'static', text: s.toLowerCase() })),
+  ];
+}
+
+/** Whether some URL matches both paths (a wildcard, RegExp or unknown syntax is assumed to). */
+export function overlaps(a: string, b: string): boolean {
+  return variants(a).some((x) => variants(b).some((y) => segmentsOverlap(x, y)));
+}
+
+function segmentsOverlap(x: Segment[], y: Segment[]): boolean {
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const s = x[i];
+    const t = y[i];
+    if (s?.kind === 'wildcard' || t?.kind === 'wildcard') return true;
+    if (!s || !t) return false;
+    if (s.kind === 'static' && t.kind === 'static' && s.text !== t.text) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether Fastify picks `earlier` over `later` for every URL both match, as Express does (first
+ * registered wins): at the first segment where they differ in kind, `earlier` must be the more
+ * specific (find-my-way: static before parameter before wildcard). Identical patterns never agree
+ * (Fastify refuses a duplicate route).
+ */
+export function fastifyAgrees(earlier: string, later: string): boolean {
+  const [x] = variants(earlier);
+  const [y] = variants(later);
+  const rank = { static: 0, param: 1, wildcard: 2 } as const;
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i].kind !== y[i].kind) return rank[x[i].kind] < rank[y[i].kind];
+  }
+  return false;
+}
+
+/** Whether two routes can answer the same request method (`ALL` answers every method; GET answers HEAD). */
+export function sameMethod(a: Route, b: Route): boolean {
+  const m = (r: Route) => (r.method === 'HEAD' ? 'GET' : r.method);
+  return a.method === 'ALL' || b.method === 'ALL' || m(a) === m(b);
+}

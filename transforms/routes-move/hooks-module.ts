@@ -1,0 +1,107 @@
+/**
+ * The module the `routes` stage writes next to the generated server module (`fastify-hooks.*`):
+ * adapters that run a moved route's Express middleware and param callbacks as Fastify preHandler
+ * hooks, exactly as Express ran them for the route, until the plugins and schemas stages replace
+ * them (express-fastify-mapping.md §1.1 "app.METHOD(path, mw, h)", §1.5.6). They rely on what the
+ * shim's bridge guarantees: by the time a route's own hooks run, the app's middleware has run in
+ * the bridge and `request.raw` / `reply.raw` are Express's own request and response.
+ */
+import path from 'node:path';
+import type { CodeStyle } from '../lib/style.js';
+import { restyle } from '../shim-server/template.js';
+import type { HooksModuleEntry } from './model.js';
+
+/** First-line mark of the hooks module (a second run leaves an existing one alone). */
+export const HOOKS_MARK = 'written by `migrate run --stage routes`';
+
+/** The hooks module of a generated server module: same folder and extension. */
+export function hooksModuleFile(serverFile: string): string {
+  return path.posix.join(path.posix.dirname(serverFile), `fastify-hooks${path.posix.extname(serverFile)}`);
+}
+
+/** The module text in `style`. */
+export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
+  const ts = entry.typescript;
+  const t = (annotation: string) => (ts ? annotation : '');
+  const exported = entry.module === 'esm' ? 'export ' : '';
+  const lines = [
+    `// Fastify hooks for routes moved off Express: ${HOOKS_MARK} (express-to-fastify migrate).`,
+    "// A moved route's Express middleware and param callbacks run through these adapters until the",
+    '// plugins and schemas stages replace them with Fastify plugins, hooks and route schemas.',
+    ...(entry.module === 'commonjs' && !ts ? ["'use strict';"] : []),
+    ...(ts
+      ? [
+          "import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';",
+          '',
+          '/** An Express middleware or param callback, as the app wrote it. */',
+          'type ExpressFunction = (req: any, res: any, next: (error?: unknown) => void, ...rest: any[]) => unknown;',
+        ]
+      : []),
+    '',
+    '/**',
+    ' * Runs Express route middleware as a Fastify preHandler hook, as Express ran it for the route: on',
+    " * the raw request and response (Express's own while the app's middleware runs in the bridge), with",
+    ' * the route\'s params and body. What it sets on the request stays on `request.raw`; a body, query or',
+    ' * params it replaces (a validator) comes back to `request`. When it answers, the hooks stop there.',
+    ' */',
+    `${exported}function expressMiddleware(middleware${t(': ExpressFunction')}) {`,
+    `  return function expressRouteMiddleware(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    '    const req = toExpress(request);',
+    `    ${result(entry)}middleware(req, reply.raw, (error${t('?: unknown')}) => {`,
+    '      fromExpress(request, req);',
+    `      done(error${t(' as Error | undefined')});`,
+    '    });',
+    ...settle(entry),
+    '  };',
+    '}',
+    '',
+    '/** Runs an Express param callback (`router.param(name, callback)`) as a preHandler hook of a route with that parameter. */',
+    `${exported}function expressParam(name${t(': string')}, callback${t(': ExpressFunction')}) {`,
+    `  return function expressParamCallback(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    '    const req = toExpress(request);',
+    `    ${result(entry)}callback(req, reply.raw, (error${t('?: unknown')}) => {`,
+    '      fromExpress(request, req);',
+    `      done(error${t(' as Error | undefined')});`,
+    `    }, (request.params${t(' as Record<string, string>')})[name], name);`,
+    ...settle(entry),
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * Express 4's body parsers leave `{}` on a request without a body (Express 5 leaves undefined), where",
+    " * Fastify leaves undefined: the moved handlers read what Express gave them.",
+    ' */',
+    `${exported}function bodyLikeExpress(request${t(': FastifyRequest')}, _reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `  if (request.body === undefined) request.body = (request.raw${t(' as any')}).body;`,
+    '  done();',
+    '}',
+    '',
+    '/** The raw request as Express showed it to route middleware: with the route\'s params and the parsed body. */',
+    `function toExpress(request${t(': FastifyRequest')}) {`,
+    `  const req = request.raw${t(' as any')};`,
+    '  req.params = request.params;',
+    '  if (request.body !== undefined) req.body = request.body;',
+    '  return req;',
+    '}',
+    '',
+    '/** What route middleware replaced on the raw request, back on Fastify\'s. */',
+    `function fromExpress(request${t(': FastifyRequest')}, req${t(': any')}) {`,
+    '  request.params = req.params;',
+    '  request.body = req.body;',
+    '  request.query = req.query;',
+    '}',
+    ...(entry.module === 'commonjs' && !ts ? ['', 'module.exports = { bodyLikeExpress, expressMiddleware, expressParam };'] : []),
+  ];
+  return restyle(lines, style);
+}
+
+/** Express 5 passes a rejected promise of a middleware on as `next(err)` (Express 4 does not look at it). */
+function settle(entry: HooksModuleEntry): string[] {
+  // Never returned: Fastify would take a returned promise for an async hook and continue twice.
+  if (entry.expressMajor !== 5) return [];
+  return ["    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, done);".replace(/ as Promise<unknown>/g, entry.typescript ? ' as Promise<unknown>' : '')];
+}
+
+function result(entry: HooksModuleEntry): string {
+  return entry.expressMajor === 5 ? 'const result = ' : '';
+}

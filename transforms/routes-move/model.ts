@@ -1,0 +1,76 @@
+/**
+ * Plan entries of the `routes-move` step: what the transform does in one file. Nodes are found by
+ * the source text they had when the plan was made (`Anchor`), as in the errors stage.
+ */
+import type { Anchor } from '../errors-handler/model.js';
+import type { HandlerOptions } from '../errors-handler/handler-function.js';
+
+export type { Anchor };
+
+/** One Fastify route of a plugin, as source text pieces taken from the Express registration. */
+export interface PluginRoute {
+  /** Upper-case method (`GET`); `ALL` becomes `fastify.all`. */
+  method: string;
+  /** Source text of the path argument as written (`'/:id'`, `PATHS.home`). */
+  path: string;
+  /** Source text of each preHandler hook, in the order Express ran them (`expressMiddleware(requireAuth)`). */
+  hooks: string[];
+  /** The handler: source text of a reference (`listNotes`, `ctrl.show`), or an inline function found by its anchor. */
+  handler: { reference: string } | { inline: Anchor; options: HandlerOptions };
+}
+
+/** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */
+export interface UnregisterEntry {
+  kind: 'unregister';
+  statement: Anchor;
+}
+
+/** A handler defined elsewhere in the file (`function show(req, res) {…}`): rewrite it to (request, reply). */
+export interface RewriteEntry {
+  kind: 'rewrite';
+  fn: Anchor;
+  options: HandlerOptions;
+}
+
+/**
+ * The plugin of the file's router (or app): a function `name(fastify)` at the end of the file,
+ * exported, holding the moved routes. A second run adds routes to the plugin it wrote before.
+ */
+export interface PluginEntry {
+  kind: 'plugin';
+  name: string;
+  /** The Express router (or app) it takes routes from, for its doc comment (`router notes`). */
+  of: string;
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  routes: PluginRoute[];
+  /** Import of the adapters when a hook uses them: specifier of the generated hooks module, and the names. */
+  adapters: { specifier: string; names: string[] } | null;
+}
+
+/** A route that stays on Express: a `// TODO(migrate): …` above its registration (an older one of this step replaced). */
+export interface TodoEntry {
+  kind: 'todo';
+  statement: Anchor;
+  reason: string;
+}
+
+/** The generated Fastify module: register each plugin under its prefixes, inside `movedRoutes`. */
+export interface RegisterEntry {
+  kind: 'register';
+  plugins: Array<{ name: string; specifier: string; prefixes: string[]; from: string }>;
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  /** Specifier of the generated hooks module from the server module. */
+  hooksSpecifier: string;
+}
+
+/** The generated hooks module (`fastify-hooks.*`): written once, next to the server module. */
+export interface HooksModuleEntry {
+  kind: 'hooks-module';
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  expressMajor: 4 | 5;
+}
+
+export type RoutesEntry = UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry;

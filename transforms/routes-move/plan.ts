@@ -1,0 +1,408 @@
+/**
+ * Plans the `routes` stage: which Express routes move to Fastify now, and what each file gets.
+ * A route moves when the inventory shows nothing against it (candidates.ts), its registration is a
+ * statement the codemod can read (registration.ts), its handler rewrites completely to
+ * `(request, reply)` (transforms/errors-handler/handler-function.ts, role 'route'), and everything
+ * that shares something with it moves too: the other routes of its statement, the other routes of
+ * its handler, the other mounts of its router, and routes it overlaps (Express picks by order,
+ * Fastify by specificity). The rest stays on Express behind the shim, with its reason: a DeferredItem
+ * when the plugins stage takes it (render, cookies, multer, passport), else a ManualItem and a
+ * `TODO(migrate)` above its registration.
+ */
+import path from 'node:path';
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import { joinPaths } from '../../analyzer/path.js';
+import type { App, Inventory, Route } from '../../analyzer/model.js';
+import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
+import { generatedModuleFor, type GeneratedModule } from '../errors-handler/fastify-module.js';
+import { planHandlerRewrite, type HandlerOptions } from '../errors-handler/handler-function.js';
+import { functionAt, type Blocker } from '../errors-handler/move-plan.js';
+import { otherUses } from '../errors-handler/other-uses.js';
+import { placementOf } from '../errors-handler/handler-module.js';
+import { importSpecifier, moduleSystemOfFile } from '../errors-handler/shim-facts.js';
+import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from '../errors-handler/source-files.js';
+import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
+import { hooksModuleFile } from './hooks-module.js';
+import type { PluginRoute, RoutesEntry } from './model.js';
+import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
+
+/** What the plan knows of one route. */
+interface RouteState {
+  route: Route;
+  blockers: Blocker[];
+  /** Registration statement key (`file:firstLine`), when found. */
+  statementKey?: string;
+  statement?: RouteStatement;
+  /** Handler definition key (`file:line:column`) for handlers defined outside the registration. */
+  handlerKey?: string;
+  pluginRoute?: PluginRoute;
+  /** The rewrite of a handler defined elsewhere. */
+  rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
+  deltas: string[];
+  imports: Array<{ local: string; from: string }>;
+  adapters: string[];
+}
+
+/** `migrate run --stage routes --only <router file | "METHOD /full/path">`: which routes the run may move. */
+export function selectedByOnly(route: Route, only: string | undefined): boolean {
+  if (!only) return true;
+  if (/^[A-Za-z]+\s+\//.test(only)) {
+    const [method, ...rest] = only.trim().split(/\s+/);
+    return route.method === method.toUpperCase() && route.path.full === rest.join(' ');
+  }
+  return route.registration.file === path.posix.normalize(only.replace(/\\/g, '/').replace(/^\.\//, ''));
+}
+
+/**
+ * The plan of the `routes-move` step.
+ * @throws StepRefusal 'shim-missing' when no generated module serves any Express app; 'only-none'
+ *   when `--only` names no Express route of the project
+ */
+export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
+  const inventory = ctx.inventory;
+  const apps = inventory.apps.filter((a) => a.framework !== 'fastify');
+  const modules = new Map(apps.map((a) => [a.id, generatedModuleFor(ctx, a)]));
+  if (apps.length && [...modules.values()].every((m) => m === null)) throw new StepRefusal('shim-missing', 'the routes stage moves routes into the Fastify server that the shim stage generates (fastify-server.*), and none serves the app: run `migrate run --stage shim` and `--stage errors` first');
+  const expressRoutes = inventory.routes.filter((r) => r.framework !== 'fastify' && modules.get(r.appId));
+  const candidates = expressRoutes.filter((r) => selectedByOnly(r, ctx.only));
+  if (ctx.only && !candidates.length) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
+
+  const parsed = parsedFiles(ctx);
+  const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!)]));
+  settle(expressRoutes, states);
+  return assemble(ctx, apps, modules, expressRoutes, states, parsed);
+}
+
+type Parsed = (file: string) => { j: JSCodeshift; root: Collection; source: string } | null;
+
+function parsedFiles(ctx: PlanContext): Parsed {
+  const cache = new Map<string, ReturnType<Parsed>>();
+  return (file) => {
+    if (!cache.has(file)) {
+      const source = ctx.readFile(file);
+      const p = source === null ? null : parseOrNull(file, source);
+      cache.set(file, p && source !== null ? { ...p, source } : null);
+    }
+    return cache.get(file)!;
+  };
+}
+
+/** Everything about one route that does not depend on the other routes. */
+function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule): RouteState {
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [] };
+  const block = (b: Blocker) => void state.blockers.push(b);
+  const reg = parsed(route.registration.file);
+  if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
+  const statement = routeStatementAt(reg.j, reg.root, route.registration);
+  if ('refuse' in statement) return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+  state.statement = statement;
+  state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
+  state.blockers.push(...inventoryBlockers(ctx.inventory, route, statement.lines));
+  const registration = statement.methods.find((m) => m.method === route.method);
+  if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
+  const topLevel = statement.statement.parent.node.type === 'Program';
+  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement)) block({ code: 'route-registration-scope', reason: 'it is registered inside a function and uses that function\'s variables, so it cannot move into a plugin at the top of its module' });
+  if (target.module === 'commonjs' && moduleSystemOfFile(route.registration.file, reg.source, ctx.inventory.project.moduleKind) === 'esm') block({ code: 'module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
+
+  const options: HandlerOptions = {
+    role: 'route',
+    nextToDefault: false,
+    jsonSettings: jsonSettingsOf(ctx.inventory, route),
+    typescript: false,
+    scope: route.mountChain.length ? 'router' : 'app',
+    expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
+  } as unknown as HandlerOptions;
+  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, block);
+  const handlerNode: Node = registration.handler.node;
+  let handler: PluginRoute['handler'];
+  if (/Function/.test(handlerNode.type)) {
+    const own = { ...options, typescript: isTypeScript(route.registration.file) };
+    const rewrite = planHandlerRewrite(reg.j, registration.handler, own);
+    refusalsOf(rewrite.refusals).forEach(block);
+    collect(state, rewrite);
+    handler = { inline: anchorOf(registration.handler), options: own };
+  } else {
+    const text = textOf(handlerNode);
+    const def = route.handler.definition;
+    const defFile = def ? parsed(def.file) : null;
+    const fn = def && defFile ? functionAt(defFile.j, defFile.root, def, defFile.source) : null;
+    if (!text || !def || !defFile || !fn) block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' });
+    else {
+      const own = { ...options, typescript: isTypeScript(def.file) };
+      const rewrite = planHandlerRewrite(defFile.j, fn, own);
+      refusalsOf(rewrite.refusals).forEach(block);
+      collect(state, rewrite);
+      state.handlerKey = `${def.file}:${def.line}:${def.column}`;
+      state.rewrite = { file: def.file, fn, options: own };
+      const placement = placementOf(defFile.j, defFile.root, fn);
+      const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: route.registration.file, range: [statement.statement.node.start, statement.statement.node.end] });
+      const outside = uses.filter((u) => !(u.file === route.registration.file && isRegistrationLine(reg, u.line)));
+      if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
+      handler = { reference: text };
+    }
+  }
+  if (handler! && !state.blockers.length) state.pluginRoute = { method: route.method, path: textOf(statement.path) ?? '', hooks, handler };
+  return state;
+}
+
+/** Whether line `line` of a registration file lies in a route registration statement (another route sharing the handler). */
+function isRegistrationLine(reg: { j: JSCodeshift; root: Collection }, line: number): boolean {
+  return reg.root
+    .find(reg.j.ExpressionStatement)
+    .filter((p) => p.parent.node.type === 'Program' && (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''))
+    .size() > 0;
+}
+
+/** The route's own middleware and param callbacks as preHandler hook sources, in Express's order (params first). */
+function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, middleware: Node[], parsed: Parsed, block: (b: Blocker) => void): string[] {
+  const hooks: string[] = [];
+  const own = ownChain(route, statement.lines);
+  const ownParams = new Set(route.path.params.filter((p) => !p.fromMount).map((p) => p.name));
+  for (const entry of own.params) {
+    const file = parsed(entry.registration.file);
+    const call = file ? file.root.find(file.j.CallExpression).filter((p) => startsAt(p.node, entry.registration, file.source) && (p.node.callee as Node).property?.name === 'param').paths()[0] : undefined;
+    const [name, fn] = call ? (call.node.arguments as Node[]) : [];
+    if (!call || name?.type !== 'StringLiteral' || !fn) {
+      block({ code: 'route-param-shape', reason: `its param callback ${entry.name} is not registered as X.param('name', fn)` });
+      continue;
+    }
+    if (!ownParams.has(name.value)) continue; // a mount path's parameter: the parent router still runs it in the bridge
+    if (entry.registration.file !== route.registration.file) {
+      block({ code: 'route-param-elsewhere', reason: `its param callback for :${name.value} is registered in ${entry.registration.file}, not next to the route` });
+      continue;
+    }
+    hooks.push(`expressParam(${quote(ctx, route, name.value)}, ${textOf(fn)})`);
+  }
+  for (const node of middleware) {
+    if (node.type === 'ArrayExpression') {
+      block({ code: 'route-middleware-array', reason: 'its middleware is given as an array; list it as separate arguments' });
+      continue;
+    }
+    hooks.push(`expressMiddleware(${textOf(node)})`);
+  }
+  return hooks;
+}
+
+function quote(ctx: PlanContext, route: Route, text: string): string {
+  const source = ctx.readFile(route.registration.file) ?? '';
+  const double = (source.match(/"/g)?.length ?? 0) > (source.match(/'/g)?.length ?? 0);
+  return double ? JSON.stringify(text) : `'${text.replace(/'/g, "\\'")}'`;
+}
+
+/** Handler refusals as blockers; those a plugin of the plugins stage lifts are deferred to it. */
+function refusalsOf(refusals: string[]): Blocker[] {
+  if (!refusals.length) return [];
+  const plugins = refusals.every((r) => /plugins stage/.test(r));
+  return [{ code: 'route-handler-api', reason: `its handler ${refusals.join('; ')}`.replace(/its handler it /, 'its handler '), ...(plugins ? { deferTo: 'plugins' as const } : {}) }];
+}
+
+function collect(state: RouteState, rewrite: object): void {
+  const r = rewrite as { imports?: Array<{ local: string; from: string }>; deltas?: string[] };
+  state.imports.push(...(r.imports ?? []));
+  state.deltas.push(...(r.deltas ?? []));
+}
+
+/**
+ * Blocks, until nothing changes, the routes that share something with a route that stays: its
+ * statement, its handler, its registration (a router mounted twice), or an overlap Fastify would
+ * resolve differently from Express.
+ */
+function settle(all: Route[], states: Map<string, RouteState>): void {
+  const moves = (r: Route) => {
+    const s = states.get(r.id);
+    return !!s && !s.blockers.length;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    const stay = (s: RouteState, b: Blocker) => {
+      s.blockers.push(b);
+      changed = true;
+    };
+    for (const s of states.values()) {
+      if (s.blockers.length) continue;
+      const r = s.route;
+      const partners = all.filter((o) => o.id !== r.id && ((s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) || sameRegistration(o, r) || (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey)));
+      const staying = partners.find((o) => !moves(o));
+      if (staying) {
+        stay(s, { code: 'route-partner-stays', reason: `${staying.method} ${staying.path.full} shares its registration or handler and stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(states.get(staying.id)?.blockers[0]?.deferTo ? { deferTo: states.get(staying.id)!.blockers[0].deferTo } : {}) });
+        continue;
+      }
+      for (const o of all) {
+        if (o.id === r.id || o.appId !== r.appId || !sameMethod(o, r) || !overlaps(o.path.full, r.path.full)) continue;
+        const [earlier, later] = o.order < r.order ? [o, r] : [r, o];
+        const clash = moves(earlier) && moves(later) ? !fastifyAgrees(earlier.path.full, later.path.full) : earlier === r && !moves(later);
+        if (clash) {
+          stay(s, { code: 'route-overlap', reason: `${o.method} ${o.path.full} also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree`, where: [`${o.registration.file}:${o.registration.line}`] });
+          break;
+        }
+      }
+    }
+  }
+}
+
+function sameRegistration(a: Route, b: Route): boolean {
+  return a.registration.file === b.registration.file && a.registration.line === b.registration.line && a.registration.column === b.registration.column && a.method === b.method;
+}
+
+/** The file plans, items and counts from the settled states. */
+function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed): StepPlan<RoutesEntry> {
+  const files = new Map<string, FilePlan<RoutesEntry>>();
+  const add = (file: string, entry: RoutesEntry) => {
+    const plan = files.get(file) ?? { file, entries: [] };
+    plan.entries.push(entry);
+    files.set(file, plan);
+  };
+  const manual: ManualItem[] = [];
+  const deferred: DeferredItem[] = [];
+  const todos = new Map<string, { statement: ReturnType<typeof anchorOf>; reasons: string[]; file: string; items: ManualItem[] }>();
+  const plugins = new Map<string, { file: string; owner: string; routes: PluginRoute[]; prefixes: Set<string>; adapters: Set<string>; app: string }>();
+  const unregistered = new Set<string>();
+  const rewritten = new Set<string>();
+  const deltas = new Set<string>();
+  const groups = new Map<string, { done: number; of: number }>();
+  for (const s of states.values()) {
+    const r = s.route;
+    const group = groupName(ctx.inventory, r);
+    const counts = groups.get(group) ?? { done: 0, of: 0 };
+    groups.set(group, counts);
+    const blocker = s.blockers[0];
+    if (!blocker) {
+      counts.done++;
+      counts.of++;
+      const key = `${r.registration.file}\0${r.ownerId}`;
+      const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+      plugins.set(key, plugin);
+      plugin.prefixes.add(prefixOf(r));
+      const sk = `${s.statementKey}\0${r.method}`;
+      if (!unregistered.has(sk)) {
+        plugin.routes.push(s.pluginRoute!);
+        for (const h of s.pluginRoute!.hooks) plugin.adapters.add(h.startsWith('expressParam(') ? 'expressParam' : 'expressMiddleware');
+        unregistered.add(sk);
+      }
+      if (!unregistered.has(s.statementKey!)) {
+        add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
+        unregistered.add(s.statementKey!);
+      }
+      if (s.rewrite && !rewritten.has(s.handlerKey!)) {
+        add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options });
+        rewritten.add(s.handlerKey!);
+      }
+      s.deltas.forEach((d) => deltas.add(d));
+      continue;
+    }
+    if (!blocker.deferTo) counts.of++;
+    const where = blocker.where?.length ? ` (${blocker.where.join(', ')})` : '';
+    const item: ManualItem = { file: r.registration.file, line: r.registration.line, code: blocker.code, reason: `${r.method} ${r.path.full} stays on Express: ${blocker.reason}${where}` };
+    if (blocker.deferTo) {
+      deferred.push({ ...item, reason: `${r.method} ${r.path.full} stays on Express until then: ${blocker.reason}${where}`, stage: blocker.deferTo });
+      continue;
+    }
+    manual.push(item);
+    if (s.statement && s.statementKey) {
+      const todo = todos.get(s.statementKey) ?? { statement: anchorOf(s.statement.statement), reasons: [], file: r.registration.file, items: [] };
+      if (!todo.reasons.includes(blocker.reason)) todo.reasons.push(blocker.reason);
+      todo.items.push(item);
+      todos.set(s.statementKey, todo);
+    }
+  }
+  // One TODO per statement, naming every reason; each of its items is paired with it.
+  for (const t of todos.values()) {
+    const reason = `${TODO_PREFIX} ${t.reasons.join('; ')}`;
+    add(t.file, { kind: 'todo', statement: t.statement, reason });
+    for (const item of t.items) item.todo = reason;
+  }
+
+  const registrations = new Map<string, RoutesEntry & { kind: 'register' }>();
+  for (const p of plugins.values()) {
+    const target = modules.get(p.app)!;
+    const reg = parsed(p.file)!;
+    const name = pluginName(ctx, p.file, p.owner, reg);
+    const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
+    const hooksFile = hooksModuleFile(target.file);
+    const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, reg.source), names: [...p.adapters].sort() } : null;
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters });
+    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
+    registrations.set(target.file, register);
+    register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+  }
+  for (const [file, entry] of registrations) {
+    add(file, entry);
+    const hooksFile = hooksModuleFile(file);
+    if (ctx.readFile(hooksFile) === null) {
+      const target = [...modules.values()].find((m) => m?.file === file)!;
+      files.set(hooksFile, { file: hooksFile, create: true, entries: [{ kind: 'hooks-module', module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 }] });
+    }
+  }
+  const done = [...groups.values()].reduce((n, g) => n + g.done, 0);
+  const of = [...groups.values()].reduce((n, g) => n + g.of, 0);
+  return {
+    step: 'routes-move',
+    files: [...files.values()],
+    manual,
+    deferred,
+    moved: { what: 'routes', done, of, groups: [...groups].map(([name, g]) => ({ name, ...g })) },
+    deltas: done ? deltaTexts(deltas) : [],
+    dependencies: depsOf(states),
+  };
+}
+
+/** How this step's TODO(migrate) comments begin (after `TODO(migrate): `). */
+export const TODO_PREFIX = 'route stays on Express:';
+
+function depsOf(states: Map<string, RouteState>): Record<string, string> | undefined {
+  const deps: Record<string, string> = {};
+  for (const s of states.values()) if (!s.blockers.length) for (const i of s.imports) if (i.from === 'encodeurl') deps.encodeurl = '^2.0.0';
+  return Object.keys(deps).length ? deps : undefined;
+}
+
+function deltaTexts(ids: Set<string>): FrameworkDelta[] {
+  const out: FrameworkDelta[] = [
+    {
+      text: "Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both); register @fastify/etag ({ weak: true }) if clients rely on them.",
+      restoredByParityExpress: false,
+    },
+  ];
+  if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  return out;
+}
+
+/** The full mount prefix of a route's router ('' at the app itself). */
+function prefixOf(route: Route): string {
+  const joined = route.mountChain.reduce((p, m) => joinPaths(p, m.mountPath), '');
+  return joined === '/' ? '' : joined;
+}
+
+/** The router a route belongs to, as the summary names it (`router notes at /api/notes`, `app`). */
+function groupName(inventory: Inventory, route: Route): string {
+  const prefix = prefixOf(route);
+  return `${ownerLabel(inventory, route.ownerId)}${prefix ? ` at ${prefix}` : ''} (${route.registration.file})`;
+}
+
+function ownerLabel(inventory: Inventory, ownerId: string): string {
+  const router = inventory.routers.find((r) => r.id === ownerId);
+  if (router) return `${router.kind === 'router' ? 'router' : 'sub-app'} ${router.name}`;
+  const app = inventory.apps.find((a) => a.id === ownerId);
+  return `app ${app?.name ?? ''}`.trim();
+}
+
+/** `<file stem>Routes`, or the plugin a former run wrote in the file for the same router. */
+function pluginName(ctx: PlanContext, file: string, owner: string, reg: { j: JSCodeshift; root: Collection; source: string }): string {
+  const stem = path.posix.basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
+  const base = `${/^[0-9]/.test(stem) ? '_' : ''}${stem}Routes`;
+  const existing = new RegExp(`Fastify routes of the Express ${escape(ownerLabel(ctx.inventory, owner))}[\\s\\S]*?function (\\w+)\\(`).exec(reg.source);
+  if (existing) return existing[1];
+  const taken = new Set<string>();
+  reg.root.find(reg.j.Identifier).forEach((p) => void taken.add(p.node.name));
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+  return name;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether the route's app or its own sub-app sets a JSON print setting `res.json` honours and `reply.send` does not. */
+function jsonSettingsOf(inventory: Inventory, route: Route): boolean {
+  return inventory.settings.some((s) => s.appId === route.appId && (s.ownerId === route.appId || s.ownerId === route.ownerId) && ['json spaces', 'json replacer', 'json escape'].includes(s.key) && s.kind !== 'read' && s.kind !== 'disable');
+}

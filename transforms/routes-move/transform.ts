@@ -1,0 +1,143 @@
+/**
+ * The `routes-move` transform, a recipe over the file's plan entries:
+ *   1. find every planned node by its anchor, before anything changes;
+ *   2. rewrite the handlers to (request, reply) — defined ones in place, inline ones before they move;
+ *   3. build each moved route's `fastify.<method>(path, { preHandler: [...] }, handler)`;
+ *   4. delete the Express registrations, mark the routes that stay with a TODO(migrate);
+ *   5. add the routes to the file's plugin (written at the end of the file and exported), or register
+ *      the plugins in the generated server module, or write the hooks module;
+ *   6. imports (adapters, Fastify types, what the rewrite needs); print in the file's style.
+ * A planned node that is not found, or a rewrite that is no longer complete, throws: the runner then
+ * writes nothing of the stage, so no route is ever half moved.
+ */
+import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
+import type { TransformOptions } from '../model.js';
+import { printWithStyle } from '../lib/print.js';
+import { detectStyle, type CodeStyle } from '../lib/style.js';
+import { addImport } from '../errors-handler/fastify-module.js';
+import { planHandlerRewrite } from '../errors-handler/handler-function.js';
+import { closeImportGaps, complete, importedSpecifiers, keepDirectiveGap, notFound } from '../errors-handler/move-transform.js';
+import { addTodo } from '../errors-handler/registration.js';
+import { findByAnchor, functionPaths, jFor, type Node } from '../errors-handler/source-files.js';
+import { addFastifyTypes, dropUnusedImports } from '../errors-handler/type-imports.js';
+import { hooksModule } from './hooks-module.js';
+import type { PluginEntry, RoutesEntry } from './model.js';
+import { TODO_PREFIX } from './plan.js';
+import { registerPlugins } from './server-module.js';
+
+/**
+ * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
+ * @throws Error when a planned node is not found or a planned rewrite no longer converts completely
+ */
+export default function transform(file: FileInfo, _api: API, options: TransformOptions<RoutesEntry>): string | null {
+  const entries = options.plan?.entries ?? [];
+  if (!entries.length) return null;
+  const style = detectStyle(file.source, file.path);
+  const create = entries.find((e) => e.kind === 'hooks-module');
+  if (create) return file.source.trim() ? null : hooksModule(create, style);
+
+  const j = jFor(file.path);
+  const root = j(file.source);
+  const functions = functionPaths(j, root);
+  const statements = root.find(j.Statement).paths();
+  const types = new Set<string>();
+  const dropped = new Set<string>();
+  const needs: Array<{ local: string; from: string }> = [];
+  const steps: Array<() => boolean> = [];
+
+  for (const entry of entries) {
+    if (entry.kind === 'rewrite') {
+      const fn = findByAnchor(functions, entry.fn) ?? notFound(file.path, 'the handler to rewrite', entry.fn);
+      const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.fn);
+      rewrite.types.forEach((t) => types.add(t));
+      rewrite.droppedTypes.forEach((t) => dropped.add(t));
+      needs.push(...((rewrite as { imports?: typeof needs }).imports ?? []));
+      steps.unshift(() => (rewrite.apply(), true));
+    }
+  }
+  const plugin = entries.find((e): e is PluginEntry => e.kind === 'plugin');
+  if (plugin) {
+    const routes = plugin.routes.map((route) => {
+      if ('reference' in route.handler) return { route, handler: null as Node };
+      const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
+      const rewrite = complete(planHandlerRewrite(j, fn, route.handler.options), file.path, route.handler.inline);
+      rewrite.types.forEach((t) => types.add(t));
+      rewrite.droppedTypes.forEach((t) => dropped.add(t));
+      needs.push(...((rewrite as { imports?: typeof needs }).imports ?? []));
+      steps.unshift(() => (rewrite.apply(), true));
+      return { route, handler: fn };
+    });
+    steps.push(() => addRoutes(j, root, plugin, routes, style));
+    if (plugin.typescript) types.add('FastifyInstance');
+  }
+  for (const entry of entries) {
+    if (entry.kind === 'unregister') {
+      const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the registration to delete', entry.statement);
+      steps.push(() => (statement.prune(), true));
+    } else if (entry.kind === 'todo') {
+      const statement = findByAnchor(statements, entry.statement);
+      if (statement) steps.push(() => addTodo(j, statement, entry.reason, TODO_PREFIX));
+    } else if (entry.kind === 'register') {
+      steps.push(() => registerPlugins(j, root, entry, style.quote));
+      if (entry.typescript) types.add('FastifyInstance');
+    }
+  }
+
+  const importsBefore = importedSpecifiers(j, root);
+  let changed = false;
+  for (const step of steps) changed = step() || changed;
+  if (!changed) return null;
+  const module = plugin?.module ?? (entries.find((e) => e.kind === 'register') as { module?: 'esm' | 'commonjs' } | undefined)?.module ?? 'esm';
+  for (const need of needs) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
+  if (plugin?.adapters) for (const name of plugin.adapters.names) addImport(j, root, { specifier: plugin.adapters.specifier, form: { kind: 'named', name }, local: name, module: plugin.module }, style.quote);
+  addFastifyTypes(j, root, [...types]);
+  dropUnusedImports(j, root, [...dropped]);
+  const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
+  return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+}
+
+/**
+ * Appends the routes to the plugin function `plugin.name` (written at the end of the file, with its
+ * export, when a former run did not write it). Inline handlers move as nodes, so recast keeps their
+ * text; everything else is the source text the plan took from the registration.
+ */
+function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, style: CodeStyle): boolean {
+  const fn = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node ?? appendPlugin(j, root, plugin);
+  for (const { route, handler } of routes) {
+    const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
+    const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
+    const text = `fastify.${method}(${route.path}, ${hooks}${'reference' in route.handler ? route.handler.reference : 'HANDLER'});`;
+    const statement = j(text, { parser: undefined } as never).find(j.ExpressionStatement).paths()[0].node;
+    if (handler) {
+      const args = (statement.expression as Node).arguments;
+      args[args.length - 1] = handler.node;
+    }
+    fn.body.body.push(statement);
+  }
+  void style;
+  return true;
+}
+
+/** `export async function <name>(fastify) {}` (CommonJS: the declaration and `module.exports.<name> = <name>;`) at the end of the file. */
+function appendPlugin(j: JSCodeshift, root: Collection, plugin: PluginEntry): Node {
+  const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
+  const doc = [
+    '*',
+    ` * Fastify routes of the Express ${plugin.of}: ${'written by `migrate run --stage routes`'}. The server built`,
+    " * by the shim registers this plugin with the router's mount path as prefix, after the Express",
+    ' * middleware, which still runs first for these routes in the bridge.',
+    ' ',
+  ].join('\n');
+  const declaration = j(`async function ${plugin.name}(${param}) {}`).find(j.FunctionDeclaration).paths()[0].node;
+  const program = root.find(j.Program).paths()[0].node;
+  if (plugin.module === 'esm') {
+    const exported = j.exportNamedDeclaration(declaration, []);
+    exported.comments = [j.commentBlock(doc, true, false)];
+    program.body.push(exported);
+  } else {
+    declaration.comments = [j.commentBlock(doc, true, false)];
+    program.body.push(declaration);
+    program.body.push(j(`module.exports.${plugin.name} = ${plugin.name};`).find(j.ExpressionStatement).paths()[0].node);
+  }
+  return declaration;
+}
