@@ -12,6 +12,7 @@
 import { prefixCovers } from '../../analyzer/path.js';
 import type { ChainEntry, Inventory, Route } from '../../analyzer/model.js';
 import type { Blocker } from '../errors-handler/move-plan.js';
+import { fastifyPaths } from './paths.js';
 
 /**
  * Route-level middleware packages that only read the request (`params`, `query`, `body`, headers),
@@ -49,7 +50,8 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   const blockers: Blocker[] = [];
   const add = (code: string, reason: string, where?: string[]) => blockers.push({ code, reason, ...(where ? { where } : {}) });
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
-  if (route.path.syntax !== 'plain') add('route-path-syntax', `its path ${route.path.raw} uses ${route.path.syntax} syntax, which has no exact find-my-way form in this codemod yet`);
+  const paths = fastifyPaths(route);
+  if ('refuse' in paths) add('route-path-syntax', paths.refuse);
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
   if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
   if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);

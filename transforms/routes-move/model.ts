@@ -11,8 +11,8 @@ export type { Anchor };
 export interface PluginRoute {
   /** Upper-case method (`GET`); `ALL` becomes `fastify.all`. */
   method: string;
-  /** Source text of the path argument as written (`'/:id'`, `PATHS.home`). */
-  path: string;
+  /** Source text of the path argument as written (`'/:id'`, `PATHS.home`); several when Express 5 optional groups expand into one Fastify route per form. */
+  paths: string[];
   /** Source text of each preHandler hook, in the order Express ran them (`expressMiddleware(requireAuth)`). */
   hooks: string[];
   /** The handler: source text of a reference (`listNotes`, `ctrl.show`), or an inline function found by its anchor. */

@@ -23,6 +23,7 @@ import { importSpecifier, moduleSystemOfFile } from '../errors-handler/shim-fact
 import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from '../errors-handler/source-files.js';
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
+import { fastifyPaths } from './paths.js';
 import type { PluginRoute, RoutesEntry } from './model.js';
 import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
 
@@ -141,7 +142,11 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
       handler = { reference: text };
     }
   }
-  if (handler! && !state.blockers.length) state.pluginRoute = { method: route.method, path: textOf(statement.path) ?? '', hooks, handler };
+  if (handler! && !state.blockers.length) {
+    const forms = fastifyPaths(route);
+    const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => quote(ctx, route, p)) : [textOf(statement.path) ?? ''];
+    state.pluginRoute = { method: route.method, paths, hooks, handler };
+  }
   return state;
 }
 

@@ -106,11 +106,13 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   for (const { route, handler } of routes) {
     const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
     const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
-    const text = `fastify.${method}(${route.path}, ${hooks}${'reference' in route.handler ? route.handler.reference : 'HANDLER'});`;
-    const statement = j(text, { parser: undefined } as never).find(j.ExpressionStatement).paths()[0].node;
+    const target = 'reference' in route.handler ? route.handler.reference : 'HANDLER';
+    // Express 5 optional groups: one Fastify route per form, sharing the handler.
+    const text = route.paths.length === 1 ? `fastify.${method}(${route.paths[0]}, ${hooks}${target});` : `for (const url of [${route.paths.join(', ')}]) fastify.${method}(url, ${hooks}${target});`;
+    const statement: Node = j(text).find(j.Statement).paths()[0].node;
     if (handler) {
-      const args = (statement.expression as Node).arguments;
-      args[args.length - 1] = handler.node;
+      const call = j(statement).find(j.CallExpression, { callee: { property: { name: method } } }).paths()[0].node;
+      call.arguments[call.arguments.length - 1] = handler.node;
     }
     fn.body.body.push(statement);
   }

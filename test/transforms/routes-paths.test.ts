@@ -1,0 +1,54 @@
+/** Route matching rules of the routes stage: overlaps between Express routes, Fastify's precedence, Express 5 optional groups → find-my-way forms. */
+import { describe, expect, it } from 'vitest';
+import type { Route } from '../../analyzer/model.js';
+import { fastifyAgrees, overlaps } from '../../transforms/routes-move/candidates.js';
+import { fastifyPaths } from '../../transforms/routes-move/paths.js';
+
+describe('overlaps', () => {
+  it.each([
+    ['/users/:id', '/users/me', true],
+    ['/users/:id', '/users', false],
+    ['/users/:id', '/posts/:id', false],
+    ['/Users/me', '/users/me', true],
+    ['/files/*splat', '/files/a/b', true],
+    ['/docs{/*section}', '/health', false],
+    ['/docs{/*section}', '/docs', true],
+    ['/archive{/:year}{/:month}', '/archive/2020/01', true],
+    ['/archive{/:year}{/:month}', '/archive/2020/01/02', false],
+    ['/a/:id?', '/a', true],
+    ['RegExp(/^\\/archive\\/(\\d{4})$/)', '/anything', true],
+  ])('%s and %s: %s', (a, b, expected) => {
+    expect(overlaps(a, b)).toBe(expected);
+    expect(overlaps(b, a)).toBe(expected);
+  });
+});
+
+describe('fastifyAgrees (earlier, later)', () => {
+  it.each([
+    ['/articles/new', '/articles/:slug', true],
+    ['/articles/:slug', '/articles/new', false],
+    ['/a/:id', '/a/:other', false],
+    ['/a/:id', '/a/*', true],
+  ])('%s before %s: %s', (earlier, later, expected) => {
+    expect(fastifyAgrees(earlier, later)).toBe(expected);
+  });
+});
+
+function route(raw: string, syntax: Route['path']['syntax'], params: Array<Partial<Route['path']['params'][number]>> = []): Route {
+  return { path: { raw, full: raw, syntax, params: params.map((p) => ({ name: 'x', optional: false, wildcard: false, fromMount: false, ...p })) } } as Route;
+}
+
+describe('fastifyPaths', () => {
+  it('keeps a plain path', () => {
+    expect(fastifyPaths(route('/notes/:id', 'plain'))).toEqual({ paths: ['/notes/:id'] });
+  });
+  it('expands Express 5 optional groups into one route per shape, the form Express fills first', () => {
+    expect(fastifyPaths(route('/archive{/:year}{/:month}', 'express5'))).toEqual({ paths: ['/archive', '/archive/:year', '/archive/:year/:month'] });
+    expect(fastifyPaths(route('/download/:file{.:ext}', 'express5'))).toEqual({ paths: ['/download/:file', '/download/:file.:ext'] });
+  });
+  it('refuses wildcards, Express 4 forms and RegExps with the reason', () => {
+    expect(fastifyPaths(route('/files/*splat', 'express5', [{ name: 'splat', wildcard: true }]))).toEqual({ refuse: expect.stringContaining("request.params['*']") });
+    expect(fastifyPaths(route('/a/:id(\\d+)', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
+    expect(fastifyPaths(route('RegExp(/^\\/a$/)', 'regexp'))).toEqual({ refuse: expect.stringContaining('regexp syntax') });
+  });
+});
