@@ -65,7 +65,8 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   }
   const later = laterMiddleware(inventory, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => m.name).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
-  const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id));
+  // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
+  const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   if (catching.length) add('route-error-handler', `its errors go to Express error middleware (${catching.map((h) => h.name).join(', ')}) that is still on Express; run the errors stage, or move that handler first`, catching.map((h) => `${h.registration.file}:${h.registration.line}`));
   if (readsUnmergedParams(inventory, route)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   return blockers;

@@ -44,6 +44,12 @@ export interface PluginEntry {
   module: 'esm' | 'commonjs';
   typescript: boolean;
   routes: PluginRoute[];
+  /**
+   * The router's own error middleware (`router.use((err, req, res, next) => …)`), which becomes the
+   * plugin's `setErrorHandler`: Fastify gives it the errors of the plugin's routes and sends what it
+   * passes on (`reply.send(err)`) to the app's error handler, as Express's next(err) did.
+   */
+  errorHandler?: { reference: string } | { inline: Anchor; options: HandlerOptions };
   /** Import of the adapters when a hook uses them: specifier of the generated hooks module, and the names. */
   adapters: { specifier: string; names: string[] } | null;
 }

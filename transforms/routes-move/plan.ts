@@ -24,7 +24,7 @@ import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
 import { fastifyPaths } from './paths.js';
-import type { PluginRoute, RoutesEntry } from './model.js';
+import type { PluginEntry, PluginRoute, RoutesEntry } from './model.js';
 import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
 
 /** What the plan knows of one route. */
@@ -70,8 +70,9 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
 
   const parsed = parsedFiles(ctx);
   const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!)]));
-  settle(expressRoutes, states);
-  return assemble(ctx, apps, modules, expressRoutes, states, parsed);
+  const handlers = routerErrorHandlers(ctx, parsed, states);
+  settle(expressRoutes, states, handlers);
+  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers);
 }
 
 type Parsed = (file: string) => { j: JSCodeshift; root: Collection; source: string } | null;
@@ -207,12 +208,68 @@ function collect(state: RouteState, rewrite: object): void {
   state.deltas.push(...(r.deltas ?? []));
 }
 
+/** A router's own error middleware, which moves into the router's plugin when every route it covers moves. */
+interface RouterErrorHandler {
+  id: string;
+  ownerId: string;
+  file: string;
+  covers: string[];
+  statement: ASTPath<Node>;
+  handler: NonNullable<PluginEntry['errorHandler']>;
+  /** A handler defined outside its registration: rewritten where it is. */
+  rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
+  /** Why it cannot move (then neither can the routes it covers). */
+  blocker?: Blocker;
+}
+
+/**
+ * The router-level error handlers of the candidate routes' routers, each with its move planned:
+ * registered as `X.use(fn)` next to the routes, rewritten to `(error, request, reply)` with
+ * `next(err)` → `reply.send(err)` (Fastify hands an error a child context's handler sends on to
+ * the parent context's handler — the app's, moved by the errors stage).
+ */
+function routerErrorHandlers(ctx: PlanContext, parsed: Parsed, states: Map<string, RouteState>): RouterErrorHandler[] {
+  const out: RouterErrorHandler[] = [];
+  for (const h of ctx.inventory.errorHandlers) {
+    if (h.framework === 'fastify' || h.scope !== 'router' || !h.covers.some((id) => states.has(id))) continue;
+    const reg = parsed(h.registration.file);
+    const statement = reg?.root.find(reg.j.ExpressionStatement).filter((p) => startsAt(p.node, h.registration, reg.source) || startsAt((p.node.expression as Node), h.registration, reg.source)).paths()[0];
+    const call: Node = statement?.node.expression;
+    const stay = (reason: string): RouterErrorHandler => ({ id: h.id, ownerId: h.ownerId, file: h.registration.file, covers: h.covers, statement: statement!, handler: { reference: '' }, blocker: { code: 'route-error-handler', reason } });
+    if (!reg || !statement || call?.type !== 'CallExpression' || call.arguments.length !== 1 || call.callee.property?.name !== 'use') {
+      out.push(stay(`its router's error handler ${h.name} is not registered as X.use(handler) in a statement of its own`));
+      continue;
+    }
+    if (h.conditions?.length || statement.parent.node.type !== 'Program') {
+      out.push(stay(`its router's error handler ${h.name} is registered under a condition or inside a function`));
+      continue;
+    }
+    const arg = statement.get('expression', 'arguments', 0);
+    const inline = /Function/.test(arg.node.type);
+    const def = inline ? { j: reg.j, root: reg.root, source: reg.source, file: h.registration.file } : h.definition && parsed(h.definition.file) ? { ...parsed(h.definition.file)!, file: h.definition.file } : null;
+    const fn = inline ? arg : def && h.definition ? functionAt(def.j, def.root, h.definition, def.source) : null;
+    if (!def || !fn) {
+      out.push(stay(`its router's error handler ${h.name} was not found`));
+      continue;
+    }
+    const options = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: isTypeScript(def.file) } as HandlerOptions;
+    const rewrite = planHandlerRewrite(def.j, fn, options);
+    if (rewrite.refusals.length) {
+      out.push(stay(`its router's error handler ${h.name} ${rewrite.refusals.join('; ')}`));
+      continue;
+    }
+    out.push({ id: h.id, ownerId: h.ownerId, file: h.registration.file, covers: h.covers, statement, handler: inline ? { inline: anchorOf(fn), options } : { reference: textOf(arg.node) ?? h.name }, ...(inline ? {} : { rewrite: { file: def.file, fn, options } }) });
+  }
+  return out;
+}
+
 /**
  * Blocks, until nothing changes, the routes that share something with a route that stays: its
  * statement, its handler, its registration (a router mounted twice), or an overlap Fastify would
  * resolve differently from Express.
  */
-function settle(all: Route[], states: Map<string, RouteState>): void {
+function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterErrorHandler[]): void {
+  for (const h of handlers) if (h.blocker) for (const id of h.covers) states.get(id)?.blockers.push(h.blocker);
   const moves = (r: Route) => {
     const s = states.get(r.id);
     return !!s && !s.blockers.length;
@@ -226,7 +283,8 @@ function settle(all: Route[], states: Map<string, RouteState>): void {
     for (const s of states.values()) {
       if (s.blockers.length) continue;
       const r = s.route;
-      const partners = all.filter((o) => o.id !== r.id && ((s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) || sameRegistration(o, r) || (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey)));
+      const sharedHandler = handlers.filter((h) => h.covers.includes(r.id));
+      const partners = all.filter((o) => o.id !== r.id && (sharedHandler.some((h) => h.covers.includes(o.id)) || (s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) || sameRegistration(o, r) || (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey)));
       const staying = partners.find((o) => !moves(o));
       if (staying) {
         stay(s, { code: 'route-partner-stays', reason: `${staying.method} ${staying.path.full} shares its registration or handler and stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(states.get(staying.id)?.blockers[0]?.deferTo ? { deferTo: states.get(staying.id)!.blockers[0].deferTo } : {}) });
@@ -250,7 +308,7 @@ function sameRegistration(a: Route, b: Route): boolean {
 }
 
 /** The file plans, items and counts from the settled states. */
-function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed): StepPlan<RoutesEntry> {
+function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[]): StepPlan<RoutesEntry> {
   const files = new Map<string, FilePlan<RoutesEntry>>();
   const add = (file: string, entry: RoutesEntry) => {
     const plan = files.get(file) ?? { file, entries: [] };
@@ -325,7 +383,10 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
     const hooksFile = hooksModuleFile(target.file);
     const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, reg.source), names: [...p.adapters].sort() } : null;
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters });
+    const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
+    if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
+    if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options });
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}) });
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);
     register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
@@ -385,7 +446,8 @@ function groupName(inventory: Inventory, route: Route): string {
 
 function ownerLabel(inventory: Inventory, ownerId: string): string {
   const router = inventory.routers.find((r) => r.id === ownerId);
-  if (router) return `${router.kind === 'router' ? 'router' : 'sub-app'} ${router.name}`;
+  const kind = router?.kind === 'router' ? 'router' : 'sub-app';
+  if (router) return router.name === 'router' || router.name === 'app' ? `${kind} of ${path.posix.basename(router.location.file)}` : `${kind} ${router.name}`;
   const app = inventory.apps.find((a) => a.id === ownerId);
   return `app ${app?.name ?? ''}`.trim();
 }

@@ -6,7 +6,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
-import { textOf, type Node } from '../errors-handler/source-files.js';
+import type { Node } from '../errors-handler/source-files.js';
 
 const span = (n: Node): [number, number] => [n.loc?.start.line ?? 0, n.loc?.end.line ?? 0];
 
@@ -49,12 +49,10 @@ export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location)
   const lines = span(statement.node);
   const expr = statement.get('expression');
   const verb = verbCall(expr);
-  if (verb) {
+  if (verb && expr.node.callee.object.type === 'Identifier') {
     const args: Node[] = expr.node.arguments;
     if (args.length < 2 || args.some((a) => a.type === 'SpreadElement')) return { refuse: 'its registration call has spread or too few arguments' };
-    const receiver = textOf(expr.node.callee.object);
-    if (expr.node.callee.object.type !== 'Identifier' || !receiver) return { refuse: 'it is registered on an expression, not on a router or app variable' };
-    return { statement, lines, receiver, path: args[0], methods: [{ method: verb.toUpperCase(), middleware: args.slice(1, -1), handler: expr.get('arguments', args.length - 1) }] };
+    return { statement, lines, receiver: expr.node.callee.object.name, path: args[0], methods: [{ method: verb.toUpperCase(), middleware: args.slice(1, -1), handler: expr.get('arguments', args.length - 1) }] };
   }
   const methods: MethodRegistration[] = [];
   let call: ASTPath<Node> = expr;

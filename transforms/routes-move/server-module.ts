@@ -3,9 +3,11 @@
  * plugin, registered in `buildFastify` before `return fastify` (so after the bridge, whose Express
  * middleware then runs first for them, as it did in Express), that registers each router's plugin
  * under each of its mount paths (`prefix`) — a router mounted twice is one plugin registered twice.
+ *
+ * New statements are parsed from one snippet per place (imports, registrations): recast keeps the
+ * line breaks between nodes of one snippet, and joins nodes of separate snippets on one line.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
-import { addImport } from '../errors-handler/fastify-module.js';
 import type { Node } from '../errors-handler/source-files.js';
 import type { RegisterEntry } from './model.js';
 
@@ -18,38 +20,85 @@ type Quote = 'single' | 'double';
  */
 export function registerPlugins(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): boolean {
   const q = quote === 'double' ? '"' : "'";
-  let changed = false;
-  let moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0];
-  if (!moved) {
-    moved = addMovedRoutes(j, root, entry, q);
-    changed = true;
-  }
-  const body: Node[] = moved.node.body.body;
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
+  const imports: Array<{ name: string; local: string; specifier: string }> = [];
+  const localOf = (name: string, specifier: string) => {
+    const existing = imports.find((i) => i.name === name && i.specifier === specifier) ?? importedAs(j, root, name, specifier);
+    if (existing) return typeof existing === 'string' ? existing : existing.local;
+    let local = name;
+    for (let i = 2; taken.has(local); i++) local = `${name}${i}`;
+    taken.add(local);
+    imports.push({ name, local, specifier });
+    return local;
+  };
+  const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
+  const body = moved ? null : localOf('bodyLikeExpress', entry.hooksSpecifier);
+  const lines: string[] = [];
   for (const plugin of entry.plugins) {
-    const local = addImport(j, root, { specifier: plugin.specifier, form: { kind: 'named', name: plugin.name }, local: plugin.name, module: entry.module }, quote);
+    const local = localOf(plugin.name, plugin.specifier);
     for (const prefix of plugin.prefixes) {
       const text = prefix ? `fastify.register(${local}, { prefix: ${q}${prefix}${q} });` : `fastify.register(${local});`;
-      const statement = j(text).find(j.ExpressionStatement).paths()[0].node;
-      if (body.some((s) => j(s).toSource() === text)) continue;
-      if (!body.some((s) => s.type === 'ExpressionStatement' && (s.comments ?? []).length)) statement.comments = [j.commentLine(` Routes of ${plugin.from}, under the router's mount path.`, true, false)];
-      body.push(statement);
-      changed = true;
+      if (!moved || !moved.body.body.some((s: Node) => j(s).toSource() === text)) lines.push(text);
     }
   }
-  return changed;
+  if (!lines.length && moved) return false;
+  if (!moved) addMovedRoutes(j, root, entry, body!, lines, q);
+  else {
+    moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
+  }
+  if (imports.length) insertImports(j, program, entry, imports, q);
+  return true;
 }
 
-/** `async function movedRoutes(fastify) {…}` at the end of the module, and its registration in buildFastify. */
-function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, q: string) {
+/** The local name `name` of `specifier` is imported under already, or null. */
+function importedAs(j: JSCodeshift, root: Collection, name: string, specifier: string): string | null {
+  const fromImport = root
+    .find(j.ImportSpecifier, { imported: { name } })
+    .filter((p) => p.parent.node.source?.value === specifier)
+    .paths()[0];
+  if (fromImport) return String(fromImport.node.local?.name ?? name);
+  const fromRequire = root
+    .find(j.VariableDeclarator)
+    .filter((p) => (p.node.init as Node)?.type === 'CallExpression' && (p.node.init as Node).callee.name === 'require' && (p.node.init as Node).arguments[0]?.value === specifier && p.node.id.type === 'ObjectPattern')
+    .paths()[0];
+  const prop = (fromRequire?.node.id as Node)?.properties.find((p: Node) => p.key?.name === name);
+  return prop ? prop.value.name : null;
+}
+
+/** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
+function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, imports: Array<{ name: string; local: string; specifier: string }>, q: string): void {
+  const text = imports
+    .map((i) => {
+      const binding = i.name === i.local ? i.name : entry.module === 'esm' ? `${i.name} as ${i.local}` : `${i.name}: ${i.local}`;
+      return entry.module === 'esm' ? `import { ${binding} } from ${q}${i.specifier}${q};` : `const { ${binding} } = require(${q}${i.specifier}${q});`;
+    })
+    .join('\n');
+  const isImport = (s: Node) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
+  let last = -1;
+  program.forEach((s, i) => {
+    if (isImport(s)) last = i;
+  });
+  program.splice(last + 1, 0, ...j(text).find(j.Program).paths()[0].node.body);
+}
+
+/** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, bodyLikeExpress: string, registrations: string[], q: string): void {
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
   const statements: Node[] | undefined = build?.node.body.body;
   const last = statements?.[statements.length - 1];
   if (!build || last?.type !== 'ReturnStatement' || last.argument?.type !== 'Identifier') throw new Error('the generated module has no function buildFastify ending in `return fastify` to register the moved routes in');
-  const instance = last.argument.name;
-  const register = j(`${instance}.register(movedRoutes);`).find(j.ExpressionStatement).paths()[0].node;
-  register.comments = [j.commentLine(' Routes moved to Fastify (`migrate run --stage routes`): after the bridge, so the', true, false), j.commentLine(" app's Express middleware runs first for them, as it did in Express.", true, false)];
-  statements!.splice(statements!.length - 1, 0, register);
-  addImport(j, root, { specifier: entry.hooksSpecifier, form: { kind: 'named', name: 'bodyLikeExpress' }, local: 'bodyLikeExpress', module: entry.module }, q === '"' ? 'double' : 'single');
+  const register = j(
+    [
+      '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
+      '// middleware runs first for them, as it did in Express.',
+      `${last.argument.name}.register(movedRoutes);`,
+    ].join('\n'),
+  )
+    .find(j.Program)
+    .paths()[0].node.body;
+  statements!.splice(statements!.length - 1, 0, ...register);
   const t = (s: string) => (entry.typescript ? s : '');
   const fn = j(
     [
@@ -58,17 +107,15 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, 
       " * handlers see the body Express's parsers gave (bodyLikeExpress).",
       ' */',
       `async function movedRoutes(fastify${t(': FastifyInstance')}) {`,
-      `  fastify.addHook(${q}preHandler${q}, bodyLikeExpress);`,
+      `  fastify.addHook(${q}preHandler${q}, ${bodyLikeExpress});`,
+      ...registrations.map((r) => `  ${r}`),
       '}',
     ].join('\n'),
   )
-    .find(j.FunctionDeclaration)
-    .paths()[0];
-  const program = root.find(j.Program).paths()[0].node;
-  const exportsAt = program.body.findIndex((s: Node) => s.type === 'ExpressionStatement' && /module\.exports\s*=/.test(j(s).toSource()));
-  const node = fn.parent.node.type === 'Program' ? fn.node : fn.node;
-  node.comments = fn.node.comments ?? fn.parent.node.comments;
-  if (exportsAt >= 0) program.body.splice(exportsAt, 0, node);
-  else program.body.push(node);
-  return root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0];
+    .find(j.Program)
+    .paths()[0].node.body;
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const exportsAt = program.findIndex((s: Node) => s.type === 'ExpressionStatement' && /module\.exports\s*=/.test(j(s).toSource()));
+  if (exportsAt >= 0) program.splice(exportsAt, 0, ...fn);
+  else program.push(...fn);
 }

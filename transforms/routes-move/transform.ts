@@ -13,7 +13,7 @@
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import { printWithStyle } from '../lib/print.js';
-import { detectStyle, type CodeStyle } from '../lib/style.js';
+import { detectStyle } from '../lib/style.js';
 import { addImport } from '../errors-handler/fastify-module.js';
 import { planHandlerRewrite } from '../errors-handler/handler-function.js';
 import { closeImportGaps, complete, importedSpecifiers, keepDirectiveGap, notFound } from '../errors-handler/move-transform.js';
@@ -67,7 +67,17 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       steps.unshift(() => (rewrite.apply(), true));
       return { route, handler: fn };
     });
-    steps.push(() => addRoutes(j, root, plugin, routes, style));
+    let errorHandler: Node = null;
+    // (A second run adds to an existing plugin: its routes only, the error handler came the first time.)
+    if (plugin.errorHandler && 'inline' in plugin.errorHandler) {
+      const fn = findByAnchor(functions, plugin.errorHandler.inline) ?? notFound(file.path, "the router's error handler to move", plugin.errorHandler.inline);
+      const rewrite = complete(planHandlerRewrite(j, fn, plugin.errorHandler.options), file.path, plugin.errorHandler.inline);
+      rewrite.types.forEach((t) => types.add(t));
+      rewrite.droppedTypes.forEach((t) => dropped.add(t));
+      steps.unshift(() => (rewrite.apply(), true));
+      errorHandler = fn.node;
+    } else if (plugin.errorHandler) errorHandler = j.identifier(plugin.errorHandler.reference);
+    steps.push(() => addRoutes(j, root, plugin, routes, errorHandler));
     if (plugin.typescript) types.add('FastifyInstance');
   }
   for (const entry of entries) {
@@ -97,49 +107,50 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
 }
 
 /**
- * Appends the routes to the plugin function `plugin.name` (written at the end of the file, with its
- * export, when a former run did not write it). Inline handlers move as nodes, so recast keeps their
- * text; everything else is the source text the plan took from the registration.
+ * Adds the routes to the plugin function `plugin.name`, written at the end of the file with its
+ * export when a former run did not write it. New code is parsed from one snippet (recast keeps the
+ * line breaks inside a snippet); inline handlers and the router's error handler take the place of
+ * placeholders in it as nodes, so recast keeps their own text.
  */
-function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, style: CodeStyle): boolean {
-  const fn = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node ?? appendPlugin(j, root, plugin);
-  for (const { route, handler } of routes) {
+function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node): boolean {
+  const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
+  const placeholders = new Map<string, Node>();
+  const lines: string[] = [];
+  if (errorHandler) {
+    // The router's error middleware becomes the plugin's error handler (its routes only: encapsulation).
+    lines.push('fastify.setErrorHandler(MIGRATE_ERROR_HANDLER);');
+    placeholders.set('MIGRATE_ERROR_HANDLER', errorHandler);
+  }
+  routes.forEach(({ route, handler }, i) => {
     const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
     const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
-    const target = 'reference' in route.handler ? route.handler.reference : 'HANDLER';
+    const target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
+    if (handler) placeholders.set(target, handler.node);
     // Express 5 optional groups: one Fastify route per form, sharing the handler.
-    const text = route.paths.length === 1 ? `fastify.${method}(${route.paths[0]}, ${hooks}${target});` : `for (const url of [${route.paths.join(', ')}]) fastify.${method}(url, ${hooks}${target});`;
-    const statement: Node = j(text).find(j.Statement).paths()[0].node;
-    if (handler) {
-      const call = j(statement).find(j.CallExpression, { callee: { property: { name: method } } }).paths()[0].node;
-      call.arguments[call.arguments.length - 1] = handler.node;
-    }
-    fn.body.body.push(statement);
-  }
-  void style;
+    lines.push(route.paths.length === 1 ? `fastify.${method}(${route.paths[0]}, ${hooks}${target});` : `for (const url of [${route.paths.join(', ')}]) fastify.${method}(url, ${hooks}${target});`);
+  });
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  if (existing) existing.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
+  else program.push(...j(pluginText(plugin, lines)).find(j.Program).paths()[0].node.body);
+  root
+    .find(j.Identifier)
+    .filter((p) => placeholders.has(p.node.name))
+    .forEach((p) => void p.replace(placeholders.get(p.node.name)));
   return true;
 }
 
-/** `export async function <name>(fastify) {}` (CommonJS: the declaration and `module.exports.<name> = <name>;`) at the end of the file. */
-function appendPlugin(j: JSCodeshift, root: Collection, plugin: PluginEntry): Node {
+/** The plugin's declaration with its doc comment and export (ESM `export async function`; CommonJS a `module.exports.<name> =` line after it). */
+function pluginText(plugin: PluginEntry, lines: string[]): string {
   const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
-  const doc = [
-    '*',
-    ` * Fastify routes of the Express ${plugin.of}: ${'written by `migrate run --stage routes`'}. The server built`,
-    " * by the shim registers this plugin with the router's mount path as prefix, after the Express",
-    ' * middleware, which still runs first for these routes in the bridge.',
-    ' ',
+  return [
+    '/**',
+    ` * Fastify routes of the Express ${plugin.of}, written by \`migrate run --stage routes\`. The server the`,
+    " * shim generated registers this plugin under the router's mount path (prefix), after the bridge:",
+    " * the app's Express middleware still runs first for these routes, as it did in Express.",
+    ' */',
+    `${plugin.module === 'esm' ? 'export ' : ''}async function ${plugin.name}(${param}) {`,
+    ...lines.map((l) => `  ${l}`),
+    '}',
+    ...(plugin.module === 'esm' ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
-  const declaration = j(`async function ${plugin.name}(${param}) {}`).find(j.FunctionDeclaration).paths()[0].node;
-  const program = root.find(j.Program).paths()[0].node;
-  if (plugin.module === 'esm') {
-    const exported = j.exportNamedDeclaration(declaration, []);
-    exported.comments = [j.commentBlock(doc, true, false)];
-    program.body.push(exported);
-  } else {
-    declaration.comments = [j.commentBlock(doc, true, false)];
-    program.body.push(declaration);
-    program.body.push(j(`module.exports.${plugin.name} = ${plugin.name};`).find(j.ExpressionStatement).paths()[0].node);
-  }
-  return declaration;
 }
