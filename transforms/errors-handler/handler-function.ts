@@ -1,46 +1,75 @@
 /**
- * An Express error or 404 handler function → Fastify's signature: `(err, req, res, next)` →
- * `(err, request, reply)` for `setErrorHandler`, `(req, res)` → `(request, reply)` for
- * `setNotFoundHandler`, with every `req`/`res`/`next` use rewritten through the tables of
- * transforms/lib/reply-api.ts.
+ * An Express handler function → Fastify's signature, with every `req`/`res`/`next` use rewritten
+ * through the tables of transforms/lib/reply-api.ts:
+ * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
+ * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
+ * - `route`: a route handler `(req, res[, next])` → `(request, reply)`;
+ * - `hook`: a route middleware `(req, res, next)` → a `preHandler` hook: `(request, reply, next)`
+ *   when sync (Fastify's done has next's meaning), `(request, reply)` when async.
+ * On a moved route (`route`, `hook`) the Express app has run before the function in the
+ * @fastify/express bridge, so what middleware set on `req`/`res` is read on `request.raw` /
+ * `reply.raw`; the control-flow rules (next, returns, answers from callbacks) are
+ * handler-flow.ts's, the TypeScript signatures handler-types.ts's.
  *
  * `planHandlerRewrite` looks at the function once and returns the reasons it cannot move (empty
  * when it can) and an `apply()` that rewrites it: the plan calls it to decide, the transform to
  * act, so both decide alike. Nothing is changed unless `apply()` is called.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type Expr, type FormContext, type ValueKind } from '../lib/reply-api.js';
+import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from '../lib/reply-api.js';
+import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit, type Node } from './handler-ast.js';
+import { planFlow } from './handler-flow.js';
+import { expressTypeNames, expressTypeRef, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
 
-/** Any AST node. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Node = any;
+export { referencesOf };
+export type { TypeImport };
 
 /** What the rewrite needs to know beyond the function itself. */
 export interface HandlerOptions {
-  role: 'error' | 'not-found';
+  /** What the function is and becomes (see the module comment). */
+  role: 'error' | 'not-found' | 'route' | 'hook';
   /**
-   * `next(err)` becomes `reply.send(err)`. In an error handler that is Fastify's default error
-   * handler, which is where `next(err)` from the last Express error handler went once the shim put
-   * Fastify behind the app; false when another error handler follows (a chain) or the shim's
-   * `--parity express` error page is the parent. In a 404 handler (`next(createError(404))`, as
-   * express-generator writes it) it is Fastify's error handler: true when no app-level error
-   * middleware stays on Express. When false, `next` refuses.
+   * Roles `error`/`not-found` only (ignored by `route`/`hook`, absent = false). `next(err)` becomes
+   * `reply.send(err)`. In an error handler that is Fastify's default error handler, which is where
+   * `next(err)` from the last Express error handler went once the shim put Fastify behind the app;
+   * false when another error handler follows (a chain) or the shim's `--parity express` error page
+   * is the parent. In a 404 handler (`next(createError(404))`, as express-generator writes it) it is
+   * Fastify's error handler: true when no app-level error middleware stays on Express. When false,
+   * `next` refuses.
    */
-  nextToDefault: boolean;
+  nextToDefault?: boolean;
   /** The app sets 'json spaces' / 'json replacer' / 'json escape'. */
   jsonSettings: boolean;
   /** The file is TypeScript: typed parameters become FastifyRequest / FastifyReply. */
   typescript: boolean;
+  /**
+   * Where a route handler or hook is registered: on the app, or on a router mounted under a path,
+   * where Express's req.url / req.path / req.baseUrl are relative to the mount path (those refuse).
+   * Default `app`; error and not-found handlers are app-level.
+   */
+  scope?: 'app' | 'router';
+  /** The app's Express major (redirect argument order, `'back'`). Unknown: the forms that depend on it refuse. */
+  expressMajor?: 4 | 5;
 }
 
 /** The outcome of looking at a handler. */
 export interface HandlerRewrite {
   /** Why it cannot move, one reason per kind of blocker; empty when it can. */
   refusals: string[];
-  /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`); import them. */
+  /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`, `HookHandlerDoneFunction`), sorted; import them type-only from 'fastify' (type-imports.ts addFastifyTypes). */
   types: string[];
   /** Type names the rewrite removes from the function (`Request`, `Response`, `NextFunction`, `ApiError` of `Response<ApiError>`): their imports may go. */
   droppedTypes: string[];
+  /**
+   * Default imports the rewritten function calls and the file lacks (`encodeUrl` from
+   * 'encodeurl'), under exactly that local name: the rewrite already uses it. Roles error and
+   * not-found: always empty.
+   */
+  imports: Array<{ local: string; from: string }>;
+  /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): type-imports.ts addTypeImports. */
+  typeImports: TypeImport[];
+  /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
+  deltas: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
   apply(): void;
 }
@@ -54,120 +83,250 @@ const BODY_PARSER_CODES: Record<string, string> = {
   'entity.too.large': 'FST_ERR_CTP_BODY_TOO_LARGE',
 };
 
-interface Edit {
-  /** Size of the node the edit replaces (innermost first, so outer edits see inner results). */
-  size: number;
-  run(): void;
+/** The request members whose Fastify type comes from a FastifyRequest generic. */
+const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
+
+/** A rewrite that cannot be applied. */
+function refused(refusals: Iterable<string>): HandlerRewrite {
+  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], apply: () => undefined };
+}
+
+/** The parameter counts a role accepts and the refusal for others. */
+function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
+  const out: string[] = [];
+  const expected = role === 'error' ? [4] : [2, 3];
+  if (!expected.includes(params.length)) out.push(`it takes ${params.length} parameters (an Express ${role === 'error' ? 'error handler takes 4' : role === 'hook' ? 'middleware takes 2 or 3' : 'handler takes 2 or 3'})`);
+  if (params.some((p) => p.type !== 'Identifier')) out.push('it destructures its parameters or gives them defaults');
+  return out;
 }
 
 /**
  * Looks at the handler function at `fn` (a FunctionDeclaration, FunctionExpression or
- * ArrowFunctionExpression path) and prepares its rewrite.
+ * ArrowFunctionExpression path) and prepares its rewrite for `options.role`.
  */
 export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: HandlerOptions): HandlerRewrite {
+  const params: Node[] = fn.node.params;
+  const early = signatureRefusals(params, options.role);
+  if (early.length) return refused(early);
+  const bridged = options.role === 'route' || options.role === 'hook';
   const refusals = new Set<string>();
   const edits: Edit[] = [];
-  const params: Node[] = fn.node.params;
-  const expected = options.role === 'error' ? [4] : [2, 3];
-  if (!expected.includes(params.length)) refusals.add(`it takes ${params.length} parameters (an Express ${options.role === 'error' ? 'error handler takes 4' : 'handler takes 2 or 3'})`);
-  if (params.some((p) => p.type !== 'Identifier')) refusals.add('it destructures its parameters or gives them defaults');
-  if (refusals.size) return { refusals: [...refusals], types: [], droppedTypes: [], apply: () => undefined };
+  const late: Array<() => void> = [];
+  const needs = new Set<FormNeed>();
+  const deltas = new Set<string>();
 
   const [errParam, reqParam, resParam, nextParam] = options.role === 'error' ? params : [null, ...params];
   const taken = namesIn(j, fn);
   const requestName = freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name);
   const replyName = freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name);
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
+  if (bridged && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
-  const ctxBase = { j, jsonSettings: options.jsonSettings, scope: 'app' as const, setsContentType: false };
+  const program = bridged ? programOf(fn) : null;
+  const fileNames = program ? namesIn(j, program) : taken;
+  const encodeUrl = program ? encodeUrlBinding(j, program, fileNames) : null;
+  const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
+  const raw = rawAccess(j, expressNames, fileNames);
+
+  const ctxBase = {
+    j,
+    jsonSettings: options.jsonSettings,
+    scope: options.scope ?? ('app' as const),
+    setsContentType: false,
+    bridged,
+    expressMajor: options.expressMajor,
+    statusSetApart: false,
+    encodeUrl: encodeUrl?.local,
+  };
   const resChains = referencesOf(j, fn, resParam.name).map((ref) => replyChainAt(ref));
   ctxBase.setsContentType = resChains.some((c) => c.links.some(setsContentType));
+  ctxBase.statusSetApart = resChains.some((c) => setsStatusApart(c));
+  const flowChains: Array<{ links: ChainLink[]; top: ASTPath<Node> }> = [];
   for (const chain of resChains) {
     if (!chain.links.length) {
       refusals.add(`it passes \`${resParam.name}\` on as a value (Express's response object has no Fastify counterpart)`);
       continue;
     }
-    if (fn.node.async && insideNestedFunction(chain.top, fn)) refusals.add('it is async and answers from a callback (Fastify would answer first with an empty 200)');
+    flowChains.push(chain);
+    if (!bridged && fn.node.async && insideNestedFunction(chain.top, fn)) refusals.add('it is async and answers from a callback (Fastify would answer first with an empty 200)');
     const ctx: FormContext = { ...ctxBase, kindOf: (e) => kindOf(j, chain.top, e) };
     const result = convertReplyChain(chain.links, ctx);
     if ('refuse' in result) {
       refusals.add(result.refuse);
       continue;
     }
+    result.needs.forEach((n) => needs.add(n));
+    result.deltas.forEach((d) => deltas.add(d));
+    if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
     edits.push({
       size: sizeOf(chain.top.node),
       run: () => {
         // Converted again when applied: inner edits (err.status in an argument) are in place by then.
         const now = convertReplyChain(chain.links, ctx);
-        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links);
+        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.of('Response'));
       },
     });
   }
 
+  const reads = new Set<RequestPart>();
   for (const ref of referencesOf(j, fn, reqParam.name)) {
     const use = memberUse(ref);
     if (!use) {
-      refusals.add(`it passes \`${reqParam.name}\` on as a value (Express's request object is not Fastify's)`);
+      refusals.add(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqParam.name}[…]\` with a computed key` : `it passes \`${reqParam.name}\` on as a value (Express's request object is not Fastify's)`);
       continue;
     }
-    if (use.written) {
+    if (!bridged && use.written) {
       refusals.add(`it writes req.${use.member}`);
       continue;
     }
     const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
     const result = convertRequestUse(use.member, use.args, j.identifier(requestName), ctx);
     if ('refuse' in result) refusals.add(result.refuse);
+    else if ('onRaw' in result) {
+      raw.use('Request');
+      const member = use.memberNode;
+      edits.push({ size: sizeOf(member), run: () => void (member.object = raw.of('Request')(member.object)) });
+    } else if (use.written) refusals.add(`it writes req.${use.member}`);
     // `req.method` → `request.method`: renaming the parameter is the whole edit.
     else if (!isSameMember(result.expression, use)) edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
+    if (REQUEST_PARTS.has(use.member)) reads.add(use.member as RequestPart);
   }
 
-  if (nextParam) {
-    for (const ref of referencesOf(j, fn, nextParam.name)) {
-      const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
-      const args = isCall ? ref.parent.node.arguments : [];
-      if (options.nextToDefault && isCall && args.length === 1) {
-        const call = ref.parent.node;
-        edits.push({ size: sizeOf(call), run: () => void (call.callee = j.memberExpression(j.identifier(replyName), j.identifier('send'))) });
-      } else if (options.role === 'not-found') refusals.add(isCall && args.length === 1 ? "it passes an error on with next(err) to error middleware that stays on Express" : 'it calls next(): a Fastify not-found handler must answer');
-      else if (isCall && args.length === 1) refusals.add('it passes errors on with next(err) to another error handler');
-      else refusals.add(isCall ? `it calls next(${args.length ? '…' : ''}) without an error` : 'it passes `next` on as a value');
-    }
-  }
+  if (bridged) {
+    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: flowChains });
+    flow.refusals.forEach((r) => refusals.add(r));
+    edits.push(...flow.edits);
+    late.push(...flow.late);
+  } else if (nextParam) planErrorNext(j, fn, nextParam, replyName, options).forEach((e) => ('reason' in e ? refusals.add(e.reason) : edits.push(e)));
 
   if (errParam) edits.push(...errorReadEdits(j, fn, errParam, options));
 
-  const types: string[] = [];
-  // In TypeScript every parameter gets a type: an inline `app.use((req, res) => …)` was typed by
-  // Express's overloads, and standing alone as a Fastify handler it would be an implicit any.
-  const typedParams = options.typescript;
-  const declarator = fn.parent.node.type === 'VariableDeclarator' && fn.parent.node.init === fn.node ? fn.parent : null;
-  const handlerType = declarator?.node.id.typeAnnotation?.typeAnnotation;
-  if (handlerType && !isExpressHandlerType(handlerType)) refusals.add('it is typed with a type the codemod does not know');
-  if (typedParams || handlerType) types.push('FastifyReply', 'FastifyRequest');
+  const keepNext = options.role === 'hook' && !fn.node.async && !!nextParam;
+  const signature = bridged
+    ? planRouteTypes(j, fn, { typescript: options.typescript, reqParam, resParam, nextParam, keepNext, reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
+    : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
+  signature.refusals.forEach((r) => refusals.add(r));
 
-  const droppedTypes = [reqParam, resParam, nextParam, declarator?.node.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
-
+  if (refusals.size) return refused(refusals);
   return {
-    refusals: [...refusals],
-    types,
-    droppedTypes: [...new Set(droppedTypes)],
+    refusals: [],
+    types: signature.types,
+    droppedTypes: signature.droppedTypes,
+    imports: encodeUrl && !encodeUrl.imported && needs.has('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
+    typeImports: raw.imports(),
+    deltas: [...deltas],
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
+      for (const edit of late) edit();
       renameParam(j, fn, reqParam.name, requestName);
       renameParam(j, fn, resParam.name, replyName);
       const request = j.identifier(requestName);
       const reply = j.identifier(replyName);
-      if (handlerType) {
-        declarator!.node.id.typeAnnotation = null;
-        if (errParam && !errParam.typeAnnotation) errParam.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
-        request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
-        reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
-      } else if (typedParams) {
-        if (errParam && !errParam.typeAnnotation) errParam.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
-        request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
-        reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
-      }
-      fn.node.params = errParam ? [errParam, request, reply] : [request, reply];
+      signature.apply(request, reply, keepNext ? nextParam : null, errParam);
+      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply];
+    },
+  };
+}
+
+/**
+ * How the rewrite reaches Express's own request and response: `request.raw` / `reply.raw`, cast
+ * in TypeScript to the file's name for Express's `Request` / `Response` (imported type-only when
+ * the file has none). `use` records at plan time which casts the rewrite writes.
+ */
+function rawAccess(j: JSCodeshift, names: ReturnType<typeof expressTypeNames> | null, taken: Set<string>) {
+  const used = new Set<'Request' | 'Response'>();
+  const refs = new Map<'Request' | 'Response', ReturnType<typeof expressTypeRef>>();
+  const refOf = (kind: 'Request' | 'Response') => {
+    if (!refs.has(kind)) refs.set(kind, expressTypeRef(kind, names!, new Set([...taken, ...[...refs.values()].map((r) => r.text)])));
+    return refs.get(kind)!;
+  };
+  return {
+    use(kind: 'Request' | 'Response'): void {
+      used.add(kind);
+      if (names) refOf(kind);
+    },
+    of(kind: 'Request' | 'Response'): (object: Expr) => Expr {
+      return (object) => {
+        const member = j.memberExpression(object, j.identifier('raw'));
+        if (!names) return member;
+        const [left, right] = refOf(kind).text.split('.');
+        const typeName = right ? j.tsQualifiedName(j.identifier(left), j.identifier(right)) : j.identifier(left);
+        return j.parenthesizedExpression(j.tsAsExpression(member, j.tsTypeReference(typeName)));
+      };
+    },
+    imports(): TypeImport[] {
+      return [...used].sort().flatMap((kind) => (names ? (refOf(kind).import ? [refOf(kind).import!] : []) : []));
+    },
+  };
+}
+
+/**
+ * The file's binding of encodeurl's default export: an existing `import X from 'encodeurl'` or
+ * `const X = require('encodeurl')`, else a free name to import (`encodeUrl`, `encodeUrl2`, …).
+ */
+function encodeUrlBinding(j: JSCodeshift, program: ASTPath<Node>, taken: Set<string>): { local: string; imported: boolean } {
+  const imported = j(program)
+    .find(j.ImportDeclaration, { source: { value: 'encodeurl' } })
+    .nodes()
+    .flatMap((d: Node) => d.specifiers ?? [])
+    .find((s: Node) => s.type === 'ImportDefaultSpecifier');
+  if (imported) return { local: imported.local.name, imported: true };
+  const required = j(program)
+    .find(j.VariableDeclarator, { id: { type: 'Identifier' }, init: { type: 'CallExpression', callee: { type: 'Identifier', name: 'require' } } })
+    .filter((p) => (p.node.init as Node).arguments[0]?.value === 'encodeurl')
+    .nodes()[0] as Node;
+  if (required) return { local: required.id.name, imported: true };
+  let local = 'encodeUrl';
+  for (let i = 2; taken.has(local); i++) local = `encodeUrl${i}`;
+  return { local, imported: false };
+}
+
+/** Whether a `res` chain sets a status without answering: `res.status(c);` alone, or `res.statusCode = c`. */
+function setsStatusApart(chain: { links: ChainLink[]; top: ASTPath<Node> }): boolean {
+  const last = chain.links[chain.links.length - 1];
+  if (!last) return false;
+  return last.member === 'status' || (last.member === 'statusCode' && isWritten(chain.top));
+}
+
+/** `next` in an error or not-found handler: `next(err)` → `reply.send(err)` when it reaches Fastify's error handling (options.nextToDefault), else refusals. */
+function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, replyName: string, options: HandlerOptions): Array<Edit | { reason: string }> {
+  const out: Array<Edit | { reason: string }> = [];
+  for (const ref of referencesOf(j, fn, nextParam.name)) {
+    const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
+    const args = isCall ? ref.parent.node.arguments : [];
+    if (options.nextToDefault && isCall && args.length === 1) {
+      const call = ref.parent.node;
+      out.push({ size: sizeOf(call), run: () => void (call.callee = j.memberExpression(j.identifier(replyName), j.identifier('send'))) });
+    } else if (options.role === 'not-found') out.push({ reason: isCall && args.length === 1 ? "it passes an error on with next(err) to error middleware that stays on Express" : 'it calls next(): a Fastify not-found handler must answer' });
+    else if (isCall && args.length === 1) out.push({ reason: 'it passes errors on with next(err) to another error handler' });
+    else out.push({ reason: isCall ? `it calls next(${args.length ? '…' : ''}) without an error` : 'it passes `next` on as a value' });
+  }
+  return out;
+}
+
+/**
+ * The signature types of an error or not-found handler: in TypeScript every parameter gets a
+ * type (an inline `app.use((req, res) => …)` handler was typed by Express's overloads, and
+ * standing alone as a Fastify handler it would be an implicit any): `FastifyRequest`,
+ * `FastifyReply`, `any` for an untyped `err`.
+ */
+function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [errParam, reqParam, resParam, nextParam]: Node[], options: HandlerOptions) {
+  const refusals: string[] = [];
+  const declarator = fn.parent.node.type === 'VariableDeclarator' && fn.parent.node.init === fn.node ? fn.parent : null;
+  const handlerType = declarator?.node.id.typeAnnotation?.typeAnnotation;
+  if (handlerType && !isExpressHandlerType(handlerType)) refusals.push('it is typed with a type the codemod does not know');
+  const typed = options.typescript || !!handlerType;
+  const droppedTypes = [reqParam, resParam, nextParam, declarator?.node.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
+  return {
+    refusals,
+    types: typed ? ['FastifyReply', 'FastifyRequest'] : [],
+    droppedTypes: [...new Set(droppedTypes)],
+    apply(request: Node, reply: Node, _next: Node | null, err: Node | null) {
+      if (!typed) return;
+      if (handlerType) declarator!.node.id.typeAnnotation = null;
+      if (err && !err.typeAnnotation) err.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
+      request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
+      reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
     },
   };
 }
@@ -228,20 +387,14 @@ function guardedByInstanceof(member: ASTPath<Node>, errName: string, fn: ASTPath
   return false;
 }
 
-/** Whether a member path is assigned to or updated. */
-function isWritten(member: ASTPath<Node>): boolean {
-  const parent = member.parent.node;
-  return (parent.type === 'AssignmentExpression' && parent.left === member.node) || parent.type === 'UpdateExpression';
-}
-
 /** `req.member` or `req.member(…)` at one reference; null when `req` is used otherwise. */
-function memberUse(ref: ASTPath<Node>): { member: string; args: Expr[] | null; top: ASTPath<Node>; written: boolean } | null {
+function memberUse(ref: ASTPath<Node>): { member: string; args: Expr[] | null; top: ASTPath<Node>; memberNode: Node; written: boolean } | null {
   const parent = ref.parent;
   if (parent.node.type !== 'MemberExpression' || parent.node.object !== ref.node || parent.node.computed) return null;
   const member = parent.node.property.name as string;
   const grand = parent.parent;
-  if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) return { member, args: grand.node.arguments, top: grand, written: false };
-  return { member, args: null, top: parent, written: isWritten(parent) };
+  if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) return { member, args: grand.node.arguments, top: grand, memberNode: parent.node, written: false };
+  return { member, args: null, top: parent, memberNode: parent.node, written: isWritten(parent) };
 }
 
 function isSameMember(expression: Node, use: { member: string; args: Expr[] | null }): boolean {
@@ -258,114 +411,8 @@ function setsContentType(link: { member: string; args: Expr[] | null }): boolean
   return false;
 }
 
-/**
- * What a value is, as far as a reader can tell without running it: literals, templates, string
- * concatenation, conditionals of one kind, and `const` names bound to those.
- */
-function kindOf(j: JSCodeshift, at: ASTPath<Node>, expr: Node, depth = 0): ValueKind {
-  if (!expr || depth > 4) return 'unknown';
-  switch (expr.type) {
-    case 'ObjectExpression':
-    case 'ArrayExpression':
-      return 'object';
-    case 'StringLiteral':
-    case 'TemplateLiteral':
-      return 'string';
-    case 'NullLiteral':
-      return 'nullish';
-    case 'NumericLiteral':
-      return 'number';
-    case 'BinaryExpression':
-      return expr.operator === '+' && (kindOf(j, at, expr.left, depth + 1) === 'string' || kindOf(j, at, expr.right, depth + 1) === 'string') ? 'string' : 'unknown';
-    case 'ConditionalExpression': {
-      const a = kindOf(j, at, expr.consequent, depth + 1);
-      return a === kindOf(j, at, expr.alternate, depth + 1) ? a : 'unknown';
-    }
-    case 'TSAsExpression':
-    case 'TSNonNullExpression':
-    case 'TSSatisfiesExpression':
-      return kindOf(j, at, expr.expression, depth + 1);
-    case 'CallExpression':
-      return expr.callee.type === 'Identifier' && expr.callee.name === 'String' ? 'string' : 'unknown';
-    case 'Identifier': {
-      if (expr.name === 'undefined') return 'nullish';
-      const scope = at.scope?.lookup(expr.name);
-      const bindings = scope?.getBindings()[expr.name];
-      if (!bindings || bindings.length !== 1) return 'unknown';
-      const declarator = bindings[0].parent;
-      const declaration = declarator?.parent;
-      if (declarator?.node.type !== 'VariableDeclarator' || declarator.node.id !== bindings[0].node || declaration?.node.kind !== 'const') return 'unknown';
-      return kindOf(j, declarator, declarator.node.init, depth + 1);
-    }
-    default:
-      return 'unknown';
-  }
-}
-
-/** Names of the types a type annotation refers to (`Response<ApiError>` → Response, ApiError). */
-function typeNamesIn(j: JSCodeshift, annotation: Node): string[] {
-  const names: string[] = [];
-  j(annotation)
-    .find(j.TSTypeReference)
-    .forEach((p) => {
-      const name = p.node.typeName;
-      names.push(name.type === 'Identifier' ? name.name : (name as Node).left.name);
-    });
-  return names;
-}
-
 function isExpressHandlerType(type: Node): boolean {
   if (type.type !== 'TSTypeReference' || type.typeParameters) return false;
   const name = type.typeName.type === 'Identifier' ? type.typeName.name : type.typeName.right?.name;
   return EXPRESS_HANDLER_TYPES.has(name);
-}
-
-/** Identifier paths in `fn` that refer to its parameter `name` (not shadowed, not property keys). */
-export function referencesOf(j: JSCodeshift, fn: ASTPath<Node>, name: string): Array<ASTPath<Node>> {
-  const param = fn.node.params.find((p: Node) => p.type === 'Identifier' && p.name === name);
-  return j(fn.get('body'))
-    .find(j.Identifier, { name })
-    .filter((p) => isReference(p) && p.node !== param && p.scope?.lookup(name) === fn.scope)
-    .paths();
-}
-
-/** Whether an Identifier path reads a binding (not a property name, key, label or type name). */
-function isReference(p: ASTPath<Node>): boolean {
-  const parent = p.parent?.node;
-  if (!parent) return true;
-  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return false;
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ObjectMethod') && parent.key === p.node && !parent.computed && !(parent.shorthand && parent.value === p.node)) return false;
-  if (parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement') return false;
-  if (/^TS/.test(parent.type) && parent.type !== 'TSAsExpression' && parent.type !== 'TSNonNullExpression' && parent.type !== 'TSSatisfiesExpression' && parent.type !== 'TSTypeAssertion') return false;
-  return true;
-}
-
-function renameParam(j: JSCodeshift, fn: ASTPath<Node>, from: string, to: string): void {
-  if (from === to) return;
-  for (const ref of referencesOf(j, fn, from)) ref.node.name = to;
-}
-
-/** Every identifier name used in `fn` (to keep new names free of collisions). */
-function namesIn(j: JSCodeshift, fn: ASTPath<Node>): Set<string> {
-  const names = new Set<string>();
-  j(fn).find(j.Identifier).forEach((p) => void names.add(p.node.name));
-  return names;
-}
-
-/** `base`, else `fastify<Base>`, else `base2`, `base3`, … — whichever `taken` does not hold (`own` is the name being replaced). */
-function freeName(base: string, taken: Set<string>, own: string): string {
-  const free = (n: string) => n === own || !taken.has(n);
-  if (free(base)) return base;
-  const prefixed = `fastify${base.replace(/^_/, '')[0].toUpperCase()}${base.replace(/^_/, '').slice(1)}`;
-  if (free(prefixed)) return prefixed;
-  for (let i = 2; ; i++) if (free(`${base}${i}`)) return `${base}${i}`;
-}
-
-function insideNestedFunction(p: ASTPath<Node>, fn: ASTPath<Node>): boolean {
-  for (let q = p.parent; q && q !== fn; q = q.parent) if (/Function|ObjectMethod|ClassMethod/.test(q.node.type)) return true;
-  return false;
-}
-
-function sizeOf(node: Node): number {
-  return typeof node.start === 'number' && typeof node.end === 'number' ? node.end - node.start : Number.MAX_SAFE_INTEGER;
 }

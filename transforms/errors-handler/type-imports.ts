@@ -1,30 +1,57 @@
 /**
  * TypeScript imports around a rewritten handler: `import type { FastifyReply, FastifyRequest }
- * from 'fastify'` added (or completed), and the types the rewrite took out of the signatures
- * (`Request`, `Response`, `NextFunction`, …) dropped from their imports once nothing uses them.
+ * from 'fastify'` added (or completed), the type-only imports a moved route's casts need
+ * (`import type { Request } from 'express'` for `(request.raw as Request).user`), and the types
+ * the rewrite took out of the signatures (`Request`, `Response`, `NextFunction`, …) dropped from
+ * their imports once nothing uses them.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from './source-files.js';
 
+/** A type-only named import: `import type { <name> as <local> } from '<from>'` (handler-types.ts TypeImport). */
+export interface NamedTypeImport {
+  name: string;
+  local: string;
+  from: string;
+}
+
 /** Imports the Fastify types `names` (sorted, type-only), merging into an existing `import type … from 'fastify'`. */
 export function addFastifyTypes(j: JSCodeshift, root: Collection, names: string[]): void {
-  if (!names.length) return;
-  const existing = root.find(j.ImportDeclaration, { source: { value: 'fastify' } }).filter((p) => p.node.importKind === 'type').paths()[0];
-  if (existing) {
-    const have = new Set((existing.node.specifiers ?? []).map((s: Node) => s.imported?.name));
-    const missing = names.filter((n) => !have.has(n));
-    if (!missing.length) return;
-    existing.node.specifiers = [...(existing.node.specifiers ?? []), ...missing.map((n) => j.importSpecifier(j.identifier(n), j.identifier(n)))].sort((a: Node, b: Node) => a.imported.name.localeCompare(b.imported.name));
-    return;
+  addTypeImports(
+    j,
+    root,
+    names.map((name) => ({ name, local: name, from: 'fastify' })),
+  );
+}
+
+/**
+ * Adds each type-only import the file does not have yet: into an existing `import type { … } from
+ * '<from>'` (specifiers kept sorted), else as a new type-only declaration after the last import.
+ * An import already binding `local` to `name` from `from` (type-only or not) is left as it is.
+ */
+export function addTypeImports(j: JSCodeshift, root: Collection, imports: NamedTypeImport[]): void {
+  const bySource = new Map<string, NamedTypeImport[]>();
+  for (const i of imports) if (!bySource.get(i.from)?.some((o) => o.local === i.local)) bySource.set(i.from, [...(bySource.get(i.from) ?? []), i]);
+  for (const [from, wanted] of bySource) {
+    const declarations = root.find(j.ImportDeclaration, { source: { value: from } });
+    const bound = new Set(declarations.nodes().flatMap((d: Node) => (d.specifiers ?? []).map((s: Node) => s.local?.name)));
+    const missing = wanted.filter((i) => !bound.has(i.local));
+    if (!missing.length) continue;
+    const specifier = (i: NamedTypeImport) => j.importSpecifier(j.identifier(i.name), j.identifier(i.local));
+    const existing = declarations.filter((p) => p.node.importKind === 'type').paths()[0];
+    if (existing) {
+      existing.node.specifiers = [...(existing.node.specifiers ?? []), ...missing.map(specifier)].sort((a: Node, b: Node) => a.imported.name.localeCompare(b.imported.name));
+      continue;
+    }
+    const declaration = j.importDeclaration([...missing].sort((a, b) => a.name.localeCompare(b.name)).map(specifier), j.stringLiteral(from));
+    declaration.importKind = 'type';
+    const body: Node[] = root.find(j.Program).paths()[0].node.body;
+    let last = -1;
+    body.forEach((s, i) => {
+      if (s.type === 'ImportDeclaration') last = i;
+    });
+    body.splice(last + 1, 0, declaration);
   }
-  const declaration = j.importDeclaration([...new Set(names)].sort().map((n) => j.importSpecifier(j.identifier(n), j.identifier(n))), j.stringLiteral('fastify'));
-  declaration.importKind = 'type';
-  const body: Node[] = root.find(j.Program).paths()[0].node.body;
-  let last = -1;
-  body.forEach((s, i) => {
-    if (s.type === 'ImportDeclaration') last = i;
-  });
-  body.splice(last + 1, 0, declaration);
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Express `res` → Fastify `reply` and `req` → `request`, as a table of forms: one row per Express
  * member, saying what it becomes or why it cannot move yet. The `errors` stage uses it for error
- * and not-found handlers; the `routes` stage extends the rows it needs (a row that refuses today
- * may convert once a plugin is registered).
+ * and not-found handlers; the `routes` stage for moved route handlers and route middleware
+ * (`FormContext.bridged`), where Express's own `req`/`res` are still reachable as
+ * `request.raw`/`reply.raw` (the app runs before them in the @fastify/express bridge), so the
+ * rows for request data, redirects, `res.location` and `res.locals` apply there only.
  *
  * Every row follows express-fastify-mapping.md §1.3/§1.4 (probed with Express 4.22/5.3 and Fastify
- * 5.12) and Express 4.x `lib/response.js`. A row converts only when the Fastify form answers with
- * the same status, content type and body; otherwise it refuses with a reason a human can act on.
+ * 5.12) and Express 4.x/5.x `lib/response.js`. A row converts only when the Fastify form answers with
+ * the same status, content type and body (a body that differs by a catalogued framework default
+ * is reported as a delta: `redirect-body`); otherwise it refuses with a reason a human can act on.
  *
  * Shapes: a use of `res` is a chain of links (`res.status(404).json(x)` is `status(404)`, then
  * `json(x)`); each link becomes one or more Fastify steps on `reply` (`reply.code(404).send(x)`;
@@ -17,6 +20,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { JSCodeshift } from 'jscodeshift';
+import { apiFor } from '../../rules/catalogue/api.js';
 
 /** An expression node (jscodeshift's `ExpressionKind`, kept loose so rows stay readable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,13 +40,37 @@ export interface FormContext {
   jsonSettings: boolean;
   /** Where the function runs: at the app (req.url is the full URL) or inside a router (Express strips the mount path). */
   scope: 'app' | 'router';
+  /**
+   * The function is a moved route handler or route middleware (roles `route`/`hook`): it runs
+   * after the Express app in the @fastify/express bridge, so `request.raw`/`reply.raw` are
+   * Express's own `req`/`res` with what middleware put on them, and the rows for redirects,
+   * `res.location`, `res.locals` and the request data apply. Absent or false: the `errors`
+   * stage's rows only.
+   */
+  bridged?: boolean;
+  /** The app's Express major: `res.redirect(a, b)` means (status, url) in 5 and depends on typeof in 4. Unknown: such calls refuse. */
+  expressMajor?: 4 | 5;
+  /** The function sets a status apart from an answer (`res.status(c);` alone, `res.statusCode = c`): Fastify's reply.redirect would answer with it, Express with 302. */
+  statusSetApart?: boolean;
+  /** Local name of encodeurl's default export for the URLs of redirects and `res.location` (default `encodeUrl`). */
+  encodeUrl?: string;
 }
 
-/** One Fastify step: a call on the reply (`code(404)`) or a property path (`raw.headersSent`). */
-export type ReplyStep = { call: string; args: Expr[] } | { property: string[] };
+/** A module a converted form calls, by its npm name: the caller imports its default export (`encodeurl` as FormContext.encodeUrl). */
+export type FormNeed = 'encodeurl';
 
-/** What one link becomes. */
-export type FormResult = { steps: ReplyStep[] } | { refuse: string };
+/**
+ * One Fastify step: a call on the reply (`code(404)`) or a property path (`raw.headersSent`);
+ * with `raw`, the path is read on Express's own response (`reply.raw`, cast to Express's
+ * `Response` in TypeScript by the caller's `rawOf`).
+ */
+export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; raw?: true };
+
+/**
+ * What one link becomes: its steps, the modules they call (`needs`) and the framework-default ids
+ * (rules/catalogue/framework-defaults.ts) the Fastify form shows (`deltas`, e.g. `redirect-body`).
+ */
+export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[] } | { refuse: string };
 
 /** A row of the `res` table. */
 export interface ReplyForm {
@@ -50,9 +78,12 @@ export interface ReplyForm {
   use: 'call' | 'property';
   /** Whether the Express call returns `res`, so the chain goes on (`res.status(404).json(…)`). */
   chainable: boolean;
+  /** Whether the call answers the request (`res.json(…)`, `res.redirect(…)`); its Fastify form returns the reply. */
+  answers?: boolean;
   /** The Fastify form, for docs (docs/stages/errors.md lists every row). */
   fastify: string;
-  convert(args: Expr[], ctx: FormContext): FormResult;
+  /** `before`: the members of the chain's earlier links (`['status']` for `res.status(301).redirect(u)`). */
+  convert(args: Expr[], ctx: FormContext, before: string[]): FormResult;
 }
 
 const refuse = (reason: string): { refuse: string } => ({ refuse: reason });
@@ -167,6 +198,79 @@ function sendStatus(args: Expr[], ctx: FormContext): FormResult {
   return { steps: [call('code', code), call('type', ctx.j.stringLiteral(TEXT)), call('send', ctx.j.stringLiteral(text))] };
 }
 
+/**
+ * A URL as Express writes it into `Location` (lib/response.js `location`: `encodeUrl(String(url))`):
+ * wrapped in encodeurl's default export, except a literal that `encodeURI` leaves unchanged. Such a
+ * literal holds only characters encodeurl leaves too (encodeURI escapes `%`, spaces, quotes, `<>`,
+ * `[]`, `{}`, `|`, `^`, backslash and non-ASCII; encodeurl escapes a subset of those), so
+ * encodeurl returns it unchanged as well.
+ */
+function expressUrl(url: Expr, ctx: FormContext): { arg: Expr; needs: FormNeed[] } {
+  const literal = staticString(url);
+  if (literal !== null && encodeURI(literal) === literal) return { arg: url, needs: [] };
+  return { arg: ctx.j.callExpression(ctx.j.identifier(ctx.encodeUrl ?? 'encodeUrl'), [url]), needs: ['encodeurl'] };
+}
+
+/** The value of a string literal or of a template literal without expressions; null otherwise. */
+function staticString(node: Expr): string | null {
+  if (node?.type === 'StringLiteral') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked ?? null;
+  return null;
+}
+
+/** Express 4 reads the URL `'back'` as the Referrer (or `/`); Express 5 dropped that (mapping §1.4, §2.11). */
+function isBack(url: Expr, ctx: FormContext): boolean {
+  return ctx.expressMajor !== 5 && staticString(url) === 'back';
+}
+
+/** `res.location(url)` → `reply.header('location', encodeUrl(url))` (Express 4 and 5 `res.location`). */
+function location(args: Expr[], ctx: FormContext): FormResult {
+  if (!ctx.bridged) return refuse('res.location has no Fastify form in this codemod yet');
+  if (args.length !== 1) return refuse(`res.location with ${args.length} arguments`);
+  if (isBack(args[0], ctx)) return refuse("res.location('back'): Express 4 answers with the Referrer header; write `req.get('Referrer') || '/'` instead");
+  const url = expressUrl(args[0], ctx);
+  return { steps: [call('header', ctx.j.stringLiteral('location'), url.arg)], needs: url.needs };
+}
+
+/**
+ * `res.redirect([status,] url)` → `reply.redirect(url, status?)` (Fastify 5: url first), the URL
+ * encoded as Express does. Express 4 also takes `(url, status)` and decides the order by
+ * `typeof` of the first argument; Express 5 always reads two arguments as (status, url).
+ * Express ignores a status set before (`res.status(301).redirect(u)` answers 302) where
+ * Fastify's reply.redirect answers with it, so a chain or function that sets one refuses.
+ * The body differs (Express: "Found. Redirecting to …", Fastify: empty): delta `redirect-body`.
+ */
+function redirect(args: Expr[], ctx: FormContext, before: string[]): FormResult {
+  if (!ctx.bridged) return refuse("res.redirect: Fastify's reply.redirect sends an empty body where Express sends 'Found. Redirecting to …'");
+  if (before.includes('status')) return refuse('res.status(…).redirect(…): Express ignores the status set before a redirect (it answers 302), Fastify answers with it; pass the status to res.redirect instead');
+  if (ctx.statusSetApart) return refuse("res.redirect(…) in a function that sets a status apart (res.status(c); or res.statusCode = c): Fastify's reply.redirect would answer with that status where Express answers 302");
+  const order = redirectOrder(args, ctx);
+  if ('refuse' in order) return order;
+  if (isBack(order.url, ctx)) return refuse("res.redirect('back'): Express 4 redirects to the Referrer header; write `req.get('Referrer') || '/'` instead");
+  const url = expressUrl(order.url, ctx);
+  return { steps: [call('redirect', ...(order.status ? [url.arg, order.status] : [url.arg]))], needs: url.needs, deltas: ['redirect-body'] };
+}
+
+/** Which argument of `res.redirect(a[, b])` is the URL and which the status, for the app's Express major. */
+function redirectOrder(args: Expr[], ctx: FormContext): { url: Expr; status: Expr | null } | { refuse: string } {
+  if (args.length === 1) return { url: args[0], status: null };
+  if (args.length !== 2) return refuse(`res.redirect with ${args.length} arguments`);
+  const [a, b] = args;
+  if (a.type === 'NumericLiteral') return { url: b, status: a };
+  if (ctx.expressMajor === 5) {
+    if (b.type === 'NumericLiteral' || staticString(a) !== null) return refuse('res.redirect(url, status): Express 5 reads two arguments as (status, url), so this call does not redirect as written');
+    return { url: b, status: a };
+  }
+  if (ctx.expressMajor === 4 && b.type === 'NumericLiteral') return { url: a, status: b };
+  return refuse(ctx.expressMajor === 4 ? 'res.redirect(a, b) with no numeric literal: Express 4 picks (status, url) or (url, status) by the type of the first argument at run time' : "res.redirect with two arguments in an app whose Express major is unknown (their order differs between Express 4 and 5)");
+}
+
+/** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
+function locals(_args: Expr[], ctx: FormContext): FormResult {
+  if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
+  return { steps: [{ property: ['locals'], raw: true }] };
+}
+
 /** Rows that refuse, with the stage or plugin that brings them. */
 const NEEDS = (reason: string): ReplyForm['convert'] => () => refuse(reason);
 
@@ -176,9 +280,9 @@ const NEEDS = (reason: string): ReplyForm['convert'] => () => refuse(reason);
  */
 export const REPLY_FORMS: Record<string, ReplyForm> = {
   status: { use: 'call', chainable: true, fastify: 'reply.code(c)', convert: (args) => (args.length === 1 ? { steps: [call('code', args[0])] } : refuse('res.status without one argument')) },
-  send: { use: 'call', chainable: true, fastify: "reply.send(x); a string gets reply.type('text/html; charset=utf-8') first; res.send(null) → reply.send()", convert: send },
-  json: { use: 'call', chainable: true, fastify: "reply.send(obj) for an object; otherwise reply.type('application/json; charset=utf-8').send(JSON.stringify(x))", convert: json },
-  sendStatus: { use: 'call', chainable: true, fastify: "reply.code(c).type('text/plain; charset=utf-8').send('<status text>')", convert: sendStatus },
+  send: { use: 'call', chainable: true, answers: true, fastify: "reply.send(x); a string gets reply.type('text/html; charset=utf-8') first; res.send(null) → reply.send()", convert: send },
+  json: { use: 'call', chainable: true, answers: true, fastify: "reply.send(obj) for an object; otherwise reply.type('application/json; charset=utf-8').send(JSON.stringify(x))", convert: json },
+  sendStatus: { use: 'call', chainable: true, answers: true, fastify: "reply.code(c).type('text/plain; charset=utf-8').send('<status text>')", convert: sendStatus },
   set: { use: 'call', chainable: true, fastify: "reply.header(k, v) / reply.headers({…}); a literal Content-Type gets Express's charset", convert: setHeader },
   header: { use: 'call', chainable: true, fastify: 'as res.set', convert: setHeader },
   type: { use: 'call', chainable: true, fastify: "reply.type('<full type>; charset=utf-8') (html, json, txt, text, xml, css, csv or a full type)", convert: setType },
@@ -187,46 +291,79 @@ export const REPLY_FORMS: Record<string, ReplyForm> = {
   end: {
     use: 'call',
     chainable: false,
+    answers: true,
     fastify: 'reply.send() (no body only)',
     convert: (args) => (args.length === 0 ? { steps: [call('send')] } : refuse('res.end(data): Node sends it without a content type, reply.send adds text/plain')),
   },
   headersSent: { use: 'property', chainable: false, fastify: 'reply.raw.headersSent', convert: () => ({ steps: [{ property: ['raw', 'headersSent'] }] }) },
   statusCode: { use: 'property', chainable: false, fastify: 'reply.statusCode (read and write)', convert: () => ({ steps: [{ property: ['statusCode'] }] }) },
-  render: { use: 'call', chainable: false, fastify: '— (needs @fastify/view: plugins stage)', convert: NEEDS('res.render needs @fastify/view, which the plugins stage registers') },
-  redirect: { use: 'call', chainable: false, fastify: "— (Fastify's redirect sends no body)", convert: NEEDS("res.redirect: Fastify's reply.redirect sends an empty body where Express sends 'Found. Redirecting to …'") },
+  render: { use: 'call', chainable: false, answers: true, fastify: '— (needs @fastify/view: plugins stage)', convert: NEEDS('res.render needs @fastify/view, which the plugins stage registers') },
+  redirect: { use: 'call', chainable: false, answers: true, fastify: "reply.redirect(encodeUrl(url), status?) on a moved route (body differs: delta redirect-body); refuses in error handlers", convert: redirect },
+  location: { use: 'call', chainable: true, fastify: "reply.header('location', encodeUrl(url)) on a moved route", convert: location },
   cookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.cookie needs @fastify/cookie, which the plugins stage registers') },
   clearCookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.clearCookie needs @fastify/cookie, which the plugins stage registers') },
-  locals: { use: 'property', chainable: false, fastify: '— (set by Express middleware)', convert: NEEDS('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves') },
-  sendFile: { use: 'call', chainable: false, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.sendFile needs @fastify/static, which the plugins stage registers') },
-  download: { use: 'call', chainable: false, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.download needs @fastify/static, which the plugins stage registers') },
+  locals: { use: 'property', chainable: false, fastify: 'reply.raw.locals on a moved route (Express middleware filled it in the bridge); refuses in error handlers', convert: locals },
+  sendFile: { use: 'call', chainable: false, answers: true, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.sendFile needs @fastify/static, which the plugins stage registers') },
+  download: { use: 'call', chainable: false, answers: true, fastify: '— (needs @fastify/static: plugins stage)', convert: NEEDS('res.download needs @fastify/static, which the plugins stage registers') },
   format: { use: 'call', chainable: false, fastify: '—', convert: NEEDS('res.format (content negotiation) has no mechanical Fastify form') },
-  jsonp: { use: 'call', chainable: false, fastify: '—', convert: NEEDS('res.jsonp has no Fastify form') },
+  jsonp: { use: 'call', chainable: false, answers: true, fastify: '—', convert: NEEDS('res.jsonp has no Fastify form') },
 };
 
-/** What one `res` chain becomes: the Fastify steps of each link (same order as the links), or the first refusal. */
-export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][] } | { refuse: string } {
+/**
+ * What one `res` chain becomes: the Fastify steps of each link (same order as the links), the
+ * modules and framework deltas they bring, or the first refusal.
+ */
+export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[] } | { refuse: string } {
   const out: ReplyStep[][] = [];
+  const needs = new Set<FormNeed>();
+  const deltas = new Set<string>();
   for (const [i, link] of links.entries()) {
     const form = Object.hasOwn(REPLY_FORMS, link.member) ? REPLY_FORMS[link.member] : undefined;
     if (!form) return refuse(`res.${link.member} has no Fastify form in this codemod yet`);
     if ((form.use === 'call') !== (link.args !== null)) return refuse(`res.${link.member} used as a ${link.args === null ? 'value' : 'function'}`);
     if (i < links.length - 1 && !form.chainable) return refuse(`res.${link.member}(…) followed by .${links[i + 1].member}`);
-    const result = form.convert(link.args ?? [], ctx);
+    const result = form.convert(link.args ?? [], ctx, links.slice(0, i).map((l) => l.member));
     if ('refuse' in result) return result;
     out.push(result.steps);
+    result.needs?.forEach((n) => needs.add(n));
+    result.deltas?.forEach((d) => deltas.add(d));
   }
-  return { links: out };
+  return { links: out, needs: [...needs], deltas: [...deltas] };
 }
+
+/**
+ * Whether a chain's value is the response (its last link returns `res` or answers): `return
+ * res.json(x)` returns the reply once converted, which Fastify does not send as a payload.
+ */
+export function returnsReply(links: Array<{ member: string }>): boolean {
+  const last = links[links.length - 1];
+  const form = last && Object.hasOwn(REPLY_FORMS, last.member) ? REPLY_FORMS[last.member] : undefined;
+  return !!form && (form.chainable || !!form.answers);
+}
+
+/** Whether a chain answers the request (its last link sends: `res.status(401).json(…)`). */
+export function answersRequest(links: Array<{ member: string }>): boolean {
+  const last = links[links.length - 1];
+  return !!last && Object.hasOwn(REPLY_FORMS, last.member) && !!REPLY_FORMS[last.member].answers;
+}
+
+/**
+ * What `req.<member>` becomes: an expression, `onRaw` (the same member read, written or called
+ * on Express's own request, `request.raw`, where Express middleware put it), or a refusal.
+ */
+export type RequestResult = { expression: Expr } | { onRaw: true } | { refuse: string };
 
 /** A row of the `req` table: what `req.<member>` (or `req.<member>(…)`) becomes, built on the request identifier. */
 export interface RequestForm {
   use: 'call' | 'property';
   fastify: string;
-  convert(request: Expr, args: Expr[], ctx: FormContext): { expression: Expr } | { refuse: string };
+  /** Only on a moved route (FormContext.bridged); in error and not-found handlers the member refuses. */
+  bridgedOnly?: boolean;
+  convert(request: Expr, args: Expr[], ctx: FormContext): RequestResult;
 }
 
 /** `request.headers['name']`, with Express's Referer/Referrer aliasing (lib/request.js `header`). */
-function header(request: Expr, args: Expr[], ctx: FormContext): { expression: Expr } | { refuse: string } {
+function header(request: Expr, args: Expr[], ctx: FormContext): RequestResult {
   const { j } = ctx;
   const name = stringArg(args, 0);
   if (args.length !== 1 || name === null) return { refuse: 'req.get(…) with a header name known only at run time' };
@@ -241,10 +378,14 @@ const same =
   (name: string): RequestForm['convert'] =>
   (request, _args, ctx) => ({ expression: ctx.j.memberExpression(request, ctx.j.identifier(name)) });
 
+/** Read on `request.raw`: the value Express middleware (cookie-parser) set in the bridge. */
+const onRaw: RequestForm['convert'] = () => ({ onRaw: true });
+
 /**
- * The `req` table. Only members whose Fastify value is the same at the app level are here: data
- * Express middleware puts on `req` (`req.user`, `req.session`, `req.body` parsed by body-parser)
- * lives on the raw request until that middleware moves, so those refuse.
+ * The `req` table. In error and not-found handlers only members whose Fastify value is the same
+ * at the app level are here. On a moved route (`bridgedOnly` rows) the request data is Fastify's
+ * and equal to Express's — params, query (the shim gives Fastify the app's query parser), body
+ * (parsed by the app's parsers) — and cookie-parser's objects are read where it put them.
  */
 export const REQUEST_FORMS: Record<string, RequestForm> = {
   method: { use: 'property', fastify: 'request.method', convert: same('method') },
@@ -267,12 +408,53 @@ export const REQUEST_FORMS: Record<string, RequestForm> = {
   },
   get: { use: 'call', fastify: "request.headers['name'] (lower-cased; Referer/Referrer aliased)", convert: header },
   header: { use: 'call', fastify: 'as req.get', convert: header },
+  params: { use: 'property', bridgedOnly: true, fastify: 'request.params', convert: same('params') },
+  query: { use: 'property', bridgedOnly: true, fastify: 'request.query', convert: same('query') },
+  body: { use: 'property', bridgedOnly: true, fastify: 'request.body', convert: same('body') },
+  baseUrl: {
+    use: 'property',
+    bridgedOnly: true,
+    fastify: "'' (app level)",
+    convert: (_request, _args, ctx) => (ctx.scope === 'app' ? { expression: ctx.j.stringLiteral('') } : { refuse: 'req.baseUrl inside a router is its mount path, which a Fastify request does not carry' }),
+  },
+  cookies: { use: 'property', bridgedOnly: true, fastify: 'request.raw.cookies (set by cookie-parser in the bridge)', convert: onRaw },
+  signedCookies: { use: 'property', bridgedOnly: true, fastify: 'request.raw.signedCookies (set by cookie-parser in the bridge)', convert: onRaw },
 };
 
-/** What `req.<member>` becomes, or why it cannot move. */
-export function convertRequestUse(member: string, args: Expr[] | null, request: Expr, ctx: FormContext): { expression: Expr } | { refuse: string } {
-  const form = Object.hasOwn(REQUEST_FORMS, member) ? REQUEST_FORMS[member] : undefined;
-  if (!form) return { refuse: `req.${member} has no Fastify form in this codemod yet (data set by Express middleware stays on the raw request until that middleware moves)` };
+/**
+ * Members Express itself puts on `req` that the catalogue (rules/catalogue/api.ts) does not list:
+ * the router sets `req.next` to its own `next`, which on a moved route is the bridge's.
+ */
+const ROUTER_MEMBERS: Record<string, string> = {
+  next: "req.next is Express's next() for the request; on a moved route it would be the bridge's",
+};
+
+/**
+ * The catalogue entry when `member` is part of Express's request API (a §1.3 row of
+ * rules/catalogue/api.ts, or one of its aliases); undefined for data middleware sets
+ * (`req.session`, `req.user`, `req.file`, …) and for Node's IncomingMessage members.
+ */
+function expressRequestApi(member: string): { fastify: string; difference: string } | undefined {
+  const entry = apiFor(`req.${member}`);
+  return entry && entry.api.startsWith('req.') && entry.source.includes('§1.3') && (entry.api === `req.${member}` || entry.aliases?.includes(`req.${member}`)) ? entry : undefined;
+}
+
+/**
+ * What `req.<member>` becomes, or why it cannot move. On a moved route (ctx.bridged) a member
+ * that is not part of Express's request API is what middleware set on Express's request
+ * (`req.session`, `req.user`, `req.logout()`, …) or Node's own: it stays on `request.raw`
+ * (`onRaw`); an Express API member without a row refuses with the catalogue's difference.
+ */
+export function convertRequestUse(member: string, args: Expr[] | null, request: Expr, ctx: FormContext): RequestResult {
+  const row = Object.hasOwn(REQUEST_FORMS, member) ? REQUEST_FORMS[member] : undefined;
+  const form = row && (!row.bridgedOnly || ctx.bridged) ? row : undefined;
+  if (!form) {
+    if (!ctx.bridged) return { refuse: `req.${member} has no Fastify form in this codemod yet (data set by Express middleware stays on the raw request until that middleware moves)` };
+    if (Object.hasOwn(ROUTER_MEMBERS, member)) return { refuse: ROUTER_MEMBERS[member] };
+    const api = expressRequestApi(member);
+    if (!api) return { onRaw: true };
+    return { refuse: api.difference ? `req.${member} has no exact Fastify form (${api.fastify}): ${api.difference}` : `req.${member} becomes ${api.fastify}, which this codemod does not write yet` };
+  }
   if ((form.use === 'call') !== (args !== null)) return { refuse: `req.${member} used as a ${args === null ? 'value' : 'function'}` };
   return form.convert(request, args ?? [], ctx);
 }
@@ -316,21 +498,23 @@ export function replyChainAt(ref: any): { links: ChainLink[]; top: any } {
  * Applies converted steps to a chain in place: each link's member is renamed to its last step
  * (`json` → `send`), its arguments replaced only when they changed, and the steps before the last
  * are inserted in front of it (`res.send(s)` → `res.type('text/html; charset=utf-8').send(s)`).
- * The root identifier is left for the caller to rename. Editing in place keeps the untouched
+ * A `raw` step is read on `rawOf(object)` (default `object.raw`; in TypeScript the caller casts it
+ * to Express's Response). The root identifier is left for the caller to rename. Editing in place keeps the untouched
  * arguments as they were written (recast reprints only what changed).
  */
-export function applyReplySteps(j: JSCodeshift, links: ChainLink[], steps: ReplyStep[][]): void {
+export function applyReplySteps(j: JSCodeshift, links: ChainLink[], steps: ReplyStep[][], rawOf: (reply: Expr) => Expr = (reply) => j.memberExpression(reply, j.identifier('raw'))): void {
   links.forEach((link, i) => {
     const own = steps[i];
     const last = own[own.length - 1];
     let object = link.memberNode.object;
-    for (const step of own.slice(0, -1)) object = 'call' in step ? j.callExpression(j.memberExpression(object, j.identifier(step.call)), step.args) : step.property.reduce((o, p) => j.memberExpression(o, j.identifier(p)), object);
+    for (const step of own.slice(0, -1)) object = 'call' in step ? j.callExpression(j.memberExpression(object, j.identifier(step.call)), step.args) : step.property.reduce((o, p) => j.memberExpression(o, j.identifier(p)), step.raw ? rawOf(object) : object);
     if ('call' in last) {
       if (link.memberNode.property.name !== last.call) link.memberNode.property = j.identifier(last.call);
       const same = last.args.length === link.args!.length && last.args.every((a, k) => a === link.args![k]);
       if (!same) link.callNode.arguments = last.args;
     } else {
       const path = last.property;
+      if (last.raw) object = rawOf(object);
       for (const p of path.slice(0, -1)) object = j.memberExpression(object, j.identifier(p));
       if (link.memberNode.property.name !== path[path.length - 1]) link.memberNode.property = j.identifier(path[path.length - 1]);
     }
