@@ -145,7 +145,7 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
     plan.late.push(() => {
       const thrown = j.throwStatement(call.node.arguments[0]);
       if (site.kind === 'body') setBody(fn, j.blockStatement([thrown]));
-      else replaceStatement(site.path, thrown, true);
+      else replaceStatement(j, site.path, thrown);
     });
     return;
   }
@@ -154,7 +154,9 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
     if (site.kind === 'body') return setBody(fn, j.blockStatement([]));
     const statement = site.path;
     if (statement.parent?.node === fn.node.body && fn.node.body.body[fn.node.body.body.length - 1] === statement.node) removeStatement(statement);
-    else replaceStatement(statement, j.returnStatement(null), true);
+    // `return next();` → `return;` in place (recast then reprints only the argument).
+    else if (site.kind === 'return') statement.node.argument = null;
+    else replaceStatement(j, statement, j.returnStatement(null));
   });
 }
 
@@ -187,7 +189,7 @@ function planHookAnswers(input: FlowInput, plan: FlowPlan, refuse: (r: string) =
     }
     const following = followingBareReturn(site.path);
     if (following) handledReturns.add(following);
-    plan.late.push(() => replaceStatement(site.path, j.returnStatement(site.path.node.expression), true));
+    plan.late.push(() => replaceStatement(j, site.path, j.returnStatement(site.path.node.expression)));
   }
 }
 
@@ -227,22 +229,22 @@ function setBody(fn: ASTPath<Node>, block: Node): void {
 }
 
 /**
- * Puts `replacement` where the statement at `statement` is (its comments kept); with
- * `dropFollowingReturn`, a bare `return;` right after it goes too (it can no longer be reached,
- * or it is what the replacement now says).
+ * Puts `replacement` where the statement at `statement` is, its comments kept. In a block, a bare
+ * `return;` right after it goes too (it can no longer be reached, or the replacement now says
+ * it). As the clause of an `if`/`else` (or a label), it gets braces: recast reprints such a clause
+ * on a line of its own, where a brace-less body reads as a trap.
  */
-function replaceStatement(statement: ASTPath<Node>, replacement: Node, dropFollowingReturn: boolean): void {
+function replaceStatement(j: JSCodeshift, statement: ASTPath<Node>, replacement: Node): void {
   const old = statement.node;
   replacement.comments = old.comments;
   const container = statement.parent.node;
   if (Array.isArray(container.body)) {
     const body: Node[] = container.body;
     const i = body.indexOf(old);
-    const drop = dropFollowingReturn && isBareReturn(body[i + 1]) ? 1 : 0;
-    body.splice(i, 1 + drop, replacement);
+    body.splice(i, isBareReturn(body[i + 1]) ? 2 : 1, replacement);
     return;
   }
-  for (const key of Object.keys(container)) if (container[key] === old) container[key] = replacement;
+  for (const key of Object.keys(container)) if (container[key] === old) container[key] = j.blockStatement([replacement]);
 }
 
 function removeStatement(statement: ASTPath<Node>): void {

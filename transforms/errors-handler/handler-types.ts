@@ -6,10 +6,12 @@
  * - `req: Request<P, ResBody, ReqBody, Query>` → `request: FastifyRequest<{ Params: P; Body:
  *   ReqBody; Querystring: Query }>` with the members whose argument is given; ResBody has no
  *   request-side counterpart and goes. A member the handler reads (`request.params`, `.body`,
- *   `.query`) whose argument is not given gets Express's default, so the code still type-checks:
- *   `Record<string, string>` (ParamsDictionary), `any` (Express's body default) and
- *   `Record<string, any>` (in place of qs's ParsedQs, which only a transitive dependency
- *   declares); with none of those read, bare `FastifyRequest`. An untyped `req` in a TypeScript
+ *   `.query`) whose argument is not given gets a type close to Express's default, so the code
+ *   still type-checks: `Record<string, string>` (ParamsDictionary), `Record<string, any>` for the
+ *   body (Express's default is `any`, but Fastify turns `Body: any` into `unknown`:
+ *   type-provider.d.ts `UndefinedToUnknown`; a body passed whole to a typed function then needs a
+ *   cast) and `Record<string, any>` for the query (looser than qs's ParsedQs, which only a
+ *   transitive dependency declares); with none of those read, bare `FastifyRequest`. An untyped `req` in a TypeScript
  *   file (an inline handler typed by Express's overloads) is treated as a bare `Request`.
  * - `res: Response` / `Response<X>` → `reply: FastifyReply`; `next: NextFunction` is dropped, or
  *   becomes `HookHandlerDoneFunction` for a callback-style hook that keeps it.
@@ -152,7 +154,7 @@ function requestTypeText(args: Node[], reads: Set<RequestPart>): string {
   const text = (i: number) => (args[i] ? (textOf(args[i]) ?? null) : null);
   const members: string[] = [];
   const params = text(0) ?? (reads.has('params') ? 'Record<string, string>' : null);
-  const body = text(2) ?? (reads.has('body') ? 'any' : null);
+  const body = text(2) ?? (reads.has('body') ? 'Record<string, any>' : null);
   const query = text(3) ?? (reads.has('query') ? 'Record<string, any>' : null);
   if (params) members.push(`Params: ${params}`);
   if (body) members.push(`Body: ${body}`);

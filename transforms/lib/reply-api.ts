@@ -208,7 +208,14 @@ function sendStatus(args: Expr[], ctx: FormContext): FormResult {
 function expressUrl(url: Expr, ctx: FormContext): { arg: Expr; needs: FormNeed[] } {
   const literal = staticString(url);
   if (literal !== null && encodeURI(literal) === literal) return { arg: url, needs: [] };
+  // encodeurl leaves its own output as it is (it never re-encodes a valid %XX), so an encoded URL needs no second call.
+  if (isEncodeUrlCall(url, ctx)) return { arg: url, needs: ['encodeurl'] };
   return { arg: ctx.j.callExpression(ctx.j.identifier(ctx.encodeUrl ?? 'encodeUrl'), [url]), needs: ['encodeurl'] };
+}
+
+/** `encodeUrl(…)` with the file's binding of encodeurl. */
+function isEncodeUrlCall(node: Expr, ctx: FormContext): boolean {
+  return node?.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === (ctx.encodeUrl ?? 'encodeUrl');
 }
 
 /** The value of a string literal or of a template literal without expressions; null otherwise. */
@@ -258,7 +265,7 @@ function redirectOrder(args: Expr[], ctx: FormContext): { url: Expr; status: Exp
   const [a, b] = args;
   if (a.type === 'NumericLiteral') return { url: b, status: a };
   if (ctx.expressMajor === 5) {
-    if (b.type === 'NumericLiteral' || staticString(a) !== null) return refuse('res.redirect(url, status): Express 5 reads two arguments as (status, url), so this call does not redirect as written');
+    if (b.type === 'NumericLiteral' || ctx.kindOf(a) === 'string' || isEncodeUrlCall(a, ctx)) return refuse('res.redirect(url, status): Express 5 reads two arguments as (status, url), so this call does not redirect as written');
     return { url: b, status: a };
   }
   if (ctx.expressMajor === 4 && b.type === 'NumericLiteral') return { url: a, status: b };
@@ -422,11 +429,13 @@ export const REQUEST_FORMS: Record<string, RequestForm> = {
 };
 
 /**
- * Members Express itself puts on `req` that the catalogue (rules/catalogue/api.ts) does not list:
- * the router sets `req.next` to its own `next`, which on a moved route is the bridge's.
+ * Members that must not be read on `request.raw`: the router sets `req.next` to its own `next`,
+ * which on a moved route is the bridge's; `req.raw` is Fastify's (reading it on a handler that
+ * was already rewritten would give `request.raw.raw`).
  */
 const ROUTER_MEMBERS: Record<string, string> = {
   next: "req.next is Express's next() for the request; on a moved route it would be the bridge's",
+  raw: 'req.raw is not set by Express (is the function already a Fastify handler?)',
 };
 
 /**
