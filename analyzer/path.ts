@@ -154,3 +154,27 @@ export function patternCovers(pattern: string, routePath: string): boolean {
   if (last === undefined || !isWildcardSegment(last)) return false;
   return prefixCovers('/' + segs.slice(0, -1).join('/'), routePath);
 }
+
+/**
+ * The forms of an Express 5 path with optional groups (`/archive{/:year}{/:month}`), one per
+ * shape, the form Express fills first kept for each shape (groups are filled left to right): the
+ * routes Fastify needs for it (find-my-way has no optional groups). A path without groups is its
+ * only form.
+ */
+export function optionalForms(path: string): string[] {
+  const byShape = new Map<string, string>();
+  for (const form of expandGroups(path)) {
+    const shape = form.replace(/:[A-Za-z_$][\w$]*/g, ':');
+    if (!byShape.has(shape)) byShape.set(shape, form);
+  }
+  return [...byShape.values()].sort((a, b) => a.length - b.length);
+}
+
+/** Every form of a path with `{…}` groups, each group written out before left out, recursively. */
+function expandGroups(path: string): string[] {
+  const group = /\{([^{}]*)\}/.exec(path);
+  if (!group) return [path === '' ? '/' : path];
+  const before = path.slice(0, group.index);
+  const after = path.slice(group.index + group[0].length);
+  return [...expandGroups(before + group[1] + after), ...expandGroups(before + after)];
+}

@@ -9,7 +9,7 @@
  * Fastify alike): an app that served `GET /health` twice before (two apps) may still do so after.
  */
 import type { Inventory, Route } from './model.js';
-import { matchKey } from './path.js';
+import { matchKey, optionalForms } from './path.js';
 
 /** What a stage changed in the routes an app serves, as match keys (sorted). */
 export interface RouteParity {
@@ -77,8 +77,12 @@ function servedByNotFoundHandler(key: string, after: Inventory): boolean {
 function countKeys(routes: Inventory['routes']): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of routes) {
-    const key = parityKey(r);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    // An Express 5 route with optional groups serves one route per form (Fastify needs one each).
+    const forms = r.path.full.includes('{') ? optionalForms(r.path.full) : [r.path.full];
+    for (const full of forms) {
+      const key = parityKey({ method: r.method, path: { ...r.path, full } });
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
   }
   return counts;
 }

@@ -28,6 +28,10 @@ export interface CaseOptions {
   parity?: RunOptions['parity'];
   entry?: string;
   app?: string;
+  /** `--only` of the routes stage: a router file or a route key. */
+  only?: string;
+  /** Requests a runtime check sends to the app before and after the stage (`GET /path`, `POST /path {json}`); see the routes tests. */
+  requests?: string[];
   /** Expected exit code of the first run (default: 0 or 1, i.e. not a failure). */
   exitCode?: 0 | 1 | 2;
 }
@@ -125,6 +129,6 @@ export async function expectFixture(step: string, caseName: string, stage: Stage
 
 /** The runStage options a case sets in case.json. */
 function runOptionsOf(step: string, caseName: string, fixturesDir: string): Partial<RunOptions> {
-  const { parity, entry, app } = caseOptions(step, caseName, fixturesDir);
-  return { parity, entry, app };
+  const { parity, entry, app, only } = caseOptions(step, caseName, fixturesDir);
+  return { parity, entry, app, only };
 }

@@ -30,6 +30,8 @@ export interface RewriteEntry {
   kind: 'rewrite';
   fn: Anchor;
   options: HandlerOptions;
+  /** The file's module system (for the imports the rewrite needs). */
+  module: 'esm' | 'commonjs';
 }
 
 /**

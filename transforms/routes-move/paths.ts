@@ -7,6 +7,7 @@
  * optional/regex/quantifier forms, RegExp and array paths are refused with the reason.
  */
 import type { Route } from '../../analyzer/model.js';
+import { optionalForms } from '../../analyzer/path.js';
 
 /** The Fastify paths for a route's own path (relative to its router), or why there is none yet. */
 export function fastifyPaths(route: Route): { paths: string[] } | { refuse: string } {
@@ -14,27 +15,9 @@ export function fastifyPaths(route: Route): { paths: string[] } | { refuse: stri
   if (route.path.syntax === 'plain') return { paths: [raw] };
   if (route.path.syntax !== 'express5') return { refuse: `its path ${raw} uses ${route.path.syntax} syntax, which has no exact find-my-way form in this codemod yet` };
   if (route.path.params.some((p) => p.wildcard && !p.fromMount)) return { refuse: `its path ${raw} has a wildcard: Express 5 gives its segments as an array in req.params, Fastify one string in request.params['*']` };
-  const forms = expand(raw);
+  const forms = optionalForms(raw);
   if (forms.some((f) => /[{}*()]/.test(f))) return { refuse: `its path ${raw} nests optional groups the codemod does not expand` };
   // A group that adds nothing but text (`/a{b}`) or a form Fastify reads differently is left alone.
   if (forms.some((f) => /(^|\/):[A-Za-z_$][\w$]*[^\w$/.:-]/.test(f))) return { refuse: `its path ${raw} has a form find-my-way reads differently` };
-  // Forms of the same shape (`/archive/:year` and `/archive/:month`): Express fills the earlier group
-  // first, so the form written out earliest is the one Express answers with; Fastify takes one per shape.
-  const byShape = new Map<string, string>();
-  for (const form of forms) if (!byShape.has(shape(form))) byShape.set(shape(form), form);
-  return { paths: [...byShape.values()].sort((a, b) => a.length - b.length) };
-}
-
-/** Every form of a path with `{…}` groups: each group left out or written out, recursively. */
-function expand(path: string): string[] {
-  const group = /\{([^{}]*)\}/.exec(path);
-  if (!group) return [path === '' ? '/' : path];
-  const before = path.slice(0, group.index);
-  const after = path.slice(group.index + group[0].length);
-  return [...expand(before + group[1] + after), ...expand(before + after)];
-}
-
-/** A form with its parameter names dropped: two forms of one shape match the same URLs. */
-function shape(form: string): string {
-  return form.replace(/:[A-Za-z_$][\w$]*/g, ':');
+  return { paths: forms };
 }

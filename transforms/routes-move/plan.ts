@@ -15,7 +15,7 @@ import { joinPaths } from '../../analyzer/path.js';
 import type { App, Inventory, Route } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
 import { generatedModuleFor, type GeneratedModule } from '../errors-handler/fastify-module.js';
-import { planHandlerRewrite, type HandlerOptions } from '../errors-handler/handler-function.js';
+import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../errors-handler/handler-function.js';
 import { functionAt, type Blocker } from '../errors-handler/move-plan.js';
 import { otherUses } from '../errors-handler/other-uses.js';
 import { placementOf } from '../errors-handler/handler-module.js';
@@ -113,7 +113,7 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
     typescript: false,
     scope: route.mountChain.length ? 'router' : 'app',
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
-  } as unknown as HandlerOptions;
+  };
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, block);
   const handlerNode: Node = registration.handler.node;
   let handler: PluginRoute['handler'];
@@ -202,10 +202,9 @@ function refusalsOf(refusals: string[]): Blocker[] {
   return [{ code: 'route-handler-api', reason: `its handler ${refusals.join('; ')}`.replace(/its handler it /, 'its handler '), ...(plugins ? { deferTo: 'plugins' as const } : {}) }];
 }
 
-function collect(state: RouteState, rewrite: object): void {
-  const r = rewrite as { imports?: Array<{ local: string; from: string }>; deltas?: string[] };
-  state.imports.push(...(r.imports ?? []));
-  state.deltas.push(...(r.deltas ?? []));
+function collect(state: RouteState, rewrite: HandlerRewrite): void {
+  state.imports.push(...rewrite.imports);
+  state.deltas.push(...rewrite.deltas);
 }
 
 /** A router's own error middleware, which moves into the router's plugin when every route it covers moves. */
@@ -252,7 +251,7 @@ function routerErrorHandlers(ctx: PlanContext, parsed: Parsed, states: Map<strin
       out.push(stay(`its router's error handler ${h.name} was not found`));
       continue;
     }
-    const options = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: isTypeScript(def.file) } as HandlerOptions;
+    const options: HandlerOptions = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: isTypeScript(def.file) };
     const rewrite = planHandlerRewrite(def.j, fn, options);
     if (rewrite.refusals.length) {
       out.push(stay(`its router's error handler ${h.name} ${rewrite.refusals.join('; ')}`));
@@ -347,7 +346,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
         unregistered.add(s.statementKey!);
       }
       if (s.rewrite && !rewritten.has(s.handlerKey!)) {
-        add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options });
+        add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, module: moduleSystemOfFile(s.rewrite.file, ctx.readFile(s.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
         rewritten.add(s.handlerKey!);
       }
       s.deltas.forEach((d) => deltas.add(d));
@@ -385,7 +384,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, reg.source), names: [...p.adapters].sort() } : null;
     const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
     if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
-    if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options });
+    if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleSystemOfFile(errors.rewrite.file, ctx.readFile(errors.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}) });
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);

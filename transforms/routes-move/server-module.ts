@@ -34,7 +34,7 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: Registe
     return local;
   };
   const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
-  const body = moved ? null : localOf('bodyLikeExpress', entry.hooksSpecifier);
+  const body = moved ? null : { parser: localOf('bodyLeftToExpress', entry.hooksSpecifier), hook: localOf('bodyLikeExpress', entry.hooksSpecifier) };
   const lines: string[] = [];
   for (const plugin of entry.plugins) {
     const local = localOf(plugin.name, plugin.specifier);
@@ -84,7 +84,7 @@ function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, im
 }
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
-function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, bodyLikeExpress: string, registrations: string[], q: string): void {
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, body: { parser: string; hook: string }, registrations: string[], q: string): void {
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
   const statements: Node[] | undefined = build?.node.body.body;
   const last = statements?.[statements.length - 1];
@@ -103,11 +103,14 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, 
   const fn = j(
     [
       '/**',
-      ' * The routes moved off Express, each router as a plugin under its mount path (prefix). Their',
-      " * handlers see the body Express's parsers gave (bodyLikeExpress).",
+      ' * The routes moved off Express, each router as a plugin under its mount path (prefix). Their bodies',
+      " * are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and",
+      ' * handed to their handlers as request.body, until the plugins stage moves body parsing to Fastify.',
       ' */',
       `async function movedRoutes(fastify${t(': FastifyInstance')}) {`,
-      `  fastify.addHook(${q}preHandler${q}, ${bodyLikeExpress});`,
+      '  fastify.removeAllContentTypeParsers();',
+      `  fastify.addContentTypeParser(${q}*${q}, ${body.parser});`,
+      `  fastify.addHook(${q}preHandler${q}, ${body.hook});`,
       ...registrations.map((r) => `  ${r}`),
       '}',
     ].join('\n'),

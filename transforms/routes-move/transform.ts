@@ -19,7 +19,8 @@ import { planHandlerRewrite } from '../errors-handler/handler-function.js';
 import { closeImportGaps, complete, importedSpecifiers, keepDirectiveGap, notFound } from '../errors-handler/move-transform.js';
 import { addTodo } from '../errors-handler/registration.js';
 import { findByAnchor, functionPaths, jFor, type Node } from '../errors-handler/source-files.js';
-import { addFastifyTypes, dropUnusedImports } from '../errors-handler/type-imports.js';
+import type { TypeImport } from '../errors-handler/handler-types.js';
+import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../errors-handler/type-imports.js';
 import { hooksModule } from './hooks-module.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './plan.js';
@@ -43,6 +44,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const types = new Set<string>();
   const dropped = new Set<string>();
   const needs: Array<{ local: string; from: string }> = [];
+  const typeImports: TypeImport[] = [];
   const steps: Array<() => boolean> = [];
 
   for (const entry of entries) {
@@ -51,7 +53,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.fn);
       rewrite.types.forEach((t) => types.add(t));
       rewrite.droppedTypes.forEach((t) => dropped.add(t));
-      needs.push(...((rewrite as { imports?: typeof needs }).imports ?? []));
+      needs.push(...rewrite.imports);
+      typeImports.push(...rewrite.typeImports);
       steps.unshift(() => (rewrite.apply(), true));
     }
   }
@@ -63,7 +66,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       const rewrite = complete(planHandlerRewrite(j, fn, route.handler.options), file.path, route.handler.inline);
       rewrite.types.forEach((t) => types.add(t));
       rewrite.droppedTypes.forEach((t) => dropped.add(t));
-      needs.push(...((rewrite as { imports?: typeof needs }).imports ?? []));
+      needs.push(...rewrite.imports);
+      typeImports.push(...rewrite.typeImports);
       steps.unshift(() => (rewrite.apply(), true));
       return { route, handler: fn };
     });
@@ -94,13 +98,16 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   }
 
   const importsBefore = importedSpecifiers(j, root);
-  let changed = false;
+  // What the rewrites call (`encodeUrl`), imported under the name they use — before they use it,
+  // so the name is still free.
+  const module = plugin?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
+  for (const need of needs) if (!importsBefore.has(need.from)) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
+  let changed = needs.length > 0;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
-  const module = plugin?.module ?? (entries.find((e) => e.kind === 'register') as { module?: 'esm' | 'commonjs' } | undefined)?.module ?? 'esm';
-  for (const need of needs) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
   if (plugin?.adapters) for (const name of plugin.adapters.names) addImport(j, root, { specifier: plugin.adapters.specifier, form: { kind: 'named', name }, local: name, module: plugin.module }, style.quote);
   addFastifyTypes(j, root, [...types]);
+  addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
   const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
   return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
@@ -124,10 +131,15 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   routes.forEach(({ route, handler }, i) => {
     const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
     const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
-    const target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
+    let target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
     if (handler) placeholders.set(target, handler.node);
-    // Express 5 optional groups: one Fastify route per form, sharing the handler.
-    lines.push(route.paths.length === 1 ? `fastify.${method}(${route.paths[0]}, ${hooks}${target});` : `for (const url of [${route.paths.join(', ')}]) fastify.${method}(url, ${hooks}${target});`);
+    if (handler && route.paths.length > 1) {
+      // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
+      const name = handler.node.id?.name ?? 'handler';
+      lines.push(`const ${name} = ${target};`);
+      target = name;
+    }
+    for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   if (existing) existing.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
