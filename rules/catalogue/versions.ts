@@ -118,6 +118,12 @@ export const VERSIONS = {
     checked: CHECKED,
     note: '3.x declares node >=22; 2.x is what Express 5 uses and encodes the same way.',
   },
+  '@types/encodeurl': {
+    package: '@types/encodeurl',
+    range: '^1.0.3',
+    checked: CHECKED,
+    note: 'Types of encodeurl for TypeScript apps whose moved handlers encode a Location (`res.location`, `res.redirect`): encodeurl ships none.',
+  },
   'content-disposition': {
     package: 'content-disposition',
     range: '^1.1.0',

@@ -85,6 +85,8 @@ function isExportSite(p: ASTPath<Node>): boolean {
   if (parent.type === 'AssignmentExpression' && parent.right === p.node) return moduleExportsTarget(parent.left) !== null;
   if (parent.type === 'ObjectProperty' && parent.value === p.node) {
     const assignment = p.parent.parent.parent.node;
+    // `export default { shorten, redirect }` (a controller object), or `module.exports = { … }`.
+    if (assignment.type === 'ExportDefaultDeclaration') return true;
     return assignment.type === 'AssignmentExpression' && assignment.right === p.parent.parent.node && moduleExportsTarget(assignment.left) === 'module';
   }
   return false;

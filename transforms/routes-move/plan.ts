@@ -24,6 +24,7 @@ import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
 import { fastifyPaths } from './paths.js';
+import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import type { PluginEntry, PluginRoute, RoutesEntry } from './model.js';
 import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
 
@@ -41,6 +42,8 @@ interface RouteState {
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
   deltas: string[];
   imports: Array<{ local: string; from: string }>;
+  /** Whether a file the move rewrites is TypeScript (its imports need types). */
+  typescript: boolean;
   adapters: string[];
 }
 
@@ -91,7 +94,7 @@ function parsedFiles(ctx: PlanContext): Parsed {
 
 /** Everything about one route that does not depend on the other routes. */
 function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule): RouteState {
-  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [] };
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
@@ -414,9 +417,20 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
 /** How this step's TODO(migrate) comments begin (after `TODO(migrate): `). */
 export const TODO_PREFIX = 'route stays on Express:';
 
+/**
+ * The packages the moved handlers now import (`encodeurl` for a Location), at the catalogued range
+ * (rules/catalogue/versions.ts), and their `@types` where a TypeScript file imports one that ships
+ * no types.
+ */
 function depsOf(states: Map<string, RouteState>): Record<string, string> | undefined {
   const deps: Record<string, string> = {};
-  for (const s of states.values()) if (!s.blockers.length) for (const i of s.imports) if (i.from === 'encodeurl') deps.encodeurl = '^2.0.0';
+  for (const s of states.values()) {
+    if (s.blockers.length) continue;
+    for (const i of s.imports) {
+      deps[i.from] = versionOf(i.from);
+      if (s.typescript && isVersioned(`@types/${i.from}`)) deps[`@types/${i.from}`] = versionOf(`@types/${i.from}`);
+    }
+  }
   return Object.keys(deps).length ? deps : undefined;
 }
 

@@ -102,10 +102,10 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   // so the name is still free.
   const module = plugin?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
   for (const need of needs) if (!importsBefore.has(need.from)) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
-  let changed = needs.length > 0;
+  if (plugin?.adapters) for (const name of plugin.adapters.names) addImport(j, root, { specifier: plugin.adapters.specifier, form: { kind: 'named', name }, local: name, module: plugin.module }, style.quote);
+  let changed = needs.length > 0 || !!plugin?.adapters;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
-  if (plugin?.adapters) for (const name of plugin.adapters.names) addImport(j, root, { specifier: plugin.adapters.specifier, form: { kind: 'named', name }, local: name, module: plugin.module }, style.quote);
   addFastifyTypes(j, root, [...types]);
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
