@@ -33,7 +33,7 @@ export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
       ? [
           "import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';",
           '',
-          '/** An Express middleware or param callback, as the app wrote it. */',
+          '/** An Express middleware or param callback, as the app wrote it. The hooks take any route generic, so a typed handler next to them keeps its own (`FastifyRequest<{ Params: … }>`). */',
           'type ExpressFunction = (req: any, res: any, next: (error?: unknown) => void, ...rest: any[]) => unknown;',
         ]
       : []),
@@ -45,7 +45,7 @@ export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
     ' * params it replaces (a validator) comes back to `request`. When it answers, the hooks stop there.',
     ' */',
     `${exported}function expressMiddleware(middleware${t(': ExpressFunction')}) {`,
-    `  return function expressRouteMiddleware(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `  return function expressRouteMiddleware(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}) {`,
     '    const req = toExpress(request);',
     `    ${result(entry)}middleware(req, reply.raw, (error${t('?: unknown')}) => {`,
     '      fromExpress(request, req);',
@@ -57,7 +57,7 @@ export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
     '',
     '/** Runs an Express param callback (`router.param(name, callback)`) as a preHandler hook of a route with that parameter. */',
     `${exported}function expressParam(name${t(': string')}, callback${t(': ExpressFunction')}) {`,
-    `  return function expressParamCallback(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `  return function expressParamCallback(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}) {`,
     '    const req = toExpress(request);',
     `    ${result(entry)}callback(req, reply.raw, (error${t('?: unknown')}) => {`,
     '      fromExpress(request, req);',
