@@ -21,8 +21,22 @@ export function referencesOf(j: JSCodeshift, fn: ASTPath<Node>, name: string): A
   const param = fn.node.params.find((p: Node) => p.type === 'Identifier' && p.name === name);
   return j(fn.get('body'))
     .find(j.Identifier, { name })
-    .filter((p) => isReference(p) && p.node !== param && p.scope?.lookup(name) === fn.scope)
+    .filter((p) => isReference(p) && p.node !== param && lookup(p.scope, name) === fn.scope)
     .paths();
+}
+
+/**
+ * The scope that binds `name` as seen from `scope` (ast-types `Scope.lookup`), skipping `catch`
+ * clauses without a parameter (`catch { … }`): ast-types 0.16 throws scanning those ("null does
+ * not match type Pattern"), and they bind nothing.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lookup(scope: any, name: string): any {
+  for (let s = scope; s; s = s.parent) {
+    if (s.node.type === 'CatchClause' && !s.node.param) continue;
+    if (s.declares(name)) return s;
+  }
+  return null;
 }
 
 /** Whether an Identifier path reads a binding (not a property name, key, label or type name). */
@@ -182,7 +196,7 @@ export function kindOf(j: JSCodeshift, at: ASTPath<Node>, expr: Node, depth = 0)
       return expr.callee.type === 'Identifier' && expr.callee.name === 'String' ? 'string' : 'unknown';
     case 'Identifier': {
       if (expr.name === 'undefined') return 'nullish';
-      const scope = at.scope?.lookup(expr.name);
+      const scope = lookup(at.scope, expr.name);
       const bindings = scope?.getBindings()[expr.name];
       if (!bindings || bindings.length !== 1) return 'unknown';
       const declarator = bindings[0].parent;

@@ -7,8 +7,9 @@
  * - A route handler's non-undefined return value is sent (§1.5.3), so every own-level `return X`
  *   must be an answer chain (it returns the reply), `return;`, `return void …` or `next(err)`.
  * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5); `throw err` at the own
- *   level of an async one, where nothing runs after it. `next()`/`next('route')` fall through to
- *   the next route: refused.
+ *   level of an async one, where nothing runs after it (a `try` whose catch only does `next(e)`
+ *   goes: its block's statements stay, the error goes on as thrown). `next()`/`next('route')`
+ *   fall through to the next route: refused.
  * - An async route that answers from a callback gets `return reply` (§1.5.1: otherwise Fastify
  *   answers an empty 200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
@@ -43,6 +44,9 @@ export interface FlowPlan {
   late: Array<() => void>;
 }
 
+/** The plan while it is made: try statements to unwrap run after the other statement edits (they move the statements those edit). */
+type FlowWork = FlowPlan & { unwraps: Array<() => void> };
+
 /** Where a call or an answer stands: its own statement, the argument of a `return`, an arrow's expression body, or inside a larger expression. */
 type Site = { kind: 'statement'; path: ASTPath<Node> } | { kind: 'return'; path: ASTPath<Node> } | { kind: 'body' } | { kind: 'expression' };
 
@@ -51,7 +55,7 @@ type NextMeaning = 'continue' | 'route' | 'router' | 'error' | 'unknown';
 
 /** Plans the flow rules for `input.fn`; see the module comment. */
 export function planFlow(input: FlowInput): FlowPlan {
-  const plan: FlowPlan = { refusals: [], edits: [], late: [] };
+  const plan: FlowWork = { refusals: [], edits: [], late: [], unwraps: [] };
   const { j, fn } = input;
   const async = !!fn.node.async;
   const refuse = (reason: string) => void (plan.refusals.includes(reason) || plan.refusals.push(reason));
@@ -93,8 +97,9 @@ export function planFlow(input: FlowInput): FlowPlan {
   const answerBody = body.type !== 'BlockStatement' && chainTops.has(body) && returnsReply(chainTops.get(body)!.links);
   if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) plan.late.push(() => toBlock(j, fn));
 
+  plan.late.push(...plan.unwraps);
   if (nestedAnswers && async && input.role === 'route') planReturnReply(input, plan, refuse, handledReturns);
-  return plan;
+  return { refusals: plan.refusals, edits: plan.edits, late: plan.late };
 }
 
 /** Whether the expression at `p` is assigned to or updated (`res.statusCode = 500`). */
@@ -122,7 +127,7 @@ function meaningOf(args: Node[]): NextMeaning {
 }
 
 /** One call of `next`, by role: see the module comment. */
-function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning: NextMeaning, plan: FlowPlan, refuse: (r: string) => void): void {
+function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning: NextMeaning, plan: FlowWork, refuse: (r: string) => void): void {
   const { j, fn } = input;
   const async = !!fn.node.async;
   const nested = insideNestedFunction(call, fn);
@@ -142,6 +147,12 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
   if (meaning === 'error') {
     const inTry = site.kind === 'body' ? null : enclosingTry(site.path, fn);
     if (inTry && !rethrowsToNext(inTry, input.nextName!)) return refuse('it calls next(err) inside a try block, whose catch would catch the throw it becomes');
+    const passingOn = site.kind === 'body' ? null : catchOnlyPassingOn(site.path, input.nextName!);
+    if (passingOn) {
+      // `try { … } catch (e) { next(e); }` → the try's statements: the error goes on as thrown.
+      plan.unwraps.push(() => unwrapTry(j, passingOn));
+      return;
+    }
     plan.late.push(() => {
       const thrown = j.throwStatement(call.node.arguments[0]);
       if (site.kind === 'body') setBody(fn, j.blockStatement([thrown]));
@@ -160,11 +171,33 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
   });
 }
 
-/** Whether a `try`'s catch clause only passes its error to next (`catch (e) { next(e); }`): a throw in the try block then ends the same way. */
+/** The `try` statement path whose catch clause is only the statement at `statement`, passing its error to next. */
+function catchOnlyPassingOn(statement: ASTPath<Node>, nextName: string): ASTPath<Node> | null {
+  const block = statement.parent;
+  const clause = block?.parent;
+  const tryPath = clause?.parent;
+  if (block?.node.type !== 'BlockStatement' || clause?.node.type !== 'CatchClause' || tryPath?.node.type !== 'TryStatement') return null;
+  return rethrowsToNext(tryPath.node, nextName) ? tryPath : null;
+}
+
+/** Puts the statements of a `try` block where the `try` statement is (its comments kept on the first). */
+function unwrapTry(j: JSCodeshift, tryPath: ASTPath<Node>): void {
+  const tryNode = tryPath.node;
+  const statements: Node[] = tryNode.block.body;
+  if (statements.length && tryNode.comments) statements[0].comments = [...(tryNode.comments ?? []), ...(statements[0].comments ?? [])];
+  const container = tryPath.parent.node;
+  if (Array.isArray(container.body)) container.body.splice(container.body.indexOf(tryNode), 1, ...statements);
+  else for (const key of Object.keys(container)) if (container[key] === tryNode) container[key] = j.blockStatement(statements);
+}
+
+/** Whether a `try`'s catch clause only passes its error to next (`catch (e) { next(e); }`, optionally then `return;`): a throw in the try block then ends the same way. */
 function rethrowsToNext(tryNode: Node, nextName: string): boolean {
   const handler = tryNode.handler;
-  if (!handler || tryNode.finalizer || handler.param?.type !== 'Identifier' || handler.body.body.length !== 1) return false;
-  const only = handler.body.body[0];
+  if (!handler || tryNode.finalizer || handler.param?.type !== 'Identifier') return false;
+  // `next(e);`, `return next(e);`, or `next(e); return;`
+  const body: Node[] = handler.body.body;
+  if (!(body.length === 1 || (body.length === 2 && isBareReturn(body[1])))) return false;
+  const only = body[0];
   const expr = only.type === 'ExpressionStatement' ? only.expression : only.type === 'ReturnStatement' ? only.argument : null;
   return expr?.type === 'CallExpression' && expr.callee.type === 'Identifier' && expr.callee.name === nextName && expr.arguments.length === 1 && expr.arguments[0].type === 'Identifier' && expr.arguments[0].name === handler.param.name;
 }

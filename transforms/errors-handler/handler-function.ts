@@ -19,6 +19,7 @@ import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from '../lib/reply-api.js';
 import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit, type Node } from './handler-ast.js';
 import { planFlow } from './handler-flow.js';
+import { planRawAccess } from './handler-raw.js';
 import { expressTypeNames, expressTypeRef, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
 
 export { referencesOf };
@@ -68,6 +69,14 @@ export interface HandlerRewrite {
   imports: Array<{ local: string; from: string }>;
   /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): type-imports.ts addTypeImports. */
   typeImports: TypeImport[];
+  /**
+   * TypeScript, roles route/hook: the route generic of the new request type (`{ Params: { id:
+   * string }; Body: Product }`), null when it is a bare FastifyRequest (or in JavaScript). A route
+   * registered with preHandler hooks typed with bare FastifyRequest must spell it out
+   * (`fastify.post<{ Body: Product }>(path, { preHandler: [hook] }, handler)`): TypeScript infers
+   * the route generic from the hooks first, and the handler then does not fit.
+   */
+  routeGeneric: string | null;
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
@@ -88,7 +97,7 @@ const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body
 
 /** A rewrite that cannot be applied. */
 function refused(refusals: Iterable<string>): HandlerRewrite {
-  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], apply: () => undefined };
+  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], routeGeneric: null, deltas: [], apply: () => undefined };
 }
 
 /** The parameter counts a role accepts and the refusal for others. */
@@ -126,7 +135,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const fileNames = program ? namesIn(j, program) : taken;
   const encodeUrl = program ? encodeUrlBinding(j, program, fileNames) : null;
   const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
-  const raw = rawAccess(j, expressNames, fileNames);
+  const raw = planRawAccess(j, expressNames, fileNames, taken);
 
   const ctxBase = {
     j,
@@ -163,7 +172,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       run: () => {
         // Converted again when applied: inner edits (err.status in an argument) are in place by then.
         const now = convertReplyChain(chain.links, ctx);
-        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.of('Response'));
+        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.response);
       },
     });
   }
@@ -185,7 +194,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     else if ('onRaw' in result) {
       raw.use('Request');
       const member = use.memberNode;
-      edits.push({ size: sizeOf(member), run: () => void (member.object = raw.of('Request')(member.object)) });
+      edits.push({ size: sizeOf(member), run: () => void (member.object = raw.request(member.object)) });
     } else if (use.written) refusals.add(`it writes req.${use.member}`);
     // `req.method` → `request.method`: renaming the parameter is the whole edit.
     else if (!isSameMember(result.expression, use)) edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
@@ -214,48 +223,18 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     droppedTypes: signature.droppedTypes,
     imports: encodeUrl && !encodeUrl.imported && needs.has('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
     typeImports: raw.imports(),
+    routeGeneric: signature.routeGeneric,
     deltas: [...deltas],
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
       for (const edit of late) edit();
+      raw.declare(fn, requestName);
       renameParam(j, fn, reqParam.name, requestName);
       renameParam(j, fn, resParam.name, replyName);
       const request = j.identifier(requestName);
       const reply = j.identifier(replyName);
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
       fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply];
-    },
-  };
-}
-
-/**
- * How the rewrite reaches Express's own request and response: `request.raw` / `reply.raw`, cast
- * in TypeScript to the file's name for Express's `Request` / `Response` (imported type-only when
- * the file has none). `use` records at plan time which casts the rewrite writes.
- */
-function rawAccess(j: JSCodeshift, names: ReturnType<typeof expressTypeNames> | null, taken: Set<string>) {
-  const used = new Set<'Request' | 'Response'>();
-  const refs = new Map<'Request' | 'Response', ReturnType<typeof expressTypeRef>>();
-  const refOf = (kind: 'Request' | 'Response') => {
-    if (!refs.has(kind)) refs.set(kind, expressTypeRef(kind, names!, new Set([...taken, ...[...refs.values()].map((r) => r.text)])));
-    return refs.get(kind)!;
-  };
-  return {
-    use(kind: 'Request' | 'Response'): void {
-      used.add(kind);
-      if (names) refOf(kind);
-    },
-    of(kind: 'Request' | 'Response'): (object: Expr) => Expr {
-      return (object) => {
-        const member = j.memberExpression(object, j.identifier('raw'));
-        if (!names) return member;
-        const [left, right] = refOf(kind).text.split('.');
-        const typeName = right ? j.tsQualifiedName(j.identifier(left), j.identifier(right)) : j.identifier(left);
-        return j.parenthesizedExpression(j.tsAsExpression(member, j.tsTypeReference(typeName)));
-      };
-    },
-    imports(): TypeImport[] {
-      return [...used].sort().flatMap((kind) => (names ? (refOf(kind).import ? [refOf(kind).import!] : []) : []));
     },
   };
 }
@@ -320,6 +299,7 @@ function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [errParam, reqParam, 
   return {
     refusals,
     types: typed ? ['FastifyReply', 'FastifyRequest'] : [],
+    routeGeneric: null,
     droppedTypes: [...new Set(droppedTypes)],
     apply(request: Node, reply: Node, _next: Node | null, err: Node | null) {
       if (!typed) return;

@@ -102,6 +102,8 @@ export interface RouteTypesInput {
 export interface RouteTypesPlan {
   refusals: string[];
   types: string[];
+  /** The route generic of the request type (`{ Params: { id: string }; Body: Product }`), or null for a bare FastifyRequest / no types. */
+  routeGeneric: string | null;
   droppedTypes: string[];
   /** Puts the types on the new parameters and takes the handler type off its `const`. */
   apply(request: Node, reply: Node, next: Node | null): void;
@@ -132,13 +134,15 @@ export function planRouteTypes(j: JSCodeshift, fn: ASTPath<Node>, input: RouteTy
   expect(nextParam, 'NextFunction', 'NextFunction');
 
   const typed = input.typescript || !!handlerType || [reqParam, resParam, nextParam].some((p) => p?.typeAnnotation);
-  if (!typed) return { refusals, types: [], droppedTypes: [], apply: () => undefined };
+  if (!typed) return { refusals, types: [], routeGeneric: null, droppedTypes: [], apply: () => undefined };
   const keepNext = input.keepNext && !!nextParam;
-  const requestType = requestTypeText(requestArgs, input.reads);
+  const routeGeneric = routeGenericText(requestArgs, input.reads);
+  const requestType = routeGeneric ? `FastifyRequest<${routeGeneric}>` : 'FastifyRequest';
   const droppedTypes = [reqParam, resParam, nextParam, declarator?.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
   return {
     refusals,
     types: ['FastifyReply', 'FastifyRequest', ...(keepNext ? ['HookHandlerDoneFunction'] : [])],
+    routeGeneric,
     droppedTypes: [...new Set(droppedTypes)],
     apply(request, reply, next) {
       if (declarator && handlerType) declarator.id.typeAnnotation = null;
@@ -149,8 +153,8 @@ export function planRouteTypes(j: JSCodeshift, fn: ASTPath<Node>, input: RouteTy
   };
 }
 
-/** `FastifyRequest<{ Params: …; Body: …; Querystring: … }>` from Express's Request type arguments and the members read. */
-function requestTypeText(args: Node[], reads: Set<RequestPart>): string {
+/** `{ Params: …; Body: …; Querystring: … }` from Express's Request type arguments and the members read; null when none applies. */
+function routeGenericText(args: Node[], reads: Set<RequestPart>): string | null {
   const text = (i: number) => (args[i] ? (textOf(args[i]) ?? null) : null);
   const members: string[] = [];
   const params = text(0) ?? (reads.has('params') ? 'Record<string, string>' : null);
@@ -159,7 +163,7 @@ function requestTypeText(args: Node[], reads: Set<RequestPart>): string {
   if (params) members.push(`Params: ${params}`);
   if (body) members.push(`Body: ${body}`);
   if (query) members.push(`Querystring: ${query}`);
-  return members.length ? `FastifyRequest<{ ${members.join('; ')} }>` : 'FastifyRequest';
+  return members.length ? `{ ${members.join('; ')} }` : null;
 }
 
 /** A type annotation parsed from `type` (so recast prints it as written, on one line). */
