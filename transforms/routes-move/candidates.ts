@@ -64,7 +64,7 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
     else if (e.origin === 'package' && !REQUEST_ONLY_PACKAGES.has(e.package ?? '')) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
   }
   const later = laterMiddleware(inventory, route);
-  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => m.name).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
+  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
   // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
   const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   if (catching.length) add('route-error-handler', `its errors go to Express error middleware (${catching.map((h) => h.name).join(', ')}) that is still on Express; run the errors stage, or move that handler first`, catching.map((h) => `${h.registration.file}:${h.registration.line}`));

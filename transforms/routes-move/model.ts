@@ -81,4 +81,11 @@ export interface HooksModuleEntry {
   expressMajor: 4 | 5;
 }
 
-export type RoutesEntry = UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry;
+/** `X.param('id', (…) => …)`: the inline callback becomes `const <name> = (…) => …;` above the statement and the call refers to it. */
+export interface NameCallbackEntry {
+  kind: 'name-callback';
+  statement: Anchor;
+  name: string;
+}
+
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry;

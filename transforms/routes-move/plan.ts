@@ -42,6 +42,8 @@ interface RouteState {
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
   deltas: string[];
   imports: Array<{ local: string; from: string }>;
+  /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
+  nameCallbacks: Array<{ statement: ReturnType<typeof anchorOf>; name: string }>;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
   adapters: string[];
@@ -69,12 +71,12 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   if (apps.length && [...modules.values()].every((m) => m === null)) throw new StepRefusal('shim-missing', 'the routes stage moves routes into the Fastify server that the shim stage generates (fastify-server.*), and none serves the app: run `migrate run --stage shim` and `--stage errors` first');
   const expressRoutes = inventory.routes.filter((r) => r.framework !== 'fastify' && modules.get(r.appId));
   const candidates = expressRoutes.filter((r) => selectedByOnly(r, ctx.only));
-  if (ctx.only && !candidates.length) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
+  if (ctx.only && !inventory.routes.some((r) => selectedByOnly(r, ctx.only))) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
 
   const parsed = parsedFiles(ctx);
   const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);
-  settle(expressRoutes, states, handlers);
+  settle(expressRoutes, states, handlers, inventory.routes.filter((r) => r.framework === 'fastify'));
   return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers);
 }
 
@@ -94,7 +96,7 @@ function parsedFiles(ctx: PlanContext): Parsed {
 
 /** Everything about one route that does not depend on the other routes. */
 function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule): RouteState {
-  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
@@ -117,7 +119,7 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
     scope: route.mountChain.length ? 'router' : 'app',
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
   };
-  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, block);
+  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, block, state);
   const handlerNode: Node = registration.handler.node;
   let handler: PluginRoute['handler'];
   if (/Function/.test(handlerNode.type)) {
@@ -163,7 +165,7 @@ function isRegistrationLine(reg: { j: JSCodeshift; root: Collection }, line: num
 }
 
 /** The route's own middleware and param callbacks as preHandler hook sources, in Express's order (params first). */
-function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, middleware: Node[], parsed: Parsed, block: (b: Blocker) => void): string[] {
+function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, middleware: Node[], parsed: Parsed, block: (b: Blocker) => void, state: RouteState): string[] {
   const hooks: string[] = [];
   const own = ownChain(route, statement.lines);
   const ownParams = new Set(route.path.params.filter((p) => !p.fromMount).map((p) => p.name));
@@ -180,7 +182,10 @@ function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, 
       block({ code: 'route-param-elsewhere', reason: `its param callback for :${name.value} is registered in ${entry.registration.file}, not next to the route` });
       continue;
     }
-    hooks.push(`expressParam(${quote(ctx, route, name.value)}, ${textOf(fn)})`);
+    // A callback written inline in router.param(…) gets a name where it is, so each route's hook can refer to it.
+    const named = fn.type === 'Identifier' || fn.type === 'MemberExpression' ? textOf(fn) : `${name.value.replace(/[^\w$]/g, '_')}Param`;
+    if (!(fn.type === 'Identifier' || fn.type === 'MemberExpression')) state.nameCallbacks.push({ statement: anchorOf(call.parent), name: named! });
+    hooks.push(`expressParam(${quote(ctx, route, name.value)}, ${named})`);
   }
   for (const node of middleware) {
     if (node.type === 'ArrayExpression') {
@@ -270,7 +275,7 @@ function routerErrorHandlers(ctx: PlanContext, parsed: Parsed, states: Map<strin
  * statement, its handler, its registration (a router mounted twice), or an overlap Fastify would
  * resolve differently from Express.
  */
-function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterErrorHandler[]): void {
+function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterErrorHandler[], onFastify: Route[]): void {
   for (const h of handlers) if (h.blocker) for (const id of h.covers) states.get(id)?.blockers.push(h.blocker);
   const moves = (r: Route) => {
     const s = states.get(r.id);
@@ -292,17 +297,29 @@ function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterE
         stay(s, { code: 'route-partner-stays', reason: `${staying.method} ${staying.path.full} shares its registration or handler and stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(states.get(staying.id)?.blockers[0]?.deferTo ? { deferTo: states.get(staying.id)!.blockers[0].deferTo } : {}) });
         continue;
       }
+      // Express answers first in the bridge, so a route still on Express answers every URL it matches;
+      // on Fastify, a more specific route already there would take the URLs both match.
+      const taken = onFastify.find((f) => sameMethod(f, r) && overlaps(f.path.full, r.path.full) && !fastifyAgrees(r.path.full, f.path.full));
+      if (taken) {
+        stay(s, overlapBlocker(taken));
+        continue;
+      }
       for (const o of all) {
         if (o.id === r.id || o.appId !== r.appId || !sameMethod(o, r) || !overlaps(o.path.full, r.path.full)) continue;
         const [earlier, later] = o.order < r.order ? [o, r] : [r, o];
         const clash = moves(earlier) && moves(later) ? !fastifyAgrees(earlier.path.full, later.path.full) : earlier === r && !moves(later);
         if (clash) {
-          stay(s, { code: 'route-overlap', reason: `${o.method} ${o.path.full} also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree`, where: [`${o.registration.file}:${o.registration.line}`] });
+          stay(s, overlapBlocker(o));
           break;
         }
       }
     }
   }
+}
+
+/** The same words whether the other route is still on Express or already on Fastify, so a second run keeps the TODO as it is. */
+function overlapBlocker(other: Route): Blocker {
+  return { code: 'route-overlap', reason: `${other.method} ${other.path.full} also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree`, where: [`${other.registration.file}:${other.registration.line}`] };
 }
 
 function sameRegistration(a: Route, b: Route): boolean {
@@ -348,6 +365,11 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
         add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
         unregistered.add(s.statementKey!);
       }
+      for (const n of s.nameCallbacks) {
+        if (rewritten.has(`${n.statement.line}:${n.name}`)) continue;
+        rewritten.add(`${n.statement.line}:${n.name}`);
+        add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
+      }
       if (s.rewrite && !rewritten.has(s.handlerKey!)) {
         add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, module: moduleSystemOfFile(s.rewrite.file, ctx.readFile(s.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
         rewritten.add(s.handlerKey!);
@@ -384,7 +406,9 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     const name = pluginName(ctx, p.file, p.owner, reg);
     const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
     const hooksFile = hooksModuleFile(target.file);
-    const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, reg.source), names: [...p.adapters].sort() } : null;
+    // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
+    const importer = [reg.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, importer), names: [...p.adapters].sort() } : null;
     const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
     if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleSystemOfFile(errors.rewrite.file, ctx.readFile(errors.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
@@ -462,7 +486,7 @@ function ownerLabel(inventory: Inventory, ownerId: string): string {
   const kind = router?.kind === 'router' ? 'router' : 'sub-app';
   if (router) return router.name === 'router' || router.name === 'app' ? `${kind} of ${path.posix.basename(router.location.file)}` : `${kind} ${router.name}`;
   const app = inventory.apps.find((a) => a.id === ownerId);
-  return `app ${app?.name ?? ''}`.trim();
+  return !app?.name || app.name === 'app' ? 'app' : `app ${app.name}`;
 }
 
 /** `<file stem>Routes`, or the plugin a former run wrote in the file for the same router. */

@@ -88,6 +88,9 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     if (entry.kind === 'unregister') {
       const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the registration to delete', entry.statement);
       steps.push(() => (statement.prune(), true));
+    } else if (entry.kind === 'name-callback') {
+      const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the param callback to name', entry.statement);
+      steps.unshift(() => nameCallback(j, statement, entry.name));
     } else if (entry.kind === 'todo') {
       const statement = findByAnchor(statements, entry.statement);
       if (statement) steps.push(() => addTodo(j, statement, entry.reason, TODO_PREFIX));
@@ -110,7 +113,9 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
   const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
-  return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+  const printed = keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+  // recast puts the appended plugin right under the last statement; a blank line sets it apart.
+  return plugin ? printed.replace(/([^\r\n])(\r?\n)(\/\*\*\r?\n \* Fastify routes of the Express )/, '$1$2$2$3') : printed;
 }
 
 /**
@@ -142,8 +147,10 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
-  if (existing) existing.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
-  else program.push(...j(pluginText(plugin, lines)).find(j.Program).paths()[0].node.body);
+  // Statements that will hold a whole handler get a blank line between them.
+  const spaced = placeholders.size ? lines.flatMap((l, i) => (i ? ['', l] : [l])) : lines;
+  if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
+  else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
   root
     .find(j.Identifier)
     .filter((p) => placeholders.has(p.node.name))
@@ -161,8 +168,22 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
     " * the app's Express middleware still runs first for these routes, as it did in Express.",
     ' */',
     `${plugin.module === 'esm' ? 'export ' : ''}async function ${plugin.name}(${param}) {`,
-    ...lines.map((l) => `  ${l}`),
+    ...lines.map((l) => (l ? `  ${l}` : '')),
     '}',
     ...(plugin.module === 'esm' ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
+}
+
+/** `X.param('id', fn)` with `fn` written inline → `const <name> = fn;` above it and `X.param('id', <name>)`. */
+function nameCallback(j: JSCodeshift, statement: ASTPath<Node>, name: string): boolean {
+  const call = statement.node.expression;
+  const fn = call.arguments[1];
+  const declaration: Node = j(`const ${name} = MIGRATE_CALLBACK;`).find(j.VariableDeclaration).paths()[0].node;
+  declaration.declarations[0].init = fn;
+  declaration.comments = statement.node.comments;
+  statement.node.comments = null;
+  call.arguments[1] = j.identifier(name);
+  const body: Node[] = statement.parent.node.body;
+  body.splice(body.indexOf(statement.node), 0, declaration);
+  return true;
 }

@@ -1,0 +1,126 @@
+/**
+ * Fixture pairs of the `routes` stage (fixtures/transforms/routes-move/): each case's input is a
+ * small app after `shim` and `errors`; the stage's output must equal `expected/` byte for byte and a
+ * second run must change nothing (`expectFixture`). Per case: what moved out of what could move,
+ * the items left for a human and for a later stage. Cases with `requests` in case.json are also
+ * started before and after the stage, and must answer every request alike (status, content type,
+ * body, Location) — the stage's promise, checked on real HTTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { caseOptions, expectFixture, fixtureCases, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const TMP = path.join(REPO, '.tmp', 'routes-fixtures');
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** moved `[done, of]` of each case. */
+const MOVED: Record<string, [number, number]> = {
+  'cjs-controllers': [3, 3],
+  'esm-router': [3, 3],
+  'later-middleware': [1, 2],
+  'mounted-twice': [4, 4],
+  'only-one-router': [2, 2],
+  overlap: [3, 4],
+  'render-only': [0, 0],
+  'style-double': [2, 2],
+  'ts-router': [3, 3],
+};
+/** ManualItem codes per case (plan order); absent: none. */
+const MANUAL: Record<string, string[]> = {
+  'later-middleware': ['route-later-middleware'],
+  overlap: ['route-overlap'],
+};
+/** DeferredItems per case as `stage:code`; absent: none. */
+const DEFERRED: Record<string, string[]> = {
+  'esm-router': ['plugins:route-handler-api'],
+  'render-only': ['plugins:route-handler-api'],
+};
+
+describe('routes-move fixtures', () => {
+  for (const name of fixtureCases('routes-move')) {
+    it(name, async () => {
+      const run = await expectFixture('routes-move', name, 'routes');
+      const moved = run.result.moved.find((m) => m.step === 'routes-move');
+      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name]);
+      expect(run.result.manual.map((m) => m.code), 'ManualItem codes').toEqual(MANUAL[name] ?? []);
+      expect(run.result.deferred.map((d) => `${d.stage}:${d.code}`), 'DeferredItems').toEqual(DEFERRED[name] ?? []);
+    }, 60_000);
+  }
+});
+
+describe('moved routes answer as before (real HTTP)', () => {
+  for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
+    it(name, async () => {
+      const requests = caseOptions('routes-move', name).requests!;
+      const before = await answers(copyOf(path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input')), requests);
+      const run = await expectFixture('routes-move', name, 'routes');
+      const after = await answers(run.root, requests);
+      expect(after).toEqual(before);
+    }, 60_000);
+  }
+});
+
+function copyOf(dir: string): string {
+  mkdirSync(TMP, { recursive: true });
+  const root = mkdtempSync(path.join(TMP, 'input-'));
+  made.push(root);
+  cpSync(dir, root, { recursive: true });
+  return root;
+}
+
+/**
+ * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
+ * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON, else
+ * urlencoded), and returns `status type location body` per request.
+ */
+async function answers(root: string, requests: string[]): Promise<string[]> {
+  const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+  try {
+    await until(port, child);
+    const out: string[] = [];
+    for (const line of requests) {
+      const [method, target, ...rest] = line.split(' ');
+      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{'));
+      const body = rest.filter((r) => r !== header).join(' ') || undefined;
+      const headers: Record<string, string> = {};
+      if (header) headers[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
+      if (body) headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+      const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers, body, redirect: 'manual' });
+      out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${res.headers.get('location') ?? '-'} ${await res.text()}`);
+    }
+    return out;
+  } finally {
+    child.kill();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the app did not start');
+}
