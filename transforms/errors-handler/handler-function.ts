@@ -69,14 +69,6 @@ export interface HandlerRewrite {
   imports: Array<{ local: string; from: string }>;
   /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): type-imports.ts addTypeImports. */
   typeImports: TypeImport[];
-  /**
-   * TypeScript, roles route/hook: the route generic of the new request type (`{ Params: { id:
-   * string }; Body: Product }`), null when it is a bare FastifyRequest (or in JavaScript). A route
-   * registered with preHandler hooks typed with bare FastifyRequest must spell it out
-   * (`fastify.post<{ Body: Product }>(path, { preHandler: [hook] }, handler)`): TypeScript infers
-   * the route generic from the hooks first, and the handler then does not fit.
-   */
-  routeGeneric: string | null;
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
@@ -97,7 +89,7 @@ const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body
 
 /** A rewrite that cannot be applied. */
 function refused(refusals: Iterable<string>): HandlerRewrite {
-  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], routeGeneric: null, deltas: [], apply: () => undefined };
+  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], apply: () => undefined };
 }
 
 /** The parameter counts a role accepts and the refusal for others. */
@@ -177,7 +169,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     });
   }
 
-  const reads = new Set<RequestPart>();
+  const reads: Array<{ part: RequestPart; path: ASTPath<Node> }> = [];
   for (const ref of referencesOf(j, fn, reqParam.name)) {
     const use = memberUse(ref);
     if (!use) {
@@ -198,7 +190,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     } else if (use.written) refusals.add(`it writes req.${use.member}`);
     // `req.method` → `request.method`: renaming the parameter is the whole edit.
     else if (!isSameMember(result.expression, use)) edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
-    if (REQUEST_PARTS.has(use.member)) reads.add(use.member as RequestPart);
+    if (REQUEST_PARTS.has(use.member) && use.args === null) reads.push({ part: use.member as RequestPart, path: use.top });
   }
 
   if (bridged) {
@@ -212,7 +204,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
 
   const keepNext = options.role === 'hook' && !fn.node.async && !!nextParam;
   const signature = bridged
-    ? planRouteTypes(j, fn, { typescript: options.typescript, reqParam, resParam, nextParam, keepNext, reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
+    ? planRouteTypes(j, fn, { typescript: options.typescript, hook: options.role === 'hook', reqParam, resParam, nextParam, keepNext, reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
@@ -223,7 +215,6 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     droppedTypes: signature.droppedTypes,
     imports: encodeUrl && !encodeUrl.imported && needs.has('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
     typeImports: raw.imports(),
-    routeGeneric: signature.routeGeneric,
     deltas: [...deltas],
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
@@ -299,7 +290,6 @@ function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [errParam, reqParam, 
   return {
     refusals,
     types: typed ? ['FastifyReply', 'FastifyRequest'] : [],
-    routeGeneric: null,
     droppedTypes: [...new Set(droppedTypes)],
     apply(request: Node, reply: Node, _next: Node | null, err: Node | null) {
       if (!typed) return;

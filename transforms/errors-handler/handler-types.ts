@@ -14,9 +14,19 @@
  *   transitive dependency declares); with none of those read, bare `FastifyRequest`. An untyped `req` in a TypeScript
  *   file (an inline handler typed by Express's overloads) is treated as a bare `Request`.
  * - `res: Response` / `Response<X>` → `reply: FastifyReply`; `next: NextFunction` is dropped, or
- *   becomes `HookHandlerDoneFunction` for a callback-style hook that keeps it.
+ *   becomes `HookHandlerDoneFunction` for a callback-style hook that keeps it (which takes an
+ *   Error: a caught `unknown` passed to it gets `as Error`).
  * - `const h: RequestHandler<P, ResBody, ReqBody, Query> = (req, res) => …` loses its type and
  *   its parameters get the same types from its arguments.
+ * - A hook (route middleware) gets `FastifyRequest<any>` / `FastifyReply<any>`: it may run before
+ *   routes of several route generics, and TypeScript checks it against each (a hook typed
+ *   `FastifyRequest<{ Querystring: Q }>` does not fit a route without one; with bare
+ *   `FastifyRequest` the route generic is inferred from the hook and a typed handler next to it no
+ *   longer fits). As in Express's bare Request, its params, query and body are then untyped; the
+ *   adapters of the routes stage's hooks module are typed the same way. Fastify resolves the
+ *   params, query and body of `FastifyRequest<any>` to `unknown`, so each read in a hook is cast
+ *   to what Express typed it (`(request.query as Record<string, any>).page`; a cast does not
+ *   narrow, which Express's loose defaults rarely need).
  * - A type is Express's when the file imports it from 'express' (any local name) or writes it
  *   through the default/namespace import (`express.Request`); another type refuses.
  *
@@ -88,13 +98,15 @@ export function expressTypeRef(kind: 'Request' | 'Response', names: ExpressTypeN
 /** What planRouteTypes needs. */
 export interface RouteTypesInput {
   typescript: boolean;
+  /** Role `hook`: the hook may run before routes of any route generic. */
+  hook: boolean;
   reqParam: Node;
   resParam: Node;
   nextParam: Node | null;
   /** A sync hook keeps `next` (as Fastify's done). */
   keepNext: boolean;
-  /** Which of request.params/body/query the handler reads. */
-  reads: Set<RequestPart>;
+  /** The handler's reads of `req.params` / `.body` / `.query` (member expression paths, renamed in place by the rewrite). */
+  reads: Array<{ part: RequestPart; path: ASTPath<Node> }>;
   names: ExpressTypeNames;
 }
 
@@ -102,8 +114,6 @@ export interface RouteTypesInput {
 export interface RouteTypesPlan {
   refusals: string[];
   types: string[];
-  /** The route generic of the request type (`{ Params: { id: string }; Body: Product }`), or null for a bare FastifyRequest / no types. */
-  routeGeneric: string | null;
   droppedTypes: string[];
   /** Puts the types on the new parameters and takes the handler type off its `const`. */
   apply(request: Node, reply: Node, next: Node | null): void;
@@ -134,36 +144,75 @@ export function planRouteTypes(j: JSCodeshift, fn: ASTPath<Node>, input: RouteTy
   expect(nextParam, 'NextFunction', 'NextFunction');
 
   const typed = input.typescript || !!handlerType || [reqParam, resParam, nextParam].some((p) => p?.typeAnnotation);
-  if (!typed) return { refusals, types: [], routeGeneric: null, droppedTypes: [], apply: () => undefined };
+  if (!typed) return { refusals, types: [], droppedTypes: [], apply: () => undefined };
   const keepNext = input.keepNext && !!nextParam;
-  const routeGeneric = routeGenericText(requestArgs, input.reads);
-  const requestType = routeGeneric ? `FastifyRequest<${routeGeneric}>` : 'FastifyRequest';
+  const parts = partTypes(requestArgs, new Set(input.reads.map((r) => r.part)));
+  const members = [parts.params && `Params: ${parts.params}`, parts.body && `Body: ${parts.body}`, parts.query && `Querystring: ${parts.query}`].filter(Boolean);
+  const requestType = input.hook ? 'FastifyRequest<any>' : members.length ? `FastifyRequest<{ ${members.join('; ')} }>` : 'FastifyRequest';
   const droppedTypes = [reqParam, resParam, nextParam, declarator?.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
   return {
     refusals,
     types: ['FastifyReply', 'FastifyRequest', ...(keepNext ? ['HookHandlerDoneFunction'] : [])],
-    routeGeneric,
     droppedTypes: [...new Set(droppedTypes)],
     apply(request, reply, next) {
       if (declarator && handlerType) declarator.id.typeAnnotation = null;
       request.typeAnnotation = annotation(j, requestType);
-      reply.typeAnnotation = annotation(j, 'FastifyReply');
-      if (next && keepNext) next.typeAnnotation = annotation(j, 'HookHandlerDoneFunction');
+      reply.typeAnnotation = annotation(j, input.hook ? 'FastifyReply<any>' : 'FastifyReply');
+      // A hook's request data is `unknown` under FastifyRequest<any> (type-provider.d.ts): each read gets Express's type.
+      if (input.hook) for (const read of input.reads) castInPlace(j, read.path.node, annotation(j, parts[read.part]!).typeAnnotation);
+      if (next && keepNext) {
+        next.typeAnnotation = annotation(j, 'HookHandlerDoneFunction');
+        castCaughtErrors(j, fn, next.name);
+      }
     },
   };
 }
 
-/** `{ Params: …; Body: …; Querystring: … }` from Express's Request type arguments and the members read; null when none applies. */
-function routeGenericText(args: Node[], reads: Set<RequestPart>): string | null {
+/**
+ * The type of each of params, body and query from Express's Request type arguments (P, ResBody,
+ * ReqBody, Query), or, for a member read without its argument, Express's default (see the module
+ * comment); null for a member neither given nor read.
+ */
+function partTypes(args: Node[], reads: Set<RequestPart>): Record<RequestPart, string | null> {
   const text = (i: number) => (args[i] ? (textOf(args[i]) ?? null) : null);
-  const members: string[] = [];
-  const params = text(0) ?? (reads.has('params') ? 'Record<string, string>' : null);
-  const body = text(2) ?? (reads.has('body') ? 'Record<string, any>' : null);
-  const query = text(3) ?? (reads.has('query') ? 'Record<string, any>' : null);
-  if (params) members.push(`Params: ${params}`);
-  if (body) members.push(`Body: ${body}`);
-  if (query) members.push(`Querystring: ${query}`);
-  return members.length ? `{ ${members.join('; ')} }` : null;
+  return {
+    params: text(0) ?? (reads.has('params') ? 'Record<string, string>' : null),
+    body: text(2) ?? (reads.has('body') ? 'Record<string, any>' : null),
+    query: text(3) ?? (reads.has('query') ? 'Record<string, any>' : null),
+  };
+}
+
+/**
+ * Turns `node` itself into `(node as type)`: the node object stays where it is, so a parent the
+ * rewrite rebuilt (`reply.send(JSON.stringify(request.body))`) still holds it, which a path
+ * replace, done on the position the path had when planned, would miss.
+ */
+function castInPlace(j: JSCodeshift, node: Node, type: Node): void {
+  const inner = { ...node };
+  for (const key of Object.keys(node)) delete node[key];
+  Object.assign(node, j.parenthesizedExpression(j.tsAsExpression(inner, type)));
+}
+
+/**
+ * `next(err)` with the parameter of a `catch (err)` (typed `unknown` under `strict`): Express's
+ * NextFunction takes any value, Fastify's HookHandlerDoneFunction an Error, so the argument gets
+ * `as Error` (a type assertion only; done() hands any value to the error handler as Express did).
+ */
+function castCaughtErrors(j: JSCodeshift, fn: ASTPath<Node>, nextName: string): void {
+  j(fn.get('body'))
+    .find(j.CallExpression, { callee: { type: 'Identifier', name: nextName } })
+    .forEach((call) => {
+      const [arg] = call.node.arguments as Node[];
+      if (call.node.arguments.length !== 1 || arg.type !== 'Identifier') return;
+      for (let p: ASTPath<Node> | null = call.parent; p && p !== fn; p = p.parent) {
+        const param = p.node.type === 'CatchClause' ? p.node.param : null;
+        if (param?.type === 'Identifier' && param.name === arg.name) {
+          if (!param.typeAnnotation) call.node.arguments[0] = j.tsAsExpression(arg, j.tsTypeReference(j.identifier('Error')));
+          return;
+        }
+        if (/Function/.test(p.node.type) && p.node.params.some((q: Node) => q.type === 'Identifier' && q.name === arg.name)) return;
+      }
+    });
 }
 
 /** A type annotation parsed from `type` (so recast prints it as written, on one line). */
