@@ -42,6 +42,8 @@ interface RouteState {
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
   deltas: string[];
   imports: Array<{ local: string; from: string }>;
+  /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */
+  middleware: Array<{ index: number; text: string; definition: { file: string; line: number; column: number } }>;
   /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
   nameCallbacks: Array<{ statement: ReturnType<typeof anchorOf>; name: string }>;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
@@ -77,7 +79,8 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(expressRoutes, states, handlers, inventory.routes.filter((r) => r.framework === 'fastify'));
-  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers);
+  const hooks = nativeHooks(ctx, parsed, expressRoutes, states);
+  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers, hooks);
 }
 
 type Parsed = (file: string) => { j: JSCodeshift; root: Collection; source: string } | null;
@@ -96,7 +99,7 @@ function parsedFiles(ctx: PlanContext): Parsed {
 
 /** Everything about one route that does not depend on the other routes. */
 function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule): RouteState {
-  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], middleware: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
@@ -187,13 +190,17 @@ function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, 
     if (!(fn.type === 'Identifier' || fn.type === 'MemberExpression')) state.nameCallbacks.push({ statement: anchorOf(call.parent), name: named! });
     hooks.push(`expressParam(${quote(ctx, route, name.value)}, ${named})`);
   }
-  for (const node of middleware) {
+  const entries = own.middleware.length === middleware.length ? own.middleware : [];
+  middleware.forEach((node, i) => {
     if (node.type === 'ArrayExpression') {
       block({ code: 'route-middleware-array', reason: 'its middleware is given as an array; list it as separate arguments' });
-      continue;
+      return;
     }
+    const entry = entries[i];
+    // A local function named at the registration may become a native hook (decided once every route settled).
+    if (entry?.origin === 'local' && entry.definition && node.type === 'Identifier') state.middleware.push({ index: hooks.length, text: node.name, definition: entry.definition });
     hooks.push(`expressMiddleware(${textOf(node)})`);
-  }
+  });
   return hooks;
 }
 
@@ -213,6 +220,50 @@ function refusalsOf(refusals: string[]): Blocker[] {
 function collect(state: RouteState, rewrite: HandlerRewrite): void {
   state.imports.push(...rewrite.imports);
   state.deltas.push(...rewrite.deltas);
+}
+
+/** A local route middleware rewritten in place to a Fastify preHandler hook. */
+interface NativeHook {
+  file: string;
+  fn: ASTPath<Node>;
+  options: HandlerOptions;
+}
+
+/**
+ * Local route middleware that becomes a native Fastify hook, rewritten where it is defined with the
+ * `hook` role (`(request, reply, next)`, or `(request, reply)` when async): when every route whose
+ * chain has it moves, nothing else uses it (no `router.use`, no call), and every use in it converts.
+ * The others keep running through the `expressMiddleware` adapter. The moved routes' hook text is
+ * updated in place (`expressMiddleware(requireToken)` → `requireToken`).
+ */
+function nativeHooks(ctx: PlanContext, parsed: Parsed, all: Route[], states: Map<string, RouteState>): NativeHook[] {
+  const byDefinition = new Map<string, Array<{ state: RouteState; index: number; text: string }>>();
+  const moving = [...states.values()].filter((s) => !s.blockers.length);
+  for (const s of moving) for (const m of s.middleware) {
+    const key = `${m.definition.file}:${m.definition.line}:${m.definition.column}`;
+    byDefinition.set(key, [...(byDefinition.get(key) ?? []), { state: s, index: m.index, text: m.text }]);
+  }
+  const out: NativeHook[] = [];
+  for (const [key, uses] of byDefinition) {
+    const def = uses[0].state.middleware.find((m) => m.index === uses[0].index)!.definition;
+    const usedBy = all.filter((r) => r.chain.some((e) => e.definition && `${e.definition.file}:${e.definition.line}:${e.definition.column}` === key));
+    if (usedBy.some((r) => !moving.some((s) => s.route.id === r.id))) continue;
+    if (ctx.inventory.middleware.some((m) => m.definition && `${m.definition.file}:${m.definition.line}:${m.definition.column}` === key)) continue;
+    const file = parsed(def.file);
+    const fn = file ? functionAt(file.j, file.root, def, file.source) : null;
+    if (!file || !fn || fn.node.params.length !== 3) continue;
+    const placement = placementOf(file.j, file.root, fn);
+    const registrations = moving.flatMap((s) => (s.statement ? [{ file: s.route.registration.file, range: [s.statement.statement.node.start, s.statement.statement.node.end] as [number, number] }] : []));
+    const uses2 = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
+    const outside = uses2.filter((u) => !registrations.some((r) => r.file === u.file && isRegistrationLine(parsed(r.file)!, u.line)));
+    if (outside.length) continue;
+    const options: HandlerOptions = { role: 'hook', jsonSettings: jsonSettingsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
+    const rewrite = planHandlerRewrite(file.j, fn, options);
+    if (rewrite.refusals.length || rewrite.imports.length) continue;
+    for (const u of uses) u.state.pluginRoute!.hooks[u.index] = u.text;
+    out.push({ file: def.file, fn, options });
+  }
+  return out;
 }
 
 /** A router's own error middleware, which moves into the router's plugin when every route it covers moves. */
@@ -327,7 +378,7 @@ function sameRegistration(a: Route, b: Route): boolean {
 }
 
 /** The file plans, items and counts from the settled states. */
-function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[]): StepPlan<RoutesEntry> {
+function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[], hooks: NativeHook[]): StepPlan<RoutesEntry> {
   const files = new Map<string, FilePlan<RoutesEntry>>();
   const add = (file: string, entry: RoutesEntry) => {
     const plan = files.get(file) ?? { file, entries: [] };
@@ -358,7 +409,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       const sk = `${s.statementKey}\0${r.method}`;
       if (!unregistered.has(sk)) {
         plugin.routes.push(s.pluginRoute!);
-        for (const h of s.pluginRoute!.hooks) plugin.adapters.add(h.startsWith('expressParam(') ? 'expressParam' : 'expressMiddleware');
+        for (const h of s.pluginRoute!.hooks) if (/^express(Param|Middleware)\(/.test(h)) plugin.adapters.add(h.startsWith('expressParam(') ? 'expressParam' : 'expressMiddleware');
         unregistered.add(sk);
       }
       if (!unregistered.has(s.statementKey!)) {
@@ -392,6 +443,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       todos.set(s.statementKey, todo);
     }
   }
+  for (const h of hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleSystemOfFile(h.file, ctx.readFile(h.file) ?? '', ctx.inventory.project.moduleKind) });
   // One TODO per statement, naming every reason; each of its items is paired with it.
   for (const t of todos.values()) {
     const reason = `${TODO_PREFIX} ${t.reasons.join('; ')}`;
