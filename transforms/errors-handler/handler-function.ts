@@ -9,7 +9,8 @@
  * On a moved route (`route`, `hook`) the Express app has run before the function in the
  * @fastify/express bridge, so what middleware set on `req`/`res` is read on `request.raw` /
  * `reply.raw`; the control-flow rules (next, returns, answers from callbacks) are
- * handler-flow.ts's, the TypeScript signatures handler-types.ts's.
+ * handler-flow.ts's, the TypeScript signatures handler-types.ts's, the reach to Express's raw
+ * request and response handler-raw.ts's.
  *
  * `planHandlerRewrite` looks at the function once and returns the reasons it cannot move (empty
  * when it can) and an `apply()` that rewrites it: the plan calls it to decide, the transform to
@@ -19,8 +20,8 @@ import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from '../lib/reply-api.js';
 import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit, type Node } from './handler-ast.js';
 import { planFlow } from './handler-flow.js';
-import { planRawAccess } from './handler-raw.js';
-import { expressTypeNames, expressTypeRef, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
+import { planRawAccess, type RawAccess } from './handler-raw.js';
+import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
 
 export { referencesOf };
 export type { TypeImport };
@@ -113,8 +114,6 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const refusals = new Set<string>();
   const edits: Edit[] = [];
   const late: Array<() => void> = [];
-  const needs = new Set<FormNeed>();
-  const deltas = new Set<string>();
 
   const [errParam, reqParam, resParam, nextParam] = options.role === 'error' ? params : [null, ...params];
   const taken = namesIn(j, fn);
@@ -129,72 +128,25 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
   const raw = planRawAccess(j, expressNames, fileNames, taken);
 
-  const ctxBase = {
+  const ctxBase: Omit<FormContext, 'kindOf'> = {
     j,
     jsonSettings: options.jsonSettings,
-    scope: options.scope ?? ('app' as const),
+    scope: options.scope ?? 'app',
     setsContentType: false,
     bridged,
     expressMajor: options.expressMajor,
     statusSetApart: false,
     encodeUrl: encodeUrl?.local,
   };
-  const resChains = referencesOf(j, fn, resParam.name).map((ref) => replyChainAt(ref));
-  ctxBase.setsContentType = resChains.some((c) => c.links.some(setsContentType));
-  ctxBase.statusSetApart = resChains.some((c) => setsStatusApart(c));
-  const flowChains: Array<{ links: ChainLink[]; top: ASTPath<Node> }> = [];
-  for (const chain of resChains) {
-    if (!chain.links.length) {
-      refusals.add(`it passes \`${resParam.name}\` on as a value (Express's response object has no Fastify counterpart)`);
-      continue;
-    }
-    flowChains.push(chain);
-    if (!bridged && fn.node.async && insideNestedFunction(chain.top, fn)) refusals.add('it is async and answers from a callback (Fastify would answer first with an empty 200)');
-    const ctx: FormContext = { ...ctxBase, kindOf: (e) => kindOf(j, chain.top, e) };
-    const result = convertReplyChain(chain.links, ctx);
-    if ('refuse' in result) {
-      refusals.add(result.refuse);
-      continue;
-    }
-    result.needs.forEach((n) => needs.add(n));
-    result.deltas.forEach((d) => deltas.add(d));
-    if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
-    edits.push({
-      size: sizeOf(chain.top.node),
-      run: () => {
-        // Converted again when applied: inner edits (err.status in an argument) are in place by then.
-        const now = convertReplyChain(chain.links, ctx);
-        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.response);
-      },
-    });
-  }
-
-  const reads: Array<{ part: RequestPart; path: ASTPath<Node> }> = [];
-  for (const ref of referencesOf(j, fn, reqParam.name)) {
-    const use = memberUse(ref);
-    if (!use) {
-      refusals.add(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqParam.name}[…]\` with a computed key` : `it passes \`${reqParam.name}\` on as a value (Express's request object is not Fastify's)`);
-      continue;
-    }
-    if (!bridged && use.written) {
-      refusals.add(`it writes req.${use.member}`);
-      continue;
-    }
-    const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
-    const result = convertRequestUse(use.member, use.args, j.identifier(requestName), ctx);
-    if ('refuse' in result) refusals.add(result.refuse);
-    else if ('onRaw' in result) {
-      raw.use('Request');
-      const member = use.memberNode;
-      edits.push({ size: sizeOf(member), run: () => void (member.object = raw.request(member.object)) });
-    } else if (use.written) refusals.add(`it writes req.${use.member}`);
-    // `req.method` → `request.method`: renaming the parameter is the whole edit.
-    else if (!isSameMember(result.expression, use)) edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
-    if (REQUEST_PARTS.has(use.member) && use.args === null) reads.push({ part: use.member as RequestPart, path: use.top });
+  const replies = planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async });
+  const requests = planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw);
+  for (const part of [replies, requests]) {
+    part.refusals.forEach((r) => refusals.add(r));
+    edits.push(...part.edits);
   }
 
   if (bridged) {
-    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: flowChains });
+    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: replies.chains });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -204,7 +156,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
 
   const keepNext = options.role === 'hook' && !fn.node.async && !!nextParam;
   const signature = bridged
-    ? planRouteTypes(j, fn, { typescript: options.typescript, hook: options.role === 'hook', reqParam, resParam, nextParam, keepNext, reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
+    ? planRouteTypes(j, fn, { typescript: options.typescript, hook: options.role === 'hook', reqParam, resParam, nextParam, keepNext, reads: requests.reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
@@ -213,9 +165,9 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     refusals: [],
     types: signature.types,
     droppedTypes: signature.droppedTypes,
-    imports: encodeUrl && !encodeUrl.imported && needs.has('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
+    imports: encodeUrl && !encodeUrl.imported && replies.needs.includes('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
     typeImports: raw.imports(),
-    deltas: [...deltas],
+    deltas: replies.deltas,
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
       for (const edit of late) edit();
@@ -228,6 +180,80 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply];
     },
   };
+}
+
+/** What the uses of one parameter come to: refusals and edits, and what else the caller needs. */
+interface UsesPlan {
+  refusals: string[];
+  edits: Edit[];
+}
+
+/**
+ * Every use of `res` as a chain of reply-api.ts rows: its edit, or why it cannot move; the chains
+ * (for the flow rules), the modules and framework deltas the forms bring.
+ */
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[] } {
+  const plan = { refusals: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>() };
+  const resChains = referencesOf(j, fn, resName).map((ref) => replyChainAt(ref));
+  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
+  for (const chain of resChains) {
+    if (!chain.links.length) {
+      plan.refusals.push(`it passes \`${resName}\` on as a value (Express's response object has no Fastify counterpart)`);
+      continue;
+    }
+    plan.chains.push(chain);
+    if (opts.refuseNestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push('it is async and answers from a callback (Fastify would answer first with an empty 200)');
+    const ctx: FormContext = { ...base, kindOf: (e) => kindOf(j, chain.top, e) };
+    const result = convertReplyChain(chain.links, ctx);
+    if ('refuse' in result) {
+      plan.refusals.push(result.refuse);
+      continue;
+    }
+    result.needs.forEach((n) => plan.needs.add(n));
+    result.deltas.forEach((d) => plan.deltas.add(d));
+    if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
+    plan.edits.push({
+      size: sizeOf(chain.top.node),
+      run: () => {
+        // Converted again when applied: inner edits (err.status in an argument) are in place by then.
+        const now = convertReplyChain(chain.links, ctx);
+        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.response);
+      },
+    });
+  }
+  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas] };
+}
+
+/**
+ * Every use of `req` through the `req` table of reply-api.ts: its edit, or why it cannot move;
+ * members kept on Express's request are reached through `raw`; the reads of params/body/query
+ * (for the TypeScript signature).
+ */
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
+  const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
+  const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
+  for (const ref of referencesOf(j, fn, reqName)) {
+    const use = memberUse(ref);
+    if (!use) {
+      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
+      continue;
+    }
+    if (!ctx.bridged && use.written) {
+      plan.refusals.push(`it writes req.${use.member}`);
+      continue;
+    }
+    const result = convertRequestUse(use.member, use.args, j.identifier(requestName), ctx);
+    if ('refuse' in result) plan.refusals.push(result.refuse);
+    else if ('onRaw' in result) {
+      raw.use('Request');
+      const member = use.memberNode;
+      plan.edits.push({ size: sizeOf(member), run: () => void (member.object = raw.request(member.object)) });
+    } else if (use.written) plan.refusals.push(`it writes req.${use.member}`);
+    // `req.method` → `request.method`: renaming the parameter is the whole edit.
+    else if (!isSameMember(result.expression, use)) plan.edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
+    if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
+  }
+  return plan;
 }
 
 /**
