@@ -17,10 +17,11 @@ import { fastifyPaths } from './paths.js';
 /**
  * Route-level middleware packages that only read the request (`params`, `query`, `body`, headers),
  * may replace those, and call `next()` / `next(err)`: they run unchanged as hooks through the
- * `expressMiddleware` adapter. Others (multer reads the stream, passport answers and redirects
- * through Express's response) move with their Fastify plugin in the plugins stage.
+ * `expressMiddleware` adapter (express-jwt reads the Authorization header and sets `req.auth`).
+ * Others (multer reads the stream, passport answers and redirects through Express's response)
+ * keep their routes on Express until their Fastify plugin comes in the plugins stage.
  */
-export const REQUEST_ONLY_PACKAGES = new Set(['celebrate', 'express-json-validator-middleware', 'express-validator', 'joi-express', 'zod-express-middleware']);
+export const REQUEST_ONLY_PACKAGES = new Set(['celebrate', 'express-json-validator-middleware', 'express-validator', 'express-jwt', 'joi-express', 'zod-express-middleware']);
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
 export interface OwnChain {
@@ -61,13 +62,16 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   for (const e of ownChain(route, lines).middleware) {
     if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
     else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
-    else if (e.origin === 'package' && !REQUEST_ONLY_PACKAGES.has(e.package ?? '')) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
+    else if (e.origin === 'package' && !REQUEST_ONLY_PACKAGES.has(e.package ?? '')) blockers.push({ code: 'route-middleware-package', reason: `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`, deferTo: 'plugins' });
   }
   const later = laterMiddleware(inventory, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
   // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
   const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
-  if (catching.length) add('route-error-handler', `its errors go to Express error middleware (${catching.map((h) => h.name).join(', ')}) that is still on Express; run the errors stage, or move that handler first`, catching.map((h) => `${h.registration.file}:${h.registration.line}`));
+  const parents = catching.filter((h) => h.scope === 'router');
+  const appLevel = catching.filter((h) => h.scope !== 'router');
+  if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`));
+  if (appLevel.length) add('route-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`));
   if (readsUnmergedParams(inventory, route)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   return blockers;
 }
