@@ -178,10 +178,8 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
 function nameCallback(j: JSCodeshift, statement: ASTPath<Node>, name: string): boolean {
   const call = statement.node.expression;
   const fn = call.arguments[1];
-  const declaration: Node = j(`const ${name} = MIGRATE_CALLBACK;`).find(j.VariableDeclaration).paths()[0].node;
-  declaration.declarations[0].init = fn;
-  declaration.comments = statement.node.comments;
-  statement.node.comments = null;
+  // Built, not parsed from a snippet: a snippet's positions next to the file's own confuse recast's spacing.
+  const declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), fn)]);
   call.arguments[1] = j.identifier(name);
   const body: Node[] = statement.parent.node.body;
   body.splice(body.indexOf(statement.node), 0, declaration);
