@@ -15,6 +15,8 @@ export interface PluginRoute {
   paths: string[];
   /** Source text of each preHandler hook, in the order Express ran them (`expressMiddleware(requireAuth)`). */
   hooks: string[];
+  /** Comments written above the Express registration, as source (`// …`), carried above the Fastify route (the first of its statement). */
+  comments: string[];
   /** The handler: source text of a reference (`listNotes`, `ctrl.show`), or an inline function found by its anchor. */
   handler: { reference: string } | { inline: Anchor; options: HandlerOptions };
 }

@@ -144,11 +144,12 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
       lines.push(`const ${name} = ${target};`);
       target = name;
     }
+    lines.push(...route.comments);
     for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
-  // Statements that will hold a whole handler get a blank line between them.
-  const spaced = placeholders.size ? lines.flatMap((l, i) => (i ? ['', l] : [l])) : lines;
+  // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
+  const spaced = placeholders.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
   if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
   else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
   root
