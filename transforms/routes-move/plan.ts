@@ -112,6 +112,11 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = statement.statement.parent.node.type === 'Program';
   if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement)) block({ code: 'route-registration-scope', reason: 'it is registered inside a function and uses that function\'s variables, so it cannot move into a plugin at the top of its module' });
+  // The plugin lives next to the registration and the generated module imports it: from the file that
+  // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
+  // module, and the route parity check cannot follow it.
+  const stem = path.posix.basename(target.file).replace(/\.[^.]+$/, '');
+  if (new RegExp(`(from|require\\()\\s*['"][^'"]*/${stem}(\\.[cm]?[jt]s)?['"]`).test(reg.source)) block({ code: 'route-start-file', reason: `it is registered in ${route.registration.file}, the file that starts the app, which the generated server module would have to import back (a cycle); move the routes into a module of their own` });
   if (target.module === 'commonjs' && moduleSystemOfFile(route.registration.file, reg.source, ctx.inventory.project.moduleKind) === 'esm') block({ code: 'module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
 
   const options: HandlerOptions = {
