@@ -46,8 +46,10 @@ describe('fastifyPaths', () => {
     expect(fastifyPaths(route('/archive{/:year}{/:month}', 'express5'))).toEqual({ paths: ['/archive', '/archive/:year', '/archive/:year/:month'] });
     expect(fastifyPaths(route('/download/:file{.:ext}', 'express5'))).toEqual({ paths: ['/download/:file', '/download/:file.:ext'] });
   });
-  it('refuses wildcards, Express 4 forms and RegExps with the reason', () => {
-    expect(fastifyPaths(route('/files/*splat', 'express5', [{ name: 'splat', wildcard: true }]))).toEqual({ refuse: expect.stringContaining("request.params['*']") });
+  it('turns a last-segment wildcard into find-my-way\'s * (the expressWildcard hook names it); refuses other wildcards, Express 4 forms and RegExps with the reason', () => {
+    expect(fastifyPaths(route('/files/*splat', 'express5', [{ name: 'splat', wildcard: true }]))).toEqual({ paths: ['/files/*'], wildcard: 'splat' });
+    expect(fastifyPaths(route('/docs{/*section}', 'express5', [{ name: 'section', wildcard: true }]))).toEqual({ paths: ['/docs', '/docs/*'], wildcard: 'section' });
+    expect(fastifyPaths(route('/{*splat}', 'express5', [{ name: 'splat', wildcard: true }]))).toEqual({ refuse: expect.stringContaining('fixed prefix') });
     expect(fastifyPaths(route('/a/:id(\\d+)', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
     expect(fastifyPaths(route('RegExp(/^\\/a$/)', 'regexp'))).toEqual({ refuse: expect.stringContaining('regexp syntax') });
   });

@@ -159,6 +159,8 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
   if (handler! && !state.blockers.length) {
     const forms = fastifyPaths(route);
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => quote(ctx, route, p)) : [textOf(statement.path) ?? ''];
+    // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
+    if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${quote(ctx, route, forms.wildcard)})`);
     const first = statement.methods[0].method === route.method;
     state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
   }
@@ -422,7 +424,10 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       const sk = `${s.statementKey}\0${r.method}`;
       if (!unregistered.has(sk)) {
         plugin.routes.push(s.pluginRoute!);
-        for (const h of s.pluginRoute!.hooks) if (/^express(Param|Middleware)\(/.test(h)) plugin.adapters.add(h.startsWith('expressParam(') ? 'expressParam' : 'expressMiddleware');
+        for (const h of s.pluginRoute!.hooks) {
+          const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
+          if (adapter) plugin.adapters.add(adapter);
+        }
         unregistered.add(sk);
       }
       if (!unregistered.has(s.statementKey!)) {

@@ -138,13 +138,13 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
     let target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
     if (handler) placeholders.set(target, handler.node);
+    lines.push(...route.comments);
     if (handler && route.paths.length > 1) {
       // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
       const name = handler.node.id?.name ?? 'handler';
       lines.push(`const ${name} = ${target};`);
       target = name;
     }
-    lines.push(...route.comments);
     for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
