@@ -126,9 +126,15 @@ export const VERSIONS = {
   },
   'content-disposition': {
     package: 'content-disposition',
-    range: '^1.1.0',
+    range: '^0.5.4',
     checked: CHECKED,
-    note: '1.x quotes token filenames like Express 4 and 5.0–5.2 (`filename="a.txt"`) and keeps the `contentDisposition(name)` call shape; 2.x (Express 5.3) writes them unquoted and exports `create`; 3.x declares node >=22.',
+    note: "The line Express 4 (≥4.10) depends on (`~0.5.4` in 4.22), for the routes stage's `res.attachment(name)` on Express 4 apps: the same `contentDisposition(name)` gives the same header for every name. 1.0.x prints the same (fuzzed); 1.1 reads a backslash as a path separator (`a\\b.txt` → `filename=\"b.txt\"`); 2.x (Express 5.3) writes token names unquoted and exports `create`; 3.x declares node >=22.",
+  },
+  '@types/content-disposition': {
+    package: '@types/content-disposition',
+    range: '^0.5.9',
+    checked: CHECKED,
+    note: 'Types of content-disposition 0.5 for TypeScript apps whose moved handlers call it (`res.attachment`): the package ships none.',
   },
   'mime-types': { package: 'mime-types', range: '^3.0.2', checked: CHECKED, note: 'Declares node >=18.' },
   fresh: { package: 'fresh', range: '^2.0.0', checked: CHECKED },

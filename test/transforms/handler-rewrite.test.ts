@@ -3,7 +3,7 @@
  * `route` and `hook`), under fixtures/transforms/handler-rewrite/<case>/:
  * - `input.js|ts`: the FIRST function is rewritten with `options.json` (defaults: role route,
  *   scope app, Express 4, TypeScript by extension);
- * - `output.js|ts`: the file after `apply()`, the default imports (`encodeUrl`), the Fastify type
+ * - `output.js|ts`: the file after `apply()`, the default imports (`encodeUrl`, `contentDisposition`), the Fastify type
  *   imports, the type-only imports the casts need and the dropped type imports, printed in the
  *   file's style (printWithStyle);
  * - `refuse.txt` instead of an output: a substring of the refusal;
@@ -151,6 +151,8 @@ describe('handler-rewrite TypeScript outputs', () => {
     }
     // What @types/encodeurl declares; the routes stage adds the package (and its types in TypeScript projects).
     writeFileSync(path.join(dir, 'encodeurl.d.ts'), "declare module 'encodeurl' {\n  export default function encodeUrl(url: string): string;\n}\n");
+    // What @types/content-disposition 0.5 declares (`export =` a function), trimmed to the call the rewrite writes.
+    writeFileSync(path.join(dir, 'content-disposition.d.ts'), "declare module 'content-disposition' {\n  function contentDisposition(filename?: string): string;\n  export = contentDisposition;\n}\n");
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node', 'express-session'] }, include: ['*.ts'] }),

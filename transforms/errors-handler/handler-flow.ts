@@ -10,6 +10,11 @@
  *   level of an async one, where nothing runs after it (a `try` whose catch only does `next(e)`
  *   goes: its block's statements stay, the error goes on as thrown). `next()`/`next('route')`
  *   fall through to the next route: refused.
+ * - `next` handed on as a promise's error callback in a route (`p.catch(next)`, `p.then(ok, next)`,
+ *   the RealWorld app's pattern) becomes `(err) => reply.send(err)`: next(err) with the rejection,
+ *   as above, answered from a callback (a sync handler's reply waits; an async one returns the
+ *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
+ *   which is Fastify's done there.
  * - An async route that answers from a callback gets `return reply` (§1.5.1: otherwise Fastify
  *   answers an empty 200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
@@ -22,7 +27,7 @@
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { answersRequest, returnsReply, type ChainLink } from '../lib/reply-api.js';
-import { enclosingTry, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './handler-ast.js';
+import { enclosingTry, freeName, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './handler-ast.js';
 
 /** What the flow rules need to know about the function. */
 export interface FlowInput {
@@ -35,6 +40,8 @@ export interface FlowInput {
   nextName: string | null;
   /** The `res` chains of the function (replyChainAt), those used as a value left out. */
   chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>;
+  /** Every identifier name used in the function (namesIn), for the names the rewrite adds. */
+  taken: Set<string>;
 }
 
 /** The flow plan: refusals, expression-level edits (run with the other expression edits) and statement-level edits (run after them). */
@@ -61,12 +68,18 @@ export function planFlow(input: FlowInput): FlowPlan {
   const refuse = (reason: string) => void (plan.refusals.includes(reason) || plan.refusals.push(reason));
   const handledReturns = new Set<Node>();
   const handledBody = { done: false };
+  let callbackAnswers = false;
 
   if (input.nextName) {
     for (const ref of referencesOf(j, fn, input.nextName)) {
       const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
+      if (!isCall && input.role === 'route' && isErrorCallback(ref)) {
+        plan.edits.push(errorCallbackEdit(input, ref));
+        callbackAnswers = true;
+        continue;
+      }
       if (!isCall) {
-        if (input.role === 'route') refuse('it passes `next` on as a value (a Fastify route has no next: errors go to reply.send(err) or a throw)');
+        if (input.role === 'route') refuse('it passes `next` on as a value other than a promise\'s error callback (a Fastify route has no next: errors go to reply.send(err) or a throw)');
         else if (async) refuse('it is async and passes `next` on as a value (an async Fastify hook has no next)');
         continue;
       }
@@ -79,7 +92,7 @@ export function planFlow(input: FlowInput): FlowPlan {
   }
 
   // A callback that calls or writes `res` may answer after the function's promise resolves; reads (`res.locals.x`) do not.
-  const nestedAnswers = input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  const nestedAnswers = callbackAnswers || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
   if (nestedAnswers && async && input.role === 'hook') refuse('it is async and answers from a callback (Fastify would run the rest of the chain when its promise resolves)');
   if (input.role === 'hook' && async) planHookAnswers(input, plan, refuse, handledReturns, handledBody);
 
@@ -100,6 +113,32 @@ export function planFlow(input: FlowInput): FlowPlan {
   plan.late.push(...plan.unwraps);
   if (nestedAnswers && async && input.role === 'route') planReturnReply(input, plan, refuse, handledReturns);
   return { refusals: plan.refusals, edits: plan.edits, late: plan.late };
+}
+
+/** Whether the reference `ref` of next is a promise's error callback: the only argument of `.catch(next)`, or the second of `.then(onOk, next)`. */
+function isErrorCallback(ref: ASTPath<Node>): boolean {
+  const call = ref.parent.node;
+  if (call.type !== 'CallExpression' || call.callee.type !== 'MemberExpression' || call.callee.computed || call.callee.property.type !== 'Identifier') return false;
+  const args: Node[] = call.arguments;
+  if (call.callee.property.name === 'catch') return args.length === 1 && args[0] === ref.node;
+  return call.callee.property.name === 'then' && args.length === 2 && args[1] === ref.node;
+}
+
+/**
+ * `next` as an error callback → `(err) => reply.send(err)`, the parameter named freely (`err`,
+ * `error`, `err2`, …): a rejection's reason is `any` to TypeScript (lib.es5.d.ts `onrejected`), so the
+ * arrow type-checks untyped.
+ */
+function errorCallbackEdit(input: FlowInput, ref: ASTPath<Node>): Edit {
+  const { j } = input;
+  const call = ref.parent.node;
+  const index = call.arguments.indexOf(ref.node);
+  const name = ['err', 'error'].find((n) => !input.taken.has(n)) ?? freeName('err', new Set([...input.taken, 'fastifyErr']), '');
+  return {
+    size: sizeOf(ref.node),
+    // Parsed from text, so recast prints the parameter in parentheses as written (its builder would drop them).
+    run: () => void (call.arguments[index] = j(`(${name}) => ${input.replyName}.send(${name})`).find(j.ArrowFunctionExpression).paths()[0].node),
+  };
 }
 
 /** Whether the expression at `p` is assigned to or updated (`res.statusCode = 500`). */

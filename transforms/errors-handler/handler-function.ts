@@ -3,7 +3,8 @@
  * through the tables of transforms/lib/reply-api.ts:
  * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
  * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
- * - `route`: a route handler `(req, res[, next])` → `(request, reply)`;
+ * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
+ *   (`() => { throw … }`, `(req) => …`, valid Express handlers) keeps that many;
  * - `hook`: a route middleware `(req, res, next)` → a `preHandler` hook: `(request, reply, next)`
  *   when sync (Fastify's done has next's meaning), `(request, reply)` when async.
  * On a moved route (`route`, `hook`) the Express app has run before the function in the
@@ -40,8 +41,18 @@ export interface HandlerOptions {
    * `next` refuses.
    */
   nextToDefault?: boolean;
-  /** The app sets 'json spaces' / 'json replacer' / 'json escape'. */
+  /**
+   * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
+   * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
+   * object, refuse). A numeric 'json spaces' goes in `jsonSpaces` instead.
+   */
   jsonSettings: boolean;
+  /**
+   * The app's 'json spaces' when it sets it to a number literal (and sets no replacer or escape):
+   * `res.json(x)` becomes `reply.type('application/json; charset=utf-8').send(JSON.stringify(x,
+   * null, jsonSpaces))`, as Express 4 and 5 print it. Absent or 0: no spaces.
+   */
+  jsonSpaces?: number;
   /** The file is TypeScript: typed parameters become FastifyRequest / FastifyReply. */
   typescript: boolean;
   /**
@@ -64,8 +75,8 @@ export interface HandlerRewrite {
   droppedTypes: string[];
   /**
    * Default imports the rewritten function calls and the file lacks (`encodeUrl` from
-   * 'encodeurl'), under exactly that local name: the rewrite already uses it. Roles error and
-   * not-found: always empty.
+   * 'encodeurl', `contentDisposition` from 'content-disposition'), under exactly that local name:
+   * the rewrite already uses it. Roles error and not-found: always empty.
    */
   imports: Array<{ local: string; from: string }>;
   /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): type-imports.ts addTypeImports. */
@@ -93,11 +104,11 @@ function refused(refusals: Iterable<string>): HandlerRewrite {
   return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], apply: () => undefined };
 }
 
-/** The parameter counts a role accepts and the refusal for others. */
+/** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
 function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
   const out: string[] = [];
-  const expected = role === 'error' ? [4] : [2, 3];
-  if (!expected.includes(params.length)) out.push(`it takes ${params.length} parameters (an Express ${role === 'error' ? 'error handler takes 4' : role === 'hook' ? 'middleware takes 2 or 3' : 'handler takes 2 or 3'})`);
+  const expected = role === 'error' ? [4] : role === 'route' ? [0, 1, 2, 3] : [2, 3];
+  if (!expected.includes(params.length)) out.push(`it takes ${params.length} parameters (an Express ${role === 'error' ? 'error handler takes 4' : role === 'hook' ? 'middleware takes 2 or 3' : role === 'route' ? 'route handler takes at most 3' : 'handler takes 2 or 3'})`);
   if (params.some((p) => p.type !== 'Identifier')) out.push('it destructures its parameters or gives them defaults');
   return out;
 }
@@ -115,38 +126,41 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const edits: Edit[] = [];
   const late: Array<() => void> = [];
 
-  const [errParam, reqParam, resParam, nextParam] = options.role === 'error' ? params : [null, ...params];
+  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : [null, ...params];
   const taken = namesIn(j, fn);
-  const requestName = freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name);
-  const replyName = freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name);
+  const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
+  const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
   if (bridged && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
   const program = bridged ? programOf(fn) : null;
   const fileNames = program ? namesIn(j, program) : taken;
-  const encodeUrl = program ? encodeUrlBinding(j, program, fileNames) : null;
+  const encodeUrl = program ? defaultImportBinding(j, program, fileNames, 'encodeurl', 'encodeUrl') : null;
+  const contentDisposition = program ? defaultImportBinding(j, program, fileNames, 'content-disposition', 'contentDisposition') : null;
   const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
   const raw = planRawAccess(j, expressNames, fileNames, taken);
 
   const ctxBase: Omit<FormContext, 'kindOf'> = {
     j,
     jsonSettings: options.jsonSettings,
+    jsonSpaces: options.jsonSpaces,
     scope: options.scope ?? 'app',
     setsContentType: false,
     bridged,
     expressMajor: options.expressMajor,
     statusSetApart: false,
     encodeUrl: encodeUrl?.local,
+    contentDisposition: contentDisposition?.local,
   };
-  const replies = planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async });
-  const requests = planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw);
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], edits: [], chains: [], needs: [], deltas: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
   }
 
   if (bridged) {
-    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: replies.chains });
+    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -165,19 +179,20 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     refusals: [],
     types: signature.types,
     droppedTypes: signature.droppedTypes,
-    imports: encodeUrl && !encodeUrl.imported && replies.needs.includes('encodeurl') ? [{ local: encodeUrl.local, from: 'encodeurl' }] : [],
+    imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
     typeImports: raw.imports(),
     deltas: replies.deltas,
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
       for (const edit of late) edit();
       raw.declare(fn, requestName);
-      renameParam(j, fn, reqParam.name, requestName);
-      renameParam(j, fn, resParam.name, replyName);
-      const request = j.identifier(requestName);
-      const reply = j.identifier(replyName);
+      if (reqParam) renameParam(j, fn, reqParam.name, requestName);
+      if (resParam) renameParam(j, fn, resParam.name, replyName);
+      const request = reqParam ? j.identifier(requestName) : null;
+      const reply = resParam ? j.identifier(replyName) : null;
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
-      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply];
+      // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
+      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null);
     },
   };
 }
@@ -257,24 +272,25 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
 }
 
 /**
- * The file's binding of encodeurl's default export: an existing `import X from 'encodeurl'` or
- * `const X = require('encodeurl')`, else a free name to import (`encodeUrl`, `encodeUrl2`, …).
+ * The file's binding of the default export of `from` (`encodeurl`, `content-disposition`): an
+ * existing `import X from '<from>'` or `const X = require('<from>')`, else a free name to import
+ * (`base`, `base2`, …).
  */
-function encodeUrlBinding(j: JSCodeshift, program: ASTPath<Node>, taken: Set<string>): { local: string; imported: boolean } {
+function defaultImportBinding(j: JSCodeshift, program: ASTPath<Node>, taken: Set<string>, from: FormNeed, base: string): { local: string; imported: boolean; from: FormNeed } {
   const imported = j(program)
-    .find(j.ImportDeclaration, { source: { value: 'encodeurl' } })
+    .find(j.ImportDeclaration, { source: { value: from } })
     .nodes()
     .flatMap((d: Node) => d.specifiers ?? [])
     .find((s: Node) => s.type === 'ImportDefaultSpecifier');
-  if (imported) return { local: imported.local.name, imported: true };
+  if (imported) return { local: imported.local.name, imported: true, from };
   const required = j(program)
     .find(j.VariableDeclarator, { id: { type: 'Identifier' }, init: { type: 'CallExpression', callee: { type: 'Identifier', name: 'require' } } })
-    .filter((p) => (p.node.init as Node).arguments[0]?.value === 'encodeurl')
+    .filter((p) => (p.node.init as Node).arguments[0]?.value === from)
     .nodes()[0] as Node;
-  if (required) return { local: required.id.name, imported: true };
-  let local = 'encodeUrl';
-  for (let i = 2; taken.has(local); i++) local = `encodeUrl${i}`;
-  return { local, imported: false };
+  if (required) return { local: required.id.name, imported: true, from };
+  let local = base;
+  for (let i = 2; taken.has(local); i++) local = `${base}${i}`;
+  return { local, imported: false, from };
 }
 
 /** Whether a `res` chain sets a status without answering: `res.status(c);` alone, or `res.statusCode = c`. */
@@ -399,6 +415,8 @@ function isSameMember(expression: Node, use: { member: string; args: Expr[] | nu
 
 function setsContentType(link: { member: string; args: Expr[] | null }): boolean {
   if (link.member === 'type' || link.member === 'contentType') return true;
+  // res.attachment(name) sets the type of the name's extension.
+  if (link.member === 'attachment') return !!link.args?.length;
   if ((link.member === 'set' || link.member === 'header') && link.args?.length) {
     const first = link.args[0];
     if (first.type === 'StringLiteral') return first.value.toLowerCase() === 'content-type';

@@ -100,8 +100,9 @@ export interface RouteTypesInput {
   typescript: boolean;
   /** Role `hook`: the hook may run before routes of any route generic. */
   hook: boolean;
-  reqParam: Node;
-  resParam: Node;
+  /** Null for a route handler declared without it (`() => { throw … }`); then so is `resParam`. */
+  reqParam: Node | null;
+  resParam: Node | null;
   nextParam: Node | null;
   /** A sync hook keeps `next` (as Fastify's done). */
   keepNext: boolean;
@@ -115,8 +116,8 @@ export interface RouteTypesPlan {
   refusals: string[];
   types: string[];
   droppedTypes: string[];
-  /** Puts the types on the new parameters and takes the handler type off its `const`. */
-  apply(request: Node, reply: Node, next: Node | null): void;
+  /** Puts the types on the new parameters (those the function declares) and takes the handler type off its `const`. */
+  apply(request: Node | null, reply: Node | null, next: Node | null): void;
 }
 
 /** Plans the TypeScript signature of a moved route handler or hook (see the module comment). */
@@ -152,12 +153,12 @@ export function planRouteTypes(j: JSCodeshift, fn: ASTPath<Node>, input: RouteTy
   const droppedTypes = [reqParam, resParam, nextParam, declarator?.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
   return {
     refusals,
-    types: ['FastifyReply', 'FastifyRequest', ...(keepNext ? ['HookHandlerDoneFunction'] : [])],
+    types: [...(resParam ? ['FastifyReply'] : []), ...(reqParam ? ['FastifyRequest'] : []), ...(keepNext ? ['HookHandlerDoneFunction'] : [])],
     droppedTypes: [...new Set(droppedTypes)],
     apply(request, reply, next) {
       if (declarator && handlerType) declarator.id.typeAnnotation = null;
-      request.typeAnnotation = annotation(j, requestType);
-      reply.typeAnnotation = annotation(j, input.hook ? 'FastifyReply<any>' : 'FastifyReply');
+      if (request) request.typeAnnotation = annotation(j, requestType);
+      if (reply) reply.typeAnnotation = annotation(j, input.hook ? 'FastifyReply<any>' : 'FastifyReply');
       // A hook's request data is `unknown` under FastifyRequest<any> (type-provider.d.ts): each read gets Express's type.
       if (input.hook) for (const read of input.reads) castInPlace(j, read.path.node, annotation(j, parts[read.part]!).typeAnnotation);
       if (next && keepNext) {

@@ -19,6 +19,7 @@
  * the same rows.
  */
 import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
 import type { JSCodeshift } from 'jscodeshift';
 import { apiFor } from '../../rules/catalogue/api.js';
 
@@ -36,8 +37,18 @@ export interface FormContext {
   kindOf(expr: Expr): ValueKind;
   /** Whether the function sets a content type (`res.type`, `res.set('Content-Type', …)`): then `res.send(string)` keeps it. */
   setsContentType: boolean;
-  /** Whether the app sets 'json spaces', 'json replacer' or 'json escape': `res.json` then prints what `reply.send` does not. */
+  /**
+   * Whether the app sets a JSON print setting this table cannot reproduce ('json replacer', 'json
+   * escape', or 'json spaces' other than a number): `res.json` (and `res.send` of an object, which
+   * Express hands to `res.json`) then refuses.
+   */
   jsonSettings: boolean;
+  /**
+   * The app's 'json spaces' when it is a number (and jsonSettings is false): Express 4 and 5
+   * `res.json` print `JSON.stringify(value, replacer, spaces)`, so the body is printed the same way
+   * (`JSON.stringify(x, null, n)`). Absent or 0: Express prints without spaces, as `reply.send` does.
+   */
+  jsonSpaces?: number;
   /** Where the function runs: at the app (req.url is the full URL) or inside a router (Express strips the mount path). */
   scope: 'app' | 'router';
   /**
@@ -54,10 +65,15 @@ export interface FormContext {
   statusSetApart?: boolean;
   /** Local name of encodeurl's default export for the URLs of redirects and `res.location` (default `encodeUrl`). */
   encodeUrl?: string;
+  /** Local name of content-disposition's default export for `res.attachment(name)` (default `contentDisposition`). */
+  contentDisposition?: string;
 }
 
-/** A module a converted form calls, by its npm name: the caller imports its default export (`encodeurl` as FormContext.encodeUrl). */
-export type FormNeed = 'encodeurl';
+/**
+ * A module a converted form calls, by its npm name: the caller imports its default export
+ * (`encodeurl` as FormContext.encodeUrl, `content-disposition` as FormContext.contentDisposition).
+ */
+export type FormNeed = 'encodeurl' | 'content-disposition';
 
 /**
  * One Fastify step: a call on the reply (`code(404)`) or a property path (`raw.headersSent`);
@@ -82,8 +98,11 @@ export interface ReplyForm {
   answers?: boolean;
   /** The Fastify form, for docs (docs/stages/errors.md lists every row). */
   fastify: string;
-  /** `before`: the members of the chain's earlier links (`['status']` for `res.status(301).redirect(u)`). */
-  convert(args: Expr[], ctx: FormContext, before: string[]): FormResult;
+  /**
+   * `before`: the members of the chain's earlier links (`['status']` for `res.status(301).redirect(u)`);
+   * `after`: the chain's later links (`res.attachment(n).send(s)` gives attachment `[send(s)]`).
+   */
+  convert(args: Expr[], ctx: FormContext, before: string[], after: Array<{ member: string; args: Expr[] | null }>): FormResult;
 }
 
 const refuse = (reason: string): { refuse: string } => ({ refuse: reason });
@@ -164,7 +183,8 @@ function send(args: Expr[], ctx: FormContext): FormResult {
   const kind = ctx.kindOf(args[0]);
   switch (kind) {
     case 'object':
-      return { steps: [call('send', args[0])] };
+      // Express's res.send hands an object (not a Buffer) to res.json, with the app's JSON settings.
+      return json(args, ctx);
     case 'string':
       // Express answers a string as text/html; Fastify as text/plain (mapping §1.4, probed).
       return { steps: ctx.setsContentType ? [call('send', args[0])] : [call('type', ctx.j.stringLiteral(HTML)), call('send', args[0])] };
@@ -180,13 +200,15 @@ function send(args: Expr[], ctx: FormContext): FormResult {
 
 /** `res.json(body)`. */
 function json(args: Expr[], ctx: FormContext): FormResult {
-  if (ctx.jsonSettings) return refuse("res.json in an app that sets 'json spaces', 'json replacer' or 'json escape': reply.send does not print the same text");
+  if (ctx.jsonSettings) return refuse("res.json (or res.send of an object) in an app that sets 'json replacer', 'json escape' or a 'json spaces' that is not a number: reply.send does not print the same text");
   if (args.length > 1) return refuse('res.json(body, status) (Express 4 signature)');
   const { j } = ctx;
-  if (args.length === 1 && ctx.kindOf(args[0]) === 'object') return { steps: [call('send', args[0])] };
-  // A string, a number, null or an Error: reply.send would send raw text or take the error path,
-  // so print it as Express does (JSON.stringify) with Express's type.
-  const body = j.callExpression(j.memberExpression(j.identifier('JSON'), j.identifier('stringify')), args.length ? [args[0]] : [j.identifier('undefined')]);
+  if (args.length === 1 && ctx.kindOf(args[0]) === 'object' && !ctx.jsonSpaces) return { steps: [call('send', args[0])] };
+  // A string, a number, null or an Error (reply.send would send raw text or take the error path),
+  // or any value under 'json spaces': print it as Express does (JSON.stringify(value, replacer,
+  // spaces), lib/response.js `stringify`) with Express's type.
+  const value = args.length ? args[0] : j.identifier('undefined');
+  const body = j.callExpression(j.memberExpression(j.identifier('JSON'), j.identifier('stringify')), ctx.jsonSpaces ? [value, j.nullLiteral(), j.numericLiteral(ctx.jsonSpaces)] : [value]);
   return { steps: [call('type', j.stringLiteral(JSON_TYPE)), call('send', body)] };
 }
 
@@ -272,6 +294,64 @@ function redirectOrder(args: Expr[], ctx: FormContext): { url: Expr; status: Exp
   return refuse(ctx.expressMajor === 4 ? 'res.redirect(a, b) with no numeric literal: Express 4 picks (status, url) or (url, status) by the type of the first argument at run time' : "res.redirect with two arguments in an app whose Express major is unknown (their order differs between Express 4 and 5)");
 }
 
+/**
+ * `res.attachment(name)` on a moved route of an Express 4 app, the name a string or template
+ * literal, chained right before `.send(<string>)`, `.send()` or `.type(…)` (which replaces the
+ * type at once: then only the header is written). Express 4 (lib/response.js `attachment`) sets the type from the name's
+ * extension (`res.type(extname(name))`) and `Content-Disposition` to content-disposition 0.5's
+ * `contentDisposition(name)`; the Fastify form calls the same function from the catalogued
+ * content-disposition (~0.5.4, rules/catalogue/versions.ts: the line Express 4 depends on, so the
+ * header is the same for every name) and writes the type through expressContentType, with the
+ * charset Express's `res.send(string)` adds. The name must fix its extension whatever its
+ * expressions hold: a string literal, or a template whose last part holds `<x>.ext`
+ * (`${id}-notes.csv`; in `notes-${day}.csv` a day ending in '/', a decoded %2F, leaves the last
+ * segment `.csv`, which has no extension to path.extname).
+ * A literal name with a Latin-1 letter (`café.csv`) refuses: content-disposition keeps it in the
+ * quoted filename, and Node writes a non-ASCII header value as other bytes when the body is a
+ * string (Fastify) than when it is a Buffer (Express's res.send), probed on Node 20; a template's
+ * expressions may hold one too (not refused: the `set`/`header` rows share this caveat).
+ * Express 5 refuses: 5.0–5.2 write the header with content-disposition 1.x (1.1 reads a backslash
+ * as a path separator, 1.0 and 0.5 do not), 5.3 with 2.x after path.basename (token names
+ * unquoted, `filename=report.csv`, Latin-1 names with a `filename*`); one catalogued package
+ * cannot match them all and the codemod knows only the major.
+ */
+function attachment(args: Expr[], ctx: FormContext, _before: string[], after: Array<{ member: string; args: Expr[] | null }>): FormResult {
+  if (!ctx.bridged) return refuse('res.attachment has no Fastify form in this codemod yet');
+  if (ctx.expressMajor !== 4) return refuse(ctx.expressMajor === 5 ? 'res.attachment in an Express 5 app: Express 5.0–5.2 and 5.3 write Content-Disposition with different content-disposition majors (5.3 leaves token file names unquoted), so no one package gives the same header' : 'res.attachment in an app whose Express major is unknown (Express 4 and 5 write Content-Disposition differently)');
+  if (args.length !== 1 || (args[0].type !== 'StringLiteral' && args[0].type !== 'TemplateLiteral')) return refuse('res.attachment without a file name written as a string or template literal');
+  const next = after[0];
+  const retyped = next?.member === 'type' || next?.member === 'contentType';
+  const sendsText = next?.member === 'send' && next.args?.length === 1 && ctx.kindOf(next.args[0]) === 'string';
+  if (!retyped && !sendsText && !(next?.member === 'send' && next.args?.length === 0)) return refuse('res.attachment(…) not chained right before .send(<string>), .send() or .type(…): what answers decides the Content-Type, and the codemod follows only the chain');
+  if (/[\u0080-\u00ff]/.test(staticString(args[0]) ?? '')) return refuse('res.attachment(name) with a Latin-1 letter in the name: it stays in the header as is, and Node writes such a header with other bytes for Express (a Buffer body) than for Fastify (a string body)');
+  const { j } = ctx;
+  const header = call('header', j.stringLiteral('content-disposition'), j.callExpression(j.identifier(ctx.contentDisposition ?? 'contentDisposition'), [args[0]]));
+  // The type the attachment sets is replaced right away.
+  if (retyped) return { steps: [header], needs: ['content-disposition'] };
+  const ext = extensionOf(args[0]);
+  if (ext === null) return refuse("res.attachment(name) whose extension the name as written does not fix (a string literal does; a template must end in a fixed `<x>.ext`: with `${a}.csv` an `a` ending in '/' leaves Express no extension, and it answers application/octet-stream)");
+  const type = expressContentType(ext);
+  if (type === null) return refuse(`res.attachment(name) with the extension '.${ext}': Express resolves it through its mime table, which this codemod copies only for html, htm, json, txt, text, xml, css and csv`);
+  // Express's res.send(string) sets the charset of the type the attachment set (utils setCharset).
+  const sent = sendsText && !/;\s*charset\s*=/i.test(type) ? `${type}; charset=utf-8` : type;
+  return { steps: [header, call('type', j.stringLiteral(sent))], needs: ['content-disposition'] };
+}
+
+/**
+ * The extension (without the dot) `path.extname` gives for a file name written as a string
+ * literal or a template, whatever the template's expressions hold: the last part must end in
+ * `<x>.ext` where `x` is neither `/` nor `.` (then that dot is the last segment's extension dot);
+ * null otherwise.
+ */
+function extensionOf(name: Expr): string | null {
+  const whole = staticString(name);
+  if (whole !== null) return path.posix.extname(whole).slice(1) || null;
+  const tail: string | undefined = name.quasis[name.quasis.length - 1].value.cooked;
+  const dot = tail?.lastIndexOf('.') ?? -1;
+  if (!tail || dot < 1 || tail[dot - 1] === '/' || tail[dot - 1] === '.' || tail.includes('/', dot)) return null;
+  return tail.slice(dot + 1) || null;
+}
+
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
 function locals(_args: Expr[], ctx: FormContext): FormResult {
   if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
@@ -307,6 +387,12 @@ export const REPLY_FORMS: Record<string, ReplyForm> = {
   render: { use: 'call', chainable: false, answers: true, fastify: '— (needs @fastify/view: plugins stage)', convert: NEEDS('res.render needs @fastify/view, which the plugins stage registers') },
   redirect: { use: 'call', chainable: false, answers: true, fastify: "reply.redirect(encodeUrl(url), status?) on a moved route (body differs: delta redirect-body); refuses in error handlers", convert: redirect },
   location: { use: 'call', chainable: true, fastify: "reply.header('location', encodeUrl(url)) on a moved route", convert: location },
+  attachment: {
+    use: 'call',
+    chainable: true,
+    fastify: "reply.header('content-disposition', contentDisposition(name)).type('<type of the extension>') on a moved route of an Express 4 app, chained before .send(<string>)/.send()/.type(…)",
+    convert: attachment,
+  },
   cookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.cookie needs @fastify/cookie, which the plugins stage registers') },
   clearCookie: { use: 'call', chainable: true, fastify: '— (needs @fastify/cookie: plugins stage)', convert: NEEDS('res.clearCookie needs @fastify/cookie, which the plugins stage registers') },
   locals: { use: 'property', chainable: false, fastify: 'reply.raw.locals on a moved route (Express middleware filled it in the bridge); refuses in error handlers', convert: locals },
@@ -329,7 +415,7 @@ export function convertReplyChain(links: Array<{ member: string; args: Expr[] | 
     if (!form) return refuse(`res.${link.member} has no Fastify form in this codemod yet`);
     if ((form.use === 'call') !== (link.args !== null)) return refuse(`res.${link.member} used as a ${link.args === null ? 'value' : 'function'}`);
     if (i < links.length - 1 && !form.chainable) return refuse(`res.${link.member}(…) followed by .${links[i + 1].member}`);
-    const result = form.convert(link.args ?? [], ctx, links.slice(0, i).map((l) => l.member));
+    const result = form.convert(link.args ?? [], ctx, links.slice(0, i).map((l) => l.member), links.slice(i + 1));
     if ('refuse' in result) return result;
     out.push(result.steps);
     result.needs?.forEach((n) => needs.add(n));
