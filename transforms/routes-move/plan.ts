@@ -122,7 +122,7 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
-    jsonSettings: jsonSettingsOf(ctx.inventory, route),
+    ...jsonOptionsOf(ctx.inventory, route),
     typescript: false,
     scope: route.mountChain.length ? 'router' : 'app',
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
@@ -272,7 +272,7 @@ function nativeHooks(ctx: PlanContext, parsed: Parsed, all: Route[], states: Map
     const uses2 = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
     const outside = uses2.filter((u) => !registrations.some((r) => r.file === u.file && isRegistrationLine(parsed(r.file)!, u.line)));
     if (outside.length) continue;
-    const options: HandlerOptions = { role: 'hook', jsonSettings: jsonSettingsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
+    const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
     const rewrite = planHandlerRewrite(file.j, fn, options);
     if (rewrite.refusals.length || rewrite.imports.length) continue;
     for (const u of uses) u.state.pluginRoute!.hooks[u.index] = u.text;
@@ -576,7 +576,15 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Whether the route's app or its own sub-app sets a JSON print setting `res.json` honours and `reply.send` does not. */
-function jsonSettingsOf(inventory: Inventory, route: Route): boolean {
-  return inventory.settings.some((s) => s.appId === route.appId && (s.ownerId === route.appId || s.ownerId === route.ownerId) && ['json spaces', 'json replacer', 'json escape'].includes(s.key) && s.kind !== 'read' && s.kind !== 'disable');
+/**
+ * The JSON print settings `res.json` honours on the route's app or its own sub-app (Express's
+ * `json spaces`, `json replacer`, `json escape`): a numeric `json spaces` the rewrite keeps
+ * (`JSON.stringify(x, null, N)`); a replacer or escape, or spaces it cannot read, make `res.json` refuse.
+ */
+function jsonOptionsOf(inventory: Inventory, route: Route): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {
+  const own = inventory.settings.filter((s) => s.appId === route.appId && (s.ownerId === route.appId || s.ownerId === route.ownerId) && s.kind !== 'read' && s.kind !== 'disable');
+  const spaces = own.filter((s) => s.key === 'json spaces');
+  const readable = spaces.every((s) => s.kind === 'set' && typeof s.value === 'number');
+  const other = own.some((s) => s.key === 'json replacer' || s.key === 'json escape');
+  return { jsonSettings: other || !readable, ...(spaces.length && readable ? { jsonSpaces: spaces[spaces.length - 1].value as number } : {}) };
 }
