@@ -7,7 +7,7 @@
  *   imports, the type-only imports the casts need and the dropped type imports, printed in the
  *   file's style (printWithStyle);
  * - `refuse.txt` instead of an output: a substring of the refusal;
- * - `expected.json`: `imports`, `typeImports`, `deltas`, `types` (each `[]` when absent) and
+ * - `expected.json`: `imports`, `typeImports`, `deltas`, `types`, `plugins` (each `[]` when absent) and
  *   `second`: what the same role does with the output — `refuses` or `unchanged` (idempotency);
  *   `noTypecheck`: why a TypeScript output is left out of the type check.
  * TypeScript outputs are type-checked together (tsc, strict) against the repository's express,
@@ -33,6 +33,8 @@ interface Expected {
   typeImports?: Array<{ name: string; local: string; from: string }>;
   deltas?: string[];
   types?: string[];
+  /** HandlerRewrite.plugins (`['@fastify/view']` when it renders). */
+  plugins?: string[];
   second?: 'refuses' | 'unchanged';
   /** Why the output is left out of the type check (e.g. the handler is still inside Express's router.get, where the routes stage takes it out). */
   noTypecheck?: string;
@@ -122,6 +124,7 @@ describe('handler-rewrite fixtures', () => {
       expect(rewrite.typeImports).toEqual(c.expected.typeImports ?? []);
       expect(rewrite.deltas).toEqual(c.expected.deltas ?? []);
       expect(rewrite.types).toEqual(c.expected.types ?? []);
+      expect(rewrite.plugins).toEqual(c.expected.plugins ?? []);
     });
     it(`${c.name}: a second run ${c.expected.second === 'unchanged' ? 'changes nothing' : 'refuses'}`, () => {
       const again = plan(c.file, c.output!, c.options);

@@ -15,8 +15,9 @@
  *   as above, answered from a callback (a sync handler's reply waits; an async one returns the
  *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
  *   which is Fastify's done there.
- * - An async route that answers from a callback gets `return reply` (§1.5.1: otherwise Fastify
- *   answers an empty 200 when the promise resolves).
+ * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
+ *   reply-api.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
+ *   200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async
  *   hooks that take `done`): `next()` → `return;`, `next(err)` → `throw err`, and an answer must be
@@ -26,7 +27,7 @@
  * Everything is decided when planned; edits run only when the rewrite is applied.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { answersRequest, returnsReply, type ChainLink } from '../lib/reply-api.js';
+import { answersLater, answersRequest, returnsReply, type ChainLink } from '../lib/reply-api.js';
 import { enclosingTry, freeName, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './handler-ast.js';
 
 /** What the flow rules need to know about the function. */
@@ -111,7 +112,9 @@ export function planFlow(input: FlowInput): FlowPlan {
   if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) plan.late.push(() => toBlock(j, fn));
 
   plan.late.push(...plan.unwraps);
-  if (nestedAnswers && async && input.role === 'route') planReturnReply(input, plan, refuse, handledReturns);
+  // An answer that completes after the call (reply.view reads its template first) is one from a callback too.
+  const laterAnswers = input.chains.some((c) => answersLater(c.links));
+  if ((nestedAnswers || laterAnswers) && async && input.role === 'route') planReturnReply(input, plan, refuse, handledReturns);
   return { refusals: plan.refusals, edits: plan.edits, late: plan.late };
 }
 

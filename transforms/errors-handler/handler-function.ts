@@ -63,6 +63,14 @@ export interface HandlerOptions {
   scope?: 'app' | 'router';
   /** The app's Express major (redirect argument order, `'back'`). Unknown: the forms that depend on it refuse. */
   expressMajor?: 4 | 5;
+  /**
+   * Role `route` only (ignored by the others): the route's plugin context registers @fastify/view
+   * as the app's Express views (transforms/routes-move/views.ts `viewRegistration` gave no
+   * refusal). `true`: `res.render(view[, locals])` becomes `reply.view(view[, locals])`
+   * (transforms/lib/view-render.ts) and `plugins` lists '@fastify/view'; a string: views.ts's
+   * refusal, given as the route's; absent: `res.render` refuses (plugins stage).
+   */
+  views?: true | string;
 }
 
 /** The outcome of looking at a handler. */
@@ -83,6 +91,12 @@ export interface HandlerRewrite {
   typeImports: TypeImport[];
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
+  /**
+   * Fastify plugins the rewritten function needs registered in its route's context, by npm name
+   * (`['@fastify/view']` when it renders); the routes stage registers them in `movedRoutes`
+   * (routes-move/views.ts for @fastify/view). Roles other than `route`: always empty.
+   */
+  plugins: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
   apply(): void;
 }
@@ -101,7 +115,7 @@ const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body
 
 /** A rewrite that cannot be applied. */
 function refused(refusals: Iterable<string>): HandlerRewrite {
-  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], apply: () => undefined };
+  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], apply: () => undefined };
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
@@ -151,8 +165,9 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     statusSetApart: false,
     encodeUrl: encodeUrl?.local,
     contentDisposition: contentDisposition?.local,
+    views: options.role === 'route' ? options.views : undefined,
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], edits: [], chains: [], needs: [], deltas: [] };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
@@ -182,6 +197,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
     typeImports: raw.imports(),
     deltas: replies.deltas,
+    plugins: replies.plugins,
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
       for (const edit of late) edit();
@@ -205,10 +221,10 @@ interface UsesPlan {
 
 /**
  * Every use of `res` as a chain of reply-api.ts rows: its edit, or why it cannot move; the chains
- * (for the flow rules), the modules and framework deltas the forms bring.
+ * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[] } {
-  const plan = { refusals: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>() };
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
+  const plan = { refusals: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
   const resChains = referencesOf(j, fn, resName).map((ref) => replyChainAt(ref));
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
   for (const chain of resChains) {
@@ -226,6 +242,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
     }
     result.needs.forEach((n) => plan.needs.add(n));
     result.deltas.forEach((d) => plan.deltas.add(d));
+    result.plugins.forEach((p) => plan.plugins.add(p));
     if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
     plan.edits.push({
       size: sizeOf(chain.top.node),
@@ -236,7 +253,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
       },
     });
   }
-  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas] };
+  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins] };
 }
 
 /**

@@ -22,6 +22,7 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { JSCodeshift } from 'jscodeshift';
 import { apiFor } from '../../rules/catalogue/api.js';
+import { renderForm } from './view-render.js';
 
 /** An expression node (jscodeshift's `ExpressionKind`, kept loose so rows stay readable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -67,6 +68,13 @@ export interface FormContext {
   encodeUrl?: string;
   /** Local name of content-disposition's default export for `res.attachment(name)` (default `contentDisposition`). */
   contentDisposition?: string;
+  /**
+   * A moved route handler (role `route`) whose plugin context registers @fastify/view as the app's
+   * Express views (transforms/routes-move/views.ts): `true` converts `res.render` (view-render.ts);
+   * a string is why the app's views cannot be registered exactly, given as the refusal; absent:
+   * `res.render` refuses (plugins stage).
+   */
+  views?: true | string;
 }
 
 /**
@@ -84,9 +92,10 @@ export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; r
 
 /**
  * What one link becomes: its steps, the modules they call (`needs`) and the framework-default ids
- * (rules/catalogue/framework-defaults.ts) the Fastify form shows (`deltas`, e.g. `redirect-body`).
+ * (rules/catalogue/framework-defaults.ts) the Fastify form shows (`deltas`, e.g. `redirect-body`),
+ * and the Fastify plugins it needs registered in the route's context (`plugins`, e.g. `@fastify/view`).
  */
-export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[] } | { refuse: string };
+export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[]; plugins?: string[] } | { refuse: string };
 
 /** A row of the `res` table. */
 export interface ReplyForm {
@@ -96,6 +105,8 @@ export interface ReplyForm {
   chainable: boolean;
   /** Whether the call answers the request (`res.json(…)`, `res.redirect(…)`); its Fastify form returns the reply. */
   answers?: boolean;
+  /** Whether its Fastify form answers after it returns (`reply.view` reads the template first): an async handler must return the reply. */
+  answersLater?: boolean;
   /** The Fastify form, for docs (docs/stages/errors.md lists every row). */
   fastify: string;
   /**
@@ -384,7 +395,7 @@ export const REPLY_FORMS: Record<string, ReplyForm> = {
   },
   headersSent: { use: 'property', chainable: false, fastify: 'reply.raw.headersSent', convert: () => ({ steps: [{ property: ['raw', 'headersSent'] }] }) },
   statusCode: { use: 'property', chainable: false, fastify: 'reply.statusCode (read and write)', convert: () => ({ steps: [{ property: ['statusCode'] }] }) },
-  render: { use: 'call', chainable: false, answers: true, fastify: '— (needs @fastify/view: plugins stage)', convert: NEEDS('res.render needs @fastify/view, which the plugins stage registers') },
+  render: { use: 'call', chainable: false, answers: true, answersLater: true, fastify: 'reply.view(view, locals) on a moved route whose context registers @fastify/view (routes-move/views.ts); otherwise — (plugins stage)', convert: renderForm },
   redirect: { use: 'call', chainable: false, answers: true, fastify: "reply.redirect(encodeUrl(url), status?) on a moved route (body differs: delta redirect-body); refuses in error handlers", convert: redirect },
   location: { use: 'call', chainable: true, fastify: "reply.header('location', encodeUrl(url)) on a moved route", convert: location },
   attachment: {
@@ -404,12 +415,13 @@ export const REPLY_FORMS: Record<string, ReplyForm> = {
 
 /**
  * What one `res` chain becomes: the Fastify steps of each link (same order as the links), the
- * modules and framework deltas they bring, or the first refusal.
+ * modules, framework deltas and Fastify plugins they bring, or the first refusal.
  */
-export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[] } | { refuse: string } {
+export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[]; plugins: string[] } | { refuse: string } {
   const out: ReplyStep[][] = [];
   const needs = new Set<FormNeed>();
   const deltas = new Set<string>();
+  const plugins = new Set<string>();
   for (const [i, link] of links.entries()) {
     const form = Object.hasOwn(REPLY_FORMS, link.member) ? REPLY_FORMS[link.member] : undefined;
     if (!form) return refuse(`res.${link.member} has no Fastify form in this codemod yet`);
@@ -420,8 +432,9 @@ export function convertReplyChain(links: Array<{ member: string; args: Expr[] | 
     out.push(result.steps);
     result.needs?.forEach((n) => needs.add(n));
     result.deltas?.forEach((d) => deltas.add(d));
+    result.plugins?.forEach((p) => plugins.add(p));
   }
-  return { links: out, needs: [...needs], deltas: [...deltas] };
+  return { links: out, needs: [...needs], deltas: [...deltas], plugins: [...plugins] };
 }
 
 /**
@@ -432,6 +445,12 @@ export function returnsReply(links: Array<{ member: string }>): boolean {
   const last = links[links.length - 1];
   const form = last && Object.hasOwn(REPLY_FORMS, last.member) ? REPLY_FORMS[last.member] : undefined;
   return !!form && (form.chainable || !!form.answers);
+}
+
+/** Whether a chain's Fastify form answers after the call returns (`reply.view`): an async handler must return the reply. */
+export function answersLater(links: Array<{ member: string }>): boolean {
+  const last = links[links.length - 1];
+  return !!last && Object.hasOwn(REPLY_FORMS, last.member) && !!REPLY_FORMS[last.member].answersLater;
 }
 
 /** Whether a chain answers the request (its last link sends: `res.status(401).json(…)`). */
