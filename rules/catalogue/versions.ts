@@ -136,6 +136,18 @@ export const VERSIONS = {
     checked: CHECKED,
     note: 'Types of content-disposition 0.5 for TypeScript apps whose moved handlers call it (`res.attachment`): the package ships none.',
   },
+  '@types/ejs': {
+    package: '@types/ejs',
+    range: '^3.1.5',
+    checked: CHECKED,
+    note: 'Types of ejs for TypeScript apps whose server module imports it to register @fastify/view (routes-move/views.ts): ejs ships none.',
+  },
+  '@types/pug': {
+    package: '@types/pug',
+    range: '^2.0.10',
+    checked: CHECKED,
+    note: 'Types of pug 3 (the latest @types line is 2.x) for TypeScript apps whose server module imports it to register @fastify/view: pug ships none.',
+  },
   'mime-types': { package: 'mime-types', range: '^3.0.2', checked: CHECKED, note: 'Declares node >=18.' },
   fresh: { package: 'fresh', range: '^2.0.0', checked: CHECKED },
   'range-parser': { package: 'range-parser', range: '^1.3.0', checked: CHECKED, note: '2.x declares node >=22.' },
