@@ -15,7 +15,8 @@
  * the reply (mapping §1.5.1): the row is `answersLater`, and handler-flow.ts adds `return reply`.
  *
  * It refuses what would not answer the same: the callback form (Express hands the HTML to it,
- * @fastify/view would send it), a view name that is not a literal relative name (Express resolves
+ * @fastify/view would send it), a function that sets a Content-Type (Express adds a charset to
+ * it), a view name that is not a literal relative name (Express resolves
  * an absolute name as a file path, @fastify/view joins every name to its root), and a locals
  * literal with a key Express's engine reads as a compile option (view-engines.ts).
  */
@@ -35,6 +36,8 @@ export function renderForm(args: Expr[], ctx: FormContext): FormResult {
   if (ctx.views !== true) return refuse(typeof ctx.views === 'string' ? `res.render: ${ctx.views}` : RENDER_NEEDS_PLUGIN);
   if (args.length === 0) return refuse('res.render without a view name');
   if (args.length > 2 || isFunction(args[1])) return refuse('res.render with a callback: Express hands it the HTML, reply.view would send it');
+  // Express's res.send sets charset=utf-8 on a type set before (lib/response.js `send`); @fastify/view keeps it as set.
+  if (ctx.setsContentType) return refuse('res.render in a function that sets a Content-Type: Express adds charset=utf-8 to it when it sends the HTML, reply.view keeps it as set');
   const nameProblem = viewNameProblem(args[0]);
   if (nameProblem) return refuse(nameProblem);
   if (args[1]) {
