@@ -23,25 +23,23 @@ afterAll(() => {
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
-  'esm-router': [3, 3],
+  'esm-router': [3, 4],
   'later-middleware': [1, 2],
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
-  'render-only': [0, 0],
+  'render-ejs': [1, 1],
   'style-double': [2, 2],
   'ts-router': [3, 3],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
+  'esm-router': ['route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
-const DEFERRED: Record<string, string[]> = {
-  'esm-router': ['plugins:route-handler-api'],
-  'render-only': ['plugins:route-handler-api'],
-};
+const DEFERRED: Record<string, string[]> = {};
 
 describe('routes-move fixtures', () => {
   for (const name of fixtureCases('routes-move')) {

@@ -72,6 +72,9 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   const appLevel = catching.filter((h) => h.scope !== 'router');
   if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`));
   if (appLevel.length) add('route-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`));
+  // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
+  const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').map((f) => ({ f, api: /replaces (res\.\w+)/.exec(f.message)?.[1] })).filter(({ api }) => api && route.usage.res.some((u) => u.api === api));
+  if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`));
   if (readsUnmergedParams(inventory, route)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   return blockers;
 }

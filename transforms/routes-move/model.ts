@@ -73,6 +73,12 @@ export interface RegisterEntry {
   typescript: boolean;
   /** Specifier of the generated hooks module from the server module. */
   hooksSpecifier: string;
+  /**
+   * @fastify/view, registered in movedRoutes as the app's Express views (routes-move/views.ts), when
+   * a moved route renders: its imports and statements. movedRoutes then takes the Express app
+   * (`fastify.register(movedRoutes, { app })`).
+   */
+  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
 }
 
 /** The generated hooks module (`fastify-hooks.*`): written once, next to the server module. */

@@ -24,6 +24,7 @@ import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
 import { fastifyPaths } from './paths.js';
+import { viewRegistration, type ViewRegistration } from './views.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import type { PluginEntry, PluginRoute, RoutesEntry } from './model.js';
 import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
@@ -42,6 +43,8 @@ interface RouteState {
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
   deltas: string[];
   imports: Array<{ local: string; from: string }>;
+  /** Fastify plugins the rewritten handler needs in its context (`@fastify/view`). */
+  plugins: string[];
   /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */
   middleware: Array<{ index: number; text: string; definition: { file: string; line: number; column: number } }>;
   /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
@@ -76,11 +79,12 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   if (ctx.only && !inventory.routes.some((r) => selectedByOnly(r, ctx.only))) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
 
   const parsed = parsedFiles(ctx);
-  const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!)]));
+  const views = viewsPerApp(ctx, modules, parsed);
+  const states = new Map(candidates.map((r) => [r.id, analyse(ctx, r, parsed, modules.get(r.appId)!, views)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(expressRoutes, states, handlers, inventory.routes.filter((r) => r.framework === 'fastify'));
   const hooks = nativeHooks(ctx, parsed, expressRoutes, states);
-  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers, hooks);
+  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers, hooks, views);
 }
 
 type Parsed = (file: string) => { j: JSCodeshift; root: Collection; source: string } | null;
@@ -98,8 +102,29 @@ function parsedFiles(ctx: PlanContext): Parsed {
 }
 
 /** Everything about one route that does not depend on the other routes. */
-function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule): RouteState {
-  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], middleware: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
+/**
+ * @fastify/view for each Express app, as routes-move/views.ts gives it (null: it refuses, with the
+ * reason) — computed once per app; a moved route that renders needs it.
+ */
+function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModule | null>, parsed: Parsed): (route: Route) => { registration: ViewRegistration; option: true | string } {
+  const cache = new Map<string, ViewRegistration>();
+  return (route) => {
+    const target = modules.get(route.appId)!;
+    if (!cache.has(route.appId)) {
+      const server = parsed(target.file);
+      const taken = new Set<string>();
+      server?.root.find(server.j.Identifier).forEach((p) => void taken.add(p.node.name));
+      cache.set(route.appId, viewRegistration({ appId: route.appId, inventory: ctx.inventory, server: { typescript: target.typescript }, taken }));
+    }
+    const registration = cache.get(route.appId)!;
+    const subApp = ctx.inventory.routers.some((r) => r.kind !== 'router' && (r.id === route.ownerId || route.mountChain.some((m) => ctx.inventory.mounts.find((x) => x.id === m.mountId)?.child === r.id)));
+    const option = subApp ? 'renders in a sub-app, with its own locals and settings' : 'refuse' in registration ? registration.refuse : true;
+    return { registration, option };
+  };
+}
+
+function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule, views: ReturnType<typeof viewsPerApp>): RouteState {
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], plugins: [], middleware: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
@@ -126,6 +151,7 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
     typescript: false,
     scope: route.mountChain.length ? 'router' : 'app',
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
+    views: views(route).option,
   };
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, block, state);
   const handlerNode: Node = registration.handler.node;
@@ -235,6 +261,7 @@ function refusalsOf(refusals: string[]): Blocker[] {
 function collect(state: RouteState, rewrite: HandlerRewrite): void {
   state.imports.push(...rewrite.imports);
   state.deltas.push(...rewrite.deltas);
+  state.plugins.push(...rewrite.plugins);
 }
 
 /** A local route middleware rewritten in place to a Fastify preHandler hook. */
@@ -393,7 +420,7 @@ function sameRegistration(a: Route, b: Route): boolean {
 }
 
 /** The file plans, items and counts from the settled states. */
-function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[], hooks: NativeHook[]): StepPlan<RoutesEntry> {
+function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[], hooks: NativeHook[], views: ReturnType<typeof viewsPerApp>): StepPlan<RoutesEntry> {
   const files = new Map<string, FilePlan<RoutesEntry>>();
   const add = (file: string, entry: RoutesEntry) => {
     const plan = files.get(file) ?? { file, entries: [] };
@@ -470,6 +497,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
   }
 
   const registrations = new Map<string, RoutesEntry & { kind: 'register' }>();
+  const viewDependencies: Record<string, string> = {};
   for (const p of plugins.values()) {
     const target = modules.get(p.app)!;
     const reg = parsed(p.file)!;
@@ -486,6 +514,12 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);
     register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+    const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
+    const registration = rendering ? views(rendering.route).registration : null;
+    if (registration && !('refuse' in registration)) {
+      register.views = { imports: registration.imports, statements: registration.statements };
+      Object.assign(viewDependencies, registration.dependencies);
+    }
   }
   for (const [file, entry] of registrations) {
     add(file, entry);
@@ -504,7 +538,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     deferred,
     moved: { what: 'routes', done, of, groups: [...groups].map(([name, g]) => ({ name, ...g })) },
     deltas: done ? deltaTexts(deltas) : [],
-    dependencies: depsOf(states),
+    dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
   };
 }
 

@@ -23,14 +23,14 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: Registe
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   const taken = new Set<string>();
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
-  const imports: Array<{ name: string; local: string; specifier: string }> = [];
+  const imports: ImportLine[] = [];
   const localOf = (name: string, specifier: string) => {
     const existing = imports.find((i) => i.name === name && i.specifier === specifier) ?? importedAs(j, root, name, specifier);
     if (existing) return typeof existing === 'string' ? existing : existing.local;
     let local = name;
     for (let i = 2; taken.has(local); i++) local = `${name}${i}`;
     taken.add(local);
-    imports.push({ name, local, specifier });
+    imports.push({ name, local, specifier, kind: 'named' });
     return local;
   };
   const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
@@ -43,13 +43,45 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: Registe
       if (!moved || !moved.body.body.some((s: Node) => j(s).toSource() === text)) lines.push(text);
     }
   }
-  if (!lines.length && moved) return false;
-  if (!moved) addMovedRoutes(j, root, entry, body!, lines, q);
+  // @fastify/view as the app's Express views, once, when a moved route renders (routes-move/views.ts).
+  const views = entry.views && !(moved && j(moved).toSource().includes("decorateReply('locals'")) ? entry.views : null;
+  for (const i of views?.imports ?? []) imports.push({ name: i.local, local: i.local, specifier: i.from, kind: i.kind });
+  const viewLines = (views?.statements ?? []).map((l) => l.replace(/'/g, q));
+  if (!lines.length && !viewLines.length && moved) return false;
+  if (!moved) addMovedRoutes(j, root, entry, body!, [...viewLines, ...lines], q, !!views);
   else {
-    moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
+    if (viewLines.length) {
+      const at = moved.body.body.findIndex((st: Node) => /\.register\(/.test(j(st).toSource()));
+      moved.body.body.splice(at < 0 ? moved.body.body.length : at, 0, ...j(viewLines.join('\n')).find(j.Program).paths()[0].node.body);
+      takeApp(j, root, moved, entry);
+    }
+    if (lines.length) moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
   }
   if (imports.length) insertImports(j, program, entry, imports, q);
   return true;
+}
+
+/** One import the module gains: a named import (`{ name as local }`), a default or a namespace. */
+interface ImportLine {
+  name: string;
+  local: string;
+  specifier: string;
+  kind: 'named' | 'default' | 'namespace';
+}
+
+/** movedRoutes of a former run, given the Express app now that it registers the views: `movedRoutes(fastify, { app })`, registered with `{ app }`. */
+function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: RegisterEntry): void {
+  if (moved.params.length > 1) return;
+  moved.params.push(j(`function f(${appParam(entry)}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[0]);
+  root
+    .find(j.CallExpression, { callee: { property: { name: 'register' } } })
+    .filter((p) => (p.node.arguments[0] as Node)?.type === 'Identifier' && (p.node.arguments[0] as Node).name === 'movedRoutes' && p.node.arguments.length === 1)
+    .forEach((p) => void p.node.arguments.push(j('x({ app })').find(j.ObjectExpression).paths()[0].node));
+}
+
+/** The second parameter of movedRoutes when it takes the Express app. */
+function appParam(entry: RegisterEntry): string {
+  return entry.typescript ? '{ app }: { app: ExpressApp }' : '{ app }';
 }
 
 /** The local name `name` of `specifier` is imported under already, or null. */
@@ -68,11 +100,14 @@ function importedAs(j: JSCodeshift, root: Collection, name: string, specifier: s
 }
 
 /** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
-function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, imports: Array<{ name: string; local: string; specifier: string }>, q: string): void {
+function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, imports: ImportLine[], q: string): void {
   const text = imports
     .map((i) => {
+      const from = `${q}${i.specifier}${q}`;
+      if (i.kind === 'namespace') return `import * as ${i.local} from ${from};`;
+      if (i.kind === 'default') return entry.module === 'esm' ? `import ${i.local} from ${from};` : `const ${i.local} = require(${from});`;
       const binding = i.name === i.local ? i.name : entry.module === 'esm' ? `${i.name} as ${i.local}` : `${i.name}: ${i.local}`;
-      return entry.module === 'esm' ? `import { ${binding} } from ${q}${i.specifier}${q};` : `const { ${binding} } = require(${q}${i.specifier}${q});`;
+      return entry.module === 'esm' ? `import { ${binding} } from ${from};` : `const { ${binding} } = require(${from});`;
     })
     .join('\n');
   const isImport = (s: Node) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
@@ -84,7 +119,7 @@ function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, im
 }
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
-function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, body: { parser: string; hook: string }, registrations: string[], q: string): void {
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
   const statements: Node[] | undefined = build?.node.body.body;
   const last = statements?.[statements.length - 1];
@@ -93,7 +128,7 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, 
     [
       '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
       '// middleware runs first for them, as it did in Express.',
-      `${last.argument.name}.register(movedRoutes);`,
+      `${last.argument.name}.register(movedRoutes${takesApp ? ', { app }' : ''});`,
     ].join('\n'),
   )
     .find(j.Program)
@@ -107,7 +142,7 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, 
       " * are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and",
       ' * handed to their handlers as request.body, until the plugins stage moves body parsing to Fastify.',
       ' */',
-      `async function movedRoutes(fastify${t(': FastifyInstance')}) {`,
+      `async function movedRoutes(fastify${t(': FastifyInstance')}${takesApp ? `, ${appParam(entry)}` : ''}) {`,
       '  fastify.removeAllContentTypeParsers();',
       `  fastify.addContentTypeParser(${q}*${q}, ${body.parser});`,
       `  fastify.addHook(${q}preHandler${q}, ${body.hook});`,
