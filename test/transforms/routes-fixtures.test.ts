@@ -31,12 +31,14 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'style-double': [2, 2],
   'ts-router': [3, 3],
+  'two-routers': [2, 3],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
+  'two-routers': ['route-registration-shape'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
 const DEFERRED: Record<string, string[]> = {};

@@ -75,7 +75,10 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
   const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').map((f) => ({ f, api: /replaces (res\.\w+)/.exec(f.message)?.[1] })).filter(({ api }) => api && route.usage.res.some((u) => u.api === api));
   if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`));
-  if (readsUnmergedParams(inventory, route)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
+  const own = ownChain(route, lines);
+  if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
+  const options = routerOptionsDiffer(inventory, route);
+  if (options) add('route-router-options', options);
   return blockers;
 }
 
@@ -84,10 +87,28 @@ function laterMiddleware(inventory: Inventory, route: Route) {
   return inventory.middleware.filter((m) => m.framework !== 'fastify' && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full));
 }
 
-function readsUnmergedParams(inventory: Inventory, route: Route): boolean {
+/** Under a mount path with parameters, in a router without mergeParams, where the handler or its own middleware would see req.params. */
+function readsUnmergedParams(inventory: Inventory, route: Route, hasOwnChain: boolean): boolean {
   if (!route.mountChain.some((m) => m.mountPath.includes(':'))) return false;
   const router = inventory.routers.find((r) => r.id === route.ownerId);
-  return !!router && !(router.options as { mergeParams?: boolean } | undefined)?.mergeParams && route.usage.req.some((u) => u.api === 'req.params');
+  return !!router && !router.options?.mergeParams && (hasOwnChain || route.usage.req.some((u) => u.api === 'req.params'));
+}
+
+/**
+ * Fastify matches case and trailing slashes one way for every route (the shim copied the app's
+ * 'case sensitive routing' and 'strict routing'); an Express router matches by its own options
+ * (`Router({ caseSensitive, strict })`, default off, not inherited from the app). The reason when
+ * they differ for the route's router, else null.
+ */
+function routerOptionsDiffer(inventory: Inventory, route: Route): string | null {
+  const router = inventory.routers.find((r) => r.id === route.ownerId && r.kind === 'router');
+  if (!router) return null;
+  const app = (key: string) => inventory.settings.some((s) => s.appId === route.appId && s.ownerId === route.appId && s.key === key && (s.kind === 'enable' || (s.kind === 'set' && s.value === true)));
+  const differs = [
+    (router.options.caseSensitive ?? false) !== app('case sensitive routing') ? 'letter case' : null,
+    (router.options.strict ?? false) !== app('strict routing') ? 'trailing slashes' : null,
+  ].filter(Boolean);
+  return differs.length ? `its router matches ${differs.join(' and ')} by its own options, unlike the app; Fastify matches every route one way` : null;
 }
 
 type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };

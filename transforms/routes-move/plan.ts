@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import { joinPaths } from '../../analyzer/path.js';
+import { joinPaths, prefixCovers } from '../../analyzer/path.js';
 import type { App, Inventory, Route } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
 import { generatedModuleFor, type GeneratedModule } from '../errors-handler/fastify-module.js';
@@ -47,6 +47,8 @@ interface RouteState {
   plugins: string[];
   /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */
   middleware: Array<{ index: number; text: string; definition: { file: string; line: number; column: number } }>;
+  /** Where the TODO of a route that stays goes when its statement could not be read as a registration. */
+  todoAt?: { anchor: ReturnType<typeof anchorOf>; key: string };
   /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
   nameCallbacks: Array<{ statement: ReturnType<typeof anchorOf>; name: string }>;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
@@ -129,14 +131,20 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
   const statement = routeStatementAt(reg.j, reg.root, route.registration);
-  if ('refuse' in statement) return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+  if ('refuse' in statement) {
+    // Its TODO still goes above the statement, when there is one.
+    if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
+    return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+  }
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   state.blockers.push(...inventoryBlockers(ctx.inventory, route, statement.lines));
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = statement.statement.parent.node.type === 'Program';
-  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement)) block({ code: 'route-registration-scope', reason: 'it is registered inside a function and uses that function\'s variables, so it cannot move into a plugin at the top of its module' });
+  // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
+  const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
+  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: 'it is registered inside a function and uses that function\'s variables, so it cannot move into a plugin at the top of its module' });
   // The plugin lives next to the registration and the generated module imports it: from the file that
   // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
   // module, and the route parity check cannot follow it.
@@ -204,7 +212,7 @@ function leadingComments(node: Node): string[] {
 function isRegistrationLine(reg: { j: JSCodeshift; root: Collection }, line: number): boolean {
   return reg.root
     .find(reg.j.ExpressionStatement)
-    .filter((p) => p.parent.node.type === 'Program' && (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''))
+    .filter((p) => (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''))
     .size() > 0;
 }
 
@@ -222,6 +230,8 @@ function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, 
       continue;
     }
     if (!ownParams.has(name.value)) continue; // a mount path's parameter: the parent router still runs it in the bridge
+    // A path middleware of the same router with that parameter (`router.use('/:id', …)`) makes Express run it in the bridge already.
+    if (ctx.inventory.middleware.some((m) => m.framework !== 'fastify' && m.ownerId === route.ownerId && m.path.includes(`:${name.value}`) && prefixCovers(m.fullPath, route.path.full))) continue;
     if (entry.registration.file !== route.registration.file) {
       block({ code: 'route-param-elsewhere', reason: `its param callback for :${name.value} is registered in ${entry.registration.file}, not next to the route` });
       continue;
@@ -231,6 +241,7 @@ function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, 
     if (!(fn.type === 'Identifier' || fn.type === 'MemberExpression')) state.nameCallbacks.push({ statement: anchorOf(call.parent), name: named! });
     hooks.push(`expressParam(${quote(ctx, route, name.value)}, ${named})`);
   }
+  if (own.middleware.length !== middleware.length) block({ code: 'route-middleware-unmatched', reason: `the analysis lists ${own.middleware.length} middleware for it where its registration has ${middleware.length} functions before the handler` });
   const entries = own.middleware.length === middleware.length ? own.middleware : [];
   middleware.forEach((node, i) => {
     if (node.type === 'ArrayExpression') {
@@ -352,7 +363,8 @@ function routerErrorHandlers(ctx: PlanContext, parsed: Parsed, states: Map<strin
       out.push(stay(`its router's error handler ${h.name} was not found`));
       continue;
     }
-    const options: HandlerOptions = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: isTypeScript(def.file) };
+    const covered = ctx.inventory.routes.find((r) => h.covers.includes(r.id));
+    const options: HandlerOptions = { role: 'error', nextToDefault: true, ...(covered ? jsonOptionsOf(ctx.inventory, covered) : { jsonSettings: false }), typescript: isTypeScript(def.file) };
     const rewrite = planHandlerRewrite(def.j, fn, options);
     if (rewrite.refusals.length) {
       out.push(stay(`its router's error handler ${h.name} ${rewrite.refusals.join('; ')}`));
@@ -383,11 +395,19 @@ function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterE
     for (const s of states.values()) {
       if (s.blockers.length) continue;
       const r = s.route;
-      const sharedHandler = handlers.filter((h) => h.covers.includes(r.id));
-      const partners = all.filter((o) => o.id !== r.id && (sharedHandler.some((h) => h.covers.includes(o.id)) || (s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) || sameRegistration(o, r) || (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey)));
-      const staying = partners.find((o) => !moves(o));
+      // What a route shares with another, in words: both move or neither does.
+      const shared = (o: Route): string | null => {
+        const h = handlers.find((x) => x.covers.includes(r.id) && x.covers.includes(o.id));
+        if (h) return `the error middleware of its router (${h.file})`;
+        if (s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) return 'its registration statement';
+        if (sameRegistration(o, r)) return 'its registration (the router is mounted twice)';
+        if (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey) return 'its handler function';
+        return null;
+      };
+      const staying = all.find((o) => o.id !== r.id && !moves(o) && shared(o));
       if (staying) {
-        stay(s, { code: 'route-partner-stays', reason: `${staying.method} ${staying.path.full} shares its registration or handler and stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(states.get(staying.id)?.blockers[0]?.deferTo ? { deferTo: states.get(staying.id)!.blockers[0].deferTo } : {}) });
+        const why = states.get(staying.id)?.blockers[0];
+        stay(s, { code: 'route-partner-stays', reason: `it shares ${shared(staying)} with ${staying.method} ${staying.path.full}, which stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(why?.deferTo ? { deferTo: why.deferTo } : {}) });
         continue;
       }
       // Express answers first in the bridge, so a route still on Express answers every URL it matches;
@@ -430,7 +450,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
   const manual: ManualItem[] = [];
   const deferred: DeferredItem[] = [];
   const todos = new Map<string, { statement: ReturnType<typeof anchorOf>; reasons: string[]; file: string; items: ManualItem[] }>();
-  const plugins = new Map<string, { file: string; owner: string; routes: PluginRoute[]; prefixes: Set<string>; adapters: Set<string>; app: string }>();
+  const plugins = new Map<string, { file: string; owner: string; receiver: string; routes: PluginRoute[]; prefixes: Set<string>; adapters: Set<string>; app: string }>();
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
   const deltas = new Set<string>();
@@ -445,7 +465,7 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       counts.done++;
       counts.of++;
       const key = `${r.registration.file}\0${r.ownerId}`;
-      const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+      const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
       plugins.set(key, plugin);
       plugin.prefixes.add(prefixOf(r));
       const sk = `${s.statementKey}\0${r.method}`;
@@ -481,11 +501,12 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       continue;
     }
     manual.push(item);
-    if (s.statement && s.statementKey) {
-      const todo = todos.get(s.statementKey) ?? { statement: anchorOf(s.statement.statement), reasons: [], file: r.registration.file, items: [] };
+    const at = s.statement && s.statementKey ? { anchor: anchorOf(s.statement.statement), key: s.statementKey } : s.todoAt;
+    if (at) {
+      const todo = todos.get(at.key) ?? { statement: at.anchor, reasons: [], file: r.registration.file, items: [] };
       if (!todo.reasons.includes(blocker.reason)) todo.reasons.push(blocker.reason);
       todo.items.push(item);
-      todos.set(s.statementKey, todo);
+      todos.set(at.key, todo);
     }
   }
   for (const h of hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleSystemOfFile(h.file, ctx.readFile(h.file) ?? '', ctx.inventory.project.moduleKind) });
@@ -497,11 +518,12 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
   }
 
   const registrations = new Map<string, RoutesEntry & { kind: 'register' }>();
+  const namesGiven = new Map<string, Set<string>>();
   const viewDependencies: Record<string, string> = {};
   for (const p of plugins.values()) {
     const target = modules.get(p.app)!;
     const reg = parsed(p.file)!;
-    const name = pluginName(ctx, p.file, p.owner, reg);
+    const name = pluginName(ctx, p.file, p.owner, reg, namesGiven, [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
     const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
     const hooksFile = hooksModuleFile(target.file);
     // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
@@ -594,15 +616,19 @@ function ownerLabel(inventory: Inventory, ownerId: string): string {
 }
 
 /** `<file stem>Routes`, or the plugin a former run wrote in the file for the same router. */
-function pluginName(ctx: PlanContext, file: string, owner: string, reg: { j: JSCodeshift; root: Collection; source: string }): string {
-  const stem = path.posix.basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
+function pluginName(ctx: PlanContext, file: string, owner: string, reg: { j: JSCodeshift; root: Collection; source: string }, given: Map<string, Set<string>>, receiver: string | null): string {
+  // A file with one router: `<file stem>Routes`; with several: `<router variable>Routes`.
+  const stem = (receiver ?? path.posix.basename(file).replace(/\.[^.]+$/, '')).replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
   const base = `${/^[0-9]/.test(stem) ? '_' : ''}${stem}Routes`;
+  const inFile = given.get(file) ?? new Set<string>();
+  given.set(file, inFile);
   const existing = new RegExp(`Fastify routes of the Express ${escape(ownerLabel(ctx.inventory, owner))}[\\s\\S]*?function (\\w+)\\(`).exec(reg.source);
   if (existing) return existing[1];
   const taken = new Set<string>();
   reg.root.find(reg.j.Identifier).forEach((p) => void taken.add(p.node.name));
   let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+  for (let i = 2; taken.has(name) || inFile.has(name); i++) name = `${base}${i}`;
+  inFile.add(name);
   return name;
 }
 
@@ -616,7 +642,12 @@ function escape(s: string): string {
  * (`JSON.stringify(x, null, N)`); a replacer or escape, or spaces it cannot read, make `res.json` refuse.
  */
 function jsonOptionsOf(inventory: Inventory, route: Route): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {
-  const own = inventory.settings.filter((s) => s.appId === route.appId && (s.ownerId === route.appId || s.ownerId === route.ownerId) && s.kind !== 'read' && s.kind !== 'disable');
+  // The app, the route's router and every router or sub-app it is mounted under (a sub-app's settings reach its routers).
+  const owners = new Set([route.appId, route.ownerId, ...route.mountChain.flatMap((m) => {
+    const mount = inventory.mounts.find((x) => x.id === m.mountId);
+    return mount ? [mount.parent, mount.child] : [];
+  })]);
+  const own = inventory.settings.filter((s) => s.appId === route.appId && owners.has(s.ownerId) && s.kind !== 'read' && s.kind !== 'disable');
   const spaces = own.filter((s) => s.key === 'json spaces');
   const readable = spaces.every((s) => s.kind === 'set' && typeof s.value === 'number');
   const other = own.some((s) => s.key === 'json replacer' || s.key === 'json escape');

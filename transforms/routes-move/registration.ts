@@ -38,7 +38,7 @@ export interface RouteStatement {
  * expression statement spanning that line whose expression is a verb call or a `route()` chain.
  * @returns the statement, or a reason it cannot be read (another shape, a spread argument, …)
  */
-export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location): RouteStatement | { refuse: string } {
+export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location): RouteStatement | { refuse: string; statement?: ASTPath<Node> } {
   const spans = root
     .find(j.ExpressionStatement)
     .filter((p) => span(p.node)[0] <= at.line && span(p.node)[1] >= at.line)
@@ -51,7 +51,7 @@ export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location)
   const verb = verbCall(expr);
   if (verb && expr.node.callee.object.type === 'Identifier') {
     const args: Node[] = expr.node.arguments;
-    if (args.length < 2 || args.some((a) => a.type === 'SpreadElement')) return { refuse: 'its registration call has spread or too few arguments' };
+    if (args.length < 2 || args.some((a) => a.type === 'SpreadElement')) return { refuse: 'its registration call has spread or too few arguments', statement };
     return { statement, lines, receiver: expr.node.callee.object.name, path: args[0], methods: [{ method: verb.toUpperCase(), middleware: args.slice(1, -1), handler: expr.get('arguments', args.length - 1) }] };
   }
   const methods: MethodRegistration[] = [];
@@ -60,13 +60,15 @@ export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location)
     const name = verbCall(call);
     if (!name) break;
     const args: Node[] = call.node.arguments;
-    if (!args.length || args.some((a) => a.type === 'SpreadElement')) return { refuse: 'its route() chain has a call with spread or no arguments' };
+    if (!args.length || args.some((a) => a.type === 'SpreadElement')) return { refuse: 'its route() chain has a call with spread or no arguments', statement };
     methods.unshift({ method: name.toUpperCase(), middleware: args.slice(0, -1), handler: call.get('arguments', args.length - 1) });
     call = call.get('callee', 'object');
   }
+  // `route(p).all(mw).get(h)`: all()'s functions run before every method's — they are not one route.
+  if (methods.some((m) => m.method === 'ALL') && methods.length > 1) return { refuse: 'its route() chain has .all(…) functions that run before every method; Fastify has no per-path middleware: register them with each method', statement };
   const callee = call.node.type === 'CallExpression' ? call.node.callee : null;
   if (!methods.length || !callee || callee.type !== 'MemberExpression' || callee.computed || callee.property.name !== 'route' || callee.object.type !== 'Identifier' || call.node.arguments.length !== 1) {
-    return { refuse: 'its registration is neither X.METHOD(path, …) nor X.route(path).METHOD(…) as a statement of its own' };
+    return { refuse: 'its registration is neither X.METHOD(path, …) nor X.route(path).METHOD(…) as a statement of its own', statement };
   }
   return { statement, lines, receiver: callee.object.name, path: call.node.arguments[0], methods };
 }
@@ -85,7 +87,7 @@ function verbCall(p: ASTPath<Node>): string | null {
  * Whether every identifier `node` reads is bound at the top level of its module (or is a global):
  * only then can the expression move out of a function into the plugin at the end of the module.
  */
-export function usesOnlyModuleScope(j: JSCodeshift, path: ASTPath<Node>): boolean {
+export function usesOnlyModuleScope(j: JSCodeshift, path: ASTPath<Node>, except: Node[] = []): boolean {
   let ok = true;
   j(path)
     .find(j.Identifier)
@@ -93,6 +95,7 @@ export function usesOnlyModuleScope(j: JSCodeshift, path: ASTPath<Node>): boolea
       const parent = p.parent.node;
       if (parent.type === 'MemberExpression' && parent.property === p.node && !parent.computed) return;
       if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === p.node && !parent.computed && !parent.shorthand) return;
+      if (except.includes(p.node)) return;
       const scope = p.scope?.lookup(p.node.name);
       if (!scope) return;
       if (!scope.isGlobal && !isInside(scope.path, path) && scope.path.node.type !== 'Program') ok = false;

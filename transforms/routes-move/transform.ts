@@ -58,8 +58,9 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       steps.unshift(() => (rewrite.apply(), true));
     }
   }
-  const plugin = entries.find((e): e is PluginEntry => e.kind === 'plugin');
-  if (plugin) {
+  // One plugin per router: a file with two routers gets two.
+  const plugins = entries.filter((e): e is PluginEntry => e.kind === 'plugin');
+  for (const plugin of plugins) {
     const routes = plugin.routes.map((route) => {
       if ('reference' in route.handler) return { route, handler: null as Node };
       const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
@@ -103,10 +104,13 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const importsBefore = importedSpecifiers(j, root);
   // What the rewrites call (`encodeUrl`), imported under the name they use — before they use it,
   // so the name is still free.
-  const module = plugin?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
-  for (const need of needs) if (!importsBefore.has(need.from)) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
-  if (plugin?.adapters) for (const name of plugin.adapters.names) addImport(j, root, { specifier: plugin.adapters.specifier, form: { kind: 'named', name }, local: name, module: plugin.module }, style.quote);
-  let changed = needs.length > 0 || !!plugin?.adapters;
+  const module = plugins[0]?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
+  // Each package once, under the name the rewrites use (two rewrites of one file need it once).
+  const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
+  for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
+  const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
+  for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
+  let changed = needed.size > 0 || adapters.size > 0;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
   addFastifyTypes(j, root, [...types]);
@@ -115,7 +119,10 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
   const printed = keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
   // recast puts the appended plugin right under the last statement; a blank line sets it apart.
-  return plugin ? printed.replace(/([^\r\n])(\r?\n)(\/\*\*\r?\n \* Fastify routes of the Express )/, '$1$2$2$3') : printed;
+  if (!plugins.length) return printed;
+  // recast puts an appended plugin right under the statement before it (two of them on one line): a blank line sets each apart.
+  const eol = style.eol;
+  return printed.replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* Fastify routes of the Express )/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`);
 }
 
 /**
