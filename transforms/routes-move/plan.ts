@@ -591,7 +591,8 @@ function deltaTexts(ids: Set<string>): FrameworkDelta[] {
       restoredByParityExpress: false,
     },
   ];
-  if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
 }
 
