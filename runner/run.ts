@@ -49,6 +49,8 @@ interface RunContext {
  *   'dirty-tree', 'not-a-repo', 'plan-failed' or 'typecheck-failed'; nothing is written then.
  */
 export async function runStage(options: RunOptions): Promise<RunResult> {
+  // --only picks routes: only the routes stage moves any.
+  if (options.only && options.stage !== 'routes') throw new RunError('refused', `--only ${options.only} picks routes to move; only the routes stage moves routes (this is the ${options.stage} stage)`);
   const say = options.onProgress ?? (() => {});
   const writing = !options.dry && !options.check;
   const steps = await stepsOfStage(options.stage, options.stepsDir);

@@ -57,13 +57,14 @@ interface RouteState {
 }
 
 /** `migrate run --stage routes --only <router file | "METHOD /full/path">`: which routes the run may move. */
-export function selectedByOnly(route: Route, only: string | undefined): boolean {
+export function selectedByOnly(route: Route, only: string | undefined, root = ''): boolean {
   if (!only) return true;
   if (/^[A-Za-z]+\s+\//.test(only)) {
     const [method, ...rest] = only.trim().split(/\s+/);
     return route.method === method.toUpperCase() && route.path.full === rest.join(' ');
   }
-  return route.registration.file === path.posix.normalize(only.replace(/\\/g, '/').replace(/^\.\//, ''));
+  const file = path.isAbsolute(only) ? path.relative(root, only) : only;
+  return route.registration.file === path.posix.normalize(file.replace(/\\/g, '/').replace(/^\.\//, ''));
 }
 
 /**
@@ -77,8 +78,8 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const modules = new Map(apps.map((a) => [a.id, generatedModuleFor(ctx, a)]));
   if (apps.length && [...modules.values()].every((m) => m === null)) throw new StepRefusal('shim-missing', 'the routes stage moves routes into the Fastify server that the shim stage generates (fastify-server.*), and none serves the app: run `migrate run --stage shim` and `--stage errors` first');
   const expressRoutes = inventory.routes.filter((r) => r.framework !== 'fastify' && modules.get(r.appId));
-  const candidates = expressRoutes.filter((r) => selectedByOnly(r, ctx.only));
-  if (ctx.only && !inventory.routes.some((r) => selectedByOnly(r, ctx.only))) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
+  const candidates = expressRoutes.filter((r) => selectedByOnly(r, ctx.only, ctx.root));
+  if (ctx.only && !inventory.routes.some((r) => selectedByOnly(r, ctx.only, ctx.root))) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
 
   const parsed = parsedFiles(ctx);
   const views = viewsPerApp(ctx, modules, parsed);
