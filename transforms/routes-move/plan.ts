@@ -494,18 +494,24 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
       s.deltas.forEach((d) => deltas.add(d));
       continue;
     }
-    if (!blocker.deferTo) counts.of++;
-    const where = blocker.where?.length ? ` (${blocker.where.join(', ')})` : '';
-    const item: ManualItem = { file: r.registration.file, line: r.registration.line, code: blocker.code, reason: `${r.method} ${r.path.full} stays on Express: ${blocker.reason}${where}` };
-    if (blocker.deferTo) {
-      deferred.push({ ...item, reason: `${r.method} ${r.path.full} stays on Express until then: ${blocker.reason}${where}`, stage: blocker.deferTo });
+    // Every reason, not only the first: a human sees at once all that holds the route back. It waits
+    // for a later stage only when every reason is that stage's.
+    const reasons = [...new Map(s.blockers.map((b) => [b.reason, b])).values()];
+    const deferTo = reasons.every((b) => b.deferTo === reasons[0].deferTo) ? reasons[0].deferTo : undefined;
+    const shown = deferTo ? reasons : reasons.filter((b) => !b.deferTo || reasons.length === 1);
+    const where = [...new Set(shown.flatMap((b) => b.where ?? []))];
+    const text = `${shown.map((b) => b.reason).join('; ')}${where.length ? ` (${where.join(', ')})` : ''}`;
+    if (!deferTo) counts.of++;
+    const item: ManualItem = { file: r.registration.file, line: r.registration.line, code: blocker.deferTo && !deferTo ? shown[0].code : blocker.code, reason: `${r.method} ${r.path.full} stays on Express: ${text}` };
+    if (deferTo) {
+      deferred.push({ ...item, reason: `${r.method} ${r.path.full} stays on Express until then: ${text}`, stage: deferTo });
       continue;
     }
     manual.push(item);
     const at = s.statement && s.statementKey ? { anchor: anchorOf(s.statement.statement), key: s.statementKey } : s.todoAt;
     if (at) {
       const todo = todos.get(at.key) ?? { statement: at.anchor, reasons: [], file: r.registration.file, items: [] };
-      if (!todo.reasons.includes(blocker.reason)) todo.reasons.push(blocker.reason);
+      for (const b of shown) if (!todo.reasons.includes(b.reason)) todo.reasons.push(b.reason);
       todo.items.push(item);
       todos.set(at.key, todo);
     }
