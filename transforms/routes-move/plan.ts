@@ -431,9 +431,10 @@ function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterE
   }
 }
 
-/** The same words whether the other route is still on Express or already on Fastify, so a second run keeps the TODO as it is. */
+/** The same words whichever route it overlaps, on Express or already on Fastify, so a second run keeps the TODO as it is. */
 function overlapBlocker(other: Route): Blocker {
-  return { code: 'route-overlap', reason: `${other.method} ${other.path.full} also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree`, where: [`${other.registration.file}:${other.registration.line}`] };
+  // The other route is named in `where` only: which one is found first changes once routes move, and the TODO must not.
+  return { code: 'route-overlap', reason: 'another route also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree', where: [`${other.method} ${other.path.full} at ${other.registration.file}:${other.registration.line}`] };
 }
 
 function sameRegistration(a: Route, b: Route): boolean {
