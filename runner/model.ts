@@ -85,7 +85,7 @@ export interface RunResult {
   /** What the stage leaves to a later stage (no exit code 1); lines as in `manual`. */
   deferred: DeferredItem[];
   /** Per step, what moved out of what could move. */
-  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number }> }>;
+  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number; later?: number }> }>;
   /** Framework defaults that now differ and are not restored, each saying whether `--parity express` would. */
   deltas: FrameworkDelta[];
   /** package.json `dependencies` added or raised: package → range. */

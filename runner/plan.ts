@@ -33,7 +33,7 @@ export interface StagePlan {
   tasks: FileTask[];
   manual: ManualItem[];
   deferred: DeferredItem[];
-  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number }> }>;
+  moved: Array<{ step: string; what: string; done: number; of: number; groups?: Array<{ name: string; done: number; of: number; later?: number }> }>;
   deltas: FrameworkDelta[];
   /** package.json `dependencies` the steps need: package → range (the higher minimum wins). */
   dependencies: Record<string, string>;

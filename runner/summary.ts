@@ -49,7 +49,7 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     out.push('', c.bold('Moved'));
     for (const m of result.moved) {
       out.push(`  ${m.step}: moved ${m.done} of ${m.of} ${m.what}`);
-      for (const g of m.groups ?? []) out.push(`    ${g.name}: ${g.done} of ${g.of}`);
+      for (const g of m.groups ?? []) out.push(`    ${g.name}: ${g.done} of ${g.of}${g.later ? ` (${g.later} left for a later stage)` : ''}`);
     }
   }
   const deps = Object.entries(result.dependencies);

@@ -137,7 +137,7 @@ export interface StepPlan<E = unknown> {
     done: number;
     of: number;
     /** The same counts per group (the routes stage: per router, `router notes at /api/notes (src/routes/notes.js)`). */
-    groups?: Array<{ name: string; done: number; of: number }>;
+    groups?: Array<{ name: string; done: number; of: number; /** Left for a later stage (not in `of`). */ later?: number }>;
   };
   /**
    * Framework defaults that now differ and are not restored under this run's parity policy. A plain

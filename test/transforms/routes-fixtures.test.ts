@@ -11,7 +11,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caseOptions, expectFixture, fixtureCases, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { renderSummary } from '../../runner/summary.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const TMP = path.join(REPO, '.tmp', 'routes-fixtures');
@@ -124,3 +125,14 @@ async function until(port: number, child: ChildProcess): Promise<void> {
   }
   throw new Error('the app did not start');
 }
+
+describe('the summary of the routes stage', () => {
+  it('prints moved of movable per router, and every reason of a route left behind with its TODO once', async () => {
+    const run = await runFixture('routes-move', 'two-routers', 'routes');
+    const text = renderSummary(run.result);
+    expect(text).toContain('  routes-move: moved 2 of 3 routes\n    router publicRouter at /pub (routes/two.js): 1 of 1\n    router privateRouter at /priv (routes/two.js): 1 of 2\n');
+    expect(text).toContain(
+      'Left for a human (1)\n  routes/two.js:13 GET /priv/items/:id stays on Express: its route() chain has .all(…) functions that run before every method; Fastify has no per-path middleware: register them with each method\n',
+    );
+  }, 60_000);
+});

@@ -456,11 +456,11 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
   const deltas = new Set<string>();
-  const groups = new Map<string, { done: number; of: number }>();
+  const groups = new Map<string, { done: number; of: number; later?: number }>();
   for (const s of states.values()) {
     const r = s.route;
     const group = groupName(ctx.inventory, r);
-    const counts = groups.get(group) ?? { done: 0, of: 0 };
+    const counts: { done: number; of: number; later?: number } = groups.get(group) ?? { done: 0, of: 0 };
     groups.set(group, counts);
     const blocker = s.blockers[0];
     if (!blocker) {
@@ -503,8 +503,11 @@ function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedM
     const where = [...new Set(shown.flatMap((b) => b.where ?? []))];
     const text = `${shown.map((b) => b.reason).join('; ')}${where.length ? ` (${where.join(', ')})` : ''}`;
     if (!deferTo) counts.of++;
-    const item: ManualItem = { file: r.registration.file, line: r.registration.line, code: blocker.deferTo && !deferTo ? shown[0].code : blocker.code, reason: `${r.method} ${r.path.full} stays on Express: ${text}` };
+    // At the statement's first line, where its TODO goes above (a route() chain's verb can be lines below).
+    const line = s.statement?.lines[0] ?? (s.todoAt ? s.todoAt.anchor.line : r.registration.line);
+    const item: ManualItem = { file: r.registration.file, line, code: blocker.deferTo && !deferTo ? shown[0].code : blocker.code, reason: `${r.method} ${r.path.full} stays on Express: ${text}` };
     if (deferTo) {
+      counts.later = (counts.later ?? 0) + 1;
       deferred.push({ ...item, reason: `${r.method} ${r.path.full} stays on Express until then: ${text}`, stage: deferTo });
       continue;
     }
