@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { joinPaths, prefixCovers } from '../../analyzer/path.js';
-import type { App, Inventory, Route } from '../../analyzer/model.js';
+import type { Inventory, Route } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
 import { generatedModuleFor, type GeneratedModule } from '../errors-handler/fastify-module.js';
 import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../errors-handler/handler-function.js';
@@ -87,7 +87,7 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(expressRoutes, states, handlers, inventory.routes.filter((r) => r.framework === 'fastify'));
   const hooks = nativeHooks(ctx, parsed, expressRoutes, states);
-  return assemble(ctx, apps, modules, expressRoutes, states, parsed, handlers, hooks, views);
+  return assemble(ctx, modules, states, parsed, handlers, hooks, views);
 }
 
 type Parsed = (file: string) => { j: JSCodeshift; root: Collection; source: string } | null;
@@ -442,7 +442,7 @@ function sameRegistration(a: Route, b: Route): boolean {
 }
 
 /** The file plans, items and counts from the settled states. */
-function assemble(ctx: PlanContext, apps: App[], modules: Map<string, GeneratedModule | null>, all: Route[], states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[], hooks: NativeHook[], views: ReturnType<typeof viewsPerApp>): StepPlan<RoutesEntry> {
+function assemble(ctx: PlanContext, modules: Map<string, GeneratedModule | null>, states: Map<string, RouteState>, parsed: Parsed, handlers: RouterErrorHandler[], hooks: NativeHook[], views: ReturnType<typeof viewsPerApp>): StepPlan<RoutesEntry> {
   const files = new Map<string, FilePlan<RoutesEntry>>();
   const add = (file: string, entry: RoutesEntry) => {
     const plan = files.get(file) ?? { file, entries: [] };
