@@ -308,8 +308,8 @@ function nativeHooks(ctx: PlanContext, parsed: Parsed, all: Route[], states: Map
     if (!file || !fn || fn.node.params.length !== 3) continue;
     const placement = placementOf(file.j, file.root, fn);
     const registrations = moving.flatMap((s) => (s.statement ? [{ file: s.route.registration.file, range: [s.statement.statement.node.start, s.statement.statement.node.end] as [number, number] }] : []));
-    const uses2 = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
-    const outside = uses2.filter((u) => !registrations.some((r) => r.file === u.file && isRegistrationLine(parsed(r.file)!, u.line)));
+    const references = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
+    const outside = references.filter((u) => !registrations.some((r) => r.file === u.file && isRegistrationLine(parsed(r.file)!, u.line)));
     if (outside.length) continue;
     const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
     const rewrite = planHandlerRewrite(file.j, fn, options);
@@ -470,14 +470,14 @@ function assemble(ctx: PlanContext, modules: Map<string, GeneratedModule | null>
       const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
       plugins.set(key, plugin);
       plugin.prefixes.add(prefixOf(r));
-      const sk = `${s.statementKey}\0${r.method}`;
-      if (!unregistered.has(sk)) {
+      const methodKey = `${s.statementKey}\0${r.method}`;
+      if (!unregistered.has(methodKey)) {
         plugin.routes.push(s.pluginRoute!);
         for (const h of s.pluginRoute!.hooks) {
           const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
           if (adapter) plugin.adapters.add(adapter);
         }
-        unregistered.add(sk);
+        unregistered.add(methodKey);
       }
       if (!unregistered.has(s.statementKey!)) {
         add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
