@@ -2,12 +2,12 @@
  * Fixture pairs of the route-handler rewrite (transforms/errors-handler/handler-function.ts, roles
  * `route` and `hook`), under fixtures/transforms/handler-rewrite/<case>/:
  * - `input.js|ts`: the FIRST function is rewritten with `options.json` (defaults: role route,
- *   scope app, Express 4, TypeScript by extension);
+ *   scope app, Express 4, TypeScript by extension; `helpers` as an array);
  * - `output.js|ts`: the file after `apply()`, the default imports (`encodeUrl`, `contentDisposition`), the Fastify type
  *   imports, the type-only imports the casts need and the dropped type imports, printed in the
  *   file's style (printWithStyle);
  * - `refuse.txt` instead of an output: a substring of the refusal;
- * - `expected.json`: `imports`, `typeImports`, `deltas`, `types`, `plugins` (each `[]` when absent) and
+ * - `expected.json`: `imports`, `typeImports`, `deltas`, `types`, `plugins`, `helperCalls` (each `[]` when absent) and
  *   `second`: what the same role does with the output — `refuses` or `unchanged` (idempotency);
  *   `noTypecheck`: why a TypeScript output is left out of the type check.
  * TypeScript outputs are type-checked together (tsc, strict) against the repository's express,
@@ -35,6 +35,8 @@ interface Expected {
   types?: string[];
   /** HandlerRewrite.plugins (`['@fastify/view']` when it renders). */
   plugins?: string[];
+  /** HandlerRewrite.helperCalls (callees `req` is passed to first), also checked for a refusal when given. */
+  helperCalls?: string[];
   second?: 'refuses' | 'unchanged';
   /** Why the output is left out of the type check (e.g. the handler is still inside Express's router.get, where the routes stage takes it out). */
   noTypecheck?: string;
@@ -56,8 +58,8 @@ function readCase(name: string): Case {
   const file = readdirSync(dir).find((f) => /^input\.[jt]s$/.test(f))!;
   const ext = path.extname(file);
   const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : null);
-  const given = JSON.parse(read('options.json') ?? '{}') as Partial<HandlerOptions>;
-  const options: HandlerOptions = { role: 'route', scope: 'app', expressMajor: 4, jsonSettings: false, typescript: ext === '.ts', ...given };
+  const { helpers, ...given } = JSON.parse(read('options.json') ?? '{}') as Partial<HandlerOptions> & { helpers?: string[] };
+  const options: HandlerOptions = { role: 'route', scope: 'app', expressMajor: 4, jsonSettings: false, typescript: ext === '.ts', ...given, ...(helpers ? { helpers: new Set(helpers) } : {}) };
   return { name, file, source: read(file)!, options, output: read(`output${ext}`), refuse: read('refuse.txt')?.trim() ?? null, expected: JSON.parse(read('expected.json') ?? '{}') };
 }
 
@@ -113,6 +115,7 @@ describe('handler-rewrite fixtures', () => {
         expect(c.output).toBeNull();
         const { rewrite } = plan(c.file, c.source, c.options);
         expect(rewrite.refusals.join('; ')).toContain(c.refuse);
+        if (c.expected.helperCalls) expect(rewrite.helperCalls).toEqual(c.expected.helperCalls);
       });
       continue;
     }
@@ -125,6 +128,7 @@ describe('handler-rewrite fixtures', () => {
       expect(rewrite.deltas).toEqual(c.expected.deltas ?? []);
       expect(rewrite.types).toEqual(c.expected.types ?? []);
       expect(rewrite.plugins).toEqual(c.expected.plugins ?? []);
+      expect(rewrite.helperCalls).toEqual(c.expected.helperCalls ?? []);
     });
     it(`${c.name}: a second run ${c.expected.second === 'unchanged' ? 'changes nothing' : 'refuses'}`, () => {
       const again = plan(c.file, c.output!, c.options);

@@ -6,8 +6,11 @@
  * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
  *   (`() => { throw … }`, `(req) => …`, valid Express handlers) keeps that many;
  * - `hook`: a route middleware `(req, res, next)` → a `preHandler` hook: `(request, reply, next)`
- *   when sync (Fastify's done has next's meaning), `(request, reply)` when async.
- * On a moved route (`route`, `hook`) the Express app has run before the function in the
+ *   when sync (Fastify's done has next's meaning), `(request, reply)` when async;
+ * - `helper`: a module-level function whose first parameter is the request (`ownOrder(req, …)`),
+ *   called from moved routes (issue 8): `req` → `request` by the same request rows as a route,
+ *   its other parameters untouched, no response or next (handler-helpers.ts).
+ * On a moved route (`route`, `hook`, and the `helper`s they call) the Express app has run before the function in the
  * @fastify/express bridge, so what middleware set on `req`/`res` is read on `request.raw` /
  * `reply.raw`; the control-flow rules (next, returns, answers from callbacks) are
  * handler-flow.ts's, the TypeScript signatures handler-types.ts's, the reach to Express's raw
@@ -21,6 +24,7 @@ import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from '../lib/reply-api.js';
 import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit, type Node } from './handler-ast.js';
 import { planFlow } from './handler-flow.js';
+import { helperCallee, helperParamRefusals } from './handler-helpers.js';
 import { planRawAccess, type RawAccess } from './handler-raw.js';
 import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
 
@@ -30,7 +34,14 @@ export type { TypeImport };
 /** What the rewrite needs to know beyond the function itself. */
 export interface HandlerOptions {
   /** What the function is and becomes (see the module comment). */
-  role: 'error' | 'not-found' | 'route' | 'hook';
+  role: 'error' | 'not-found' | 'route' | 'hook' | 'helper';
+  /**
+   * Roles `route`, `hook` and `helper` (ignored by the others): names of module-level functions the
+   * caller (the routes stage) rewrites too, with role `helper`. A call `name(req, …)` passing the
+   * request as its first argument (handler-helpers.ts `helperCallee`) is then allowed and becomes
+   * `name(request, …)`; any other value use of `req` still refuses. Absent: every such call refuses.
+   */
+  helpers?: ReadonlySet<string>;
   /**
    * Roles `error`/`not-found` only (ignored by `route`/`hook`, absent = false). `next(err)` becomes
    * `reply.send(err)`. In an error handler that is Fastify's default error handler, which is where
@@ -97,6 +108,12 @@ export interface HandlerRewrite {
    * (routes-move/views.ts for @fastify/view). Roles other than `route`: always empty.
    */
   plugins: string[];
+  /**
+   * Callee names of the calls that pass the request on as their first argument (`ownOrder` of
+   * `ownOrder(req)`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
+   * the caller decides from it which helpers to rewrite (and then plans again with `helpers`).
+   */
+  helperCalls: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
   apply(): void;
 }
@@ -114,13 +131,19 @@ const BODY_PARSER_CODES: Record<string, string> = {
 const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
 
 /** A rewrite that cannot be applied. */
-function refused(refusals: Iterable<string>): HandlerRewrite {
-  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], apply: () => undefined };
+function refused(refusals: Iterable<string>, helperCalls: string[] = []): HandlerRewrite {
+  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, apply: () => undefined };
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
 function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
   const out: string[] = [];
+  if (role === 'helper') {
+    // Only the request is rewritten: the other parameters may be written any way.
+    if (!params.length) out.push('it takes no parameters (a helper receives the request first)');
+    else if (params[0].type !== 'Identifier') out.push('it destructures its first parameter (the request) or gives it a default');
+    return out;
+  }
   const expected = role === 'error' ? [4] : role === 'route' ? [0, 1, 2, 3] : [2, 3];
   if (!expected.includes(params.length)) out.push(`it takes ${params.length} parameters (an Express ${role === 'error' ? 'error handler takes 4' : role === 'hook' ? 'middleware takes 2 or 3' : role === 'route' ? 'route handler takes at most 3' : 'handler takes 2 or 3'})`);
   if (params.some((p) => p.type !== 'Identifier')) out.push('it destructures its parameters or gives them defaults');
@@ -135,17 +158,20 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const params: Node[] = fn.node.params;
   const early = signatureRefusals(params, options.role);
   if (early.length) return refused(early);
-  const bridged = options.role === 'route' || options.role === 'hook';
+  // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-flow.ts.
+  const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
+  const flowRole = options.role === 'route' || options.role === 'hook' ? options.role : null;
   const refusals = new Set<string>();
   const edits: Edit[] = [];
   const late: Array<() => void> = [];
 
-  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : [null, ...params];
+  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : options.role === 'helper' ? [null, params[0]] : [null, ...params];
+  const otherParams = options.role === 'helper' ? params.slice(1) : [];
   const taken = namesIn(j, fn);
   const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
   const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
-  if (bridged && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
+  if (flowRole && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
   const program = bridged ? programOf(fn) : null;
   const fileNames = program ? namesIn(j, program) : taken;
@@ -153,6 +179,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const contentDisposition = program ? defaultImportBinding(j, program, fileNames, 'content-disposition', 'contentDisposition') : null;
   const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
   const raw = planRawAccess(j, expressNames, fileNames, taken);
+  helperParamRefusals(otherParams, expressNames).forEach((r) => refusals.add(r));
 
   const ctxBase: Omit<FormContext, 'kindOf'> = {
     j,
@@ -168,14 +195,14 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     views: options.role === 'route' ? options.views : undefined,
   };
   const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw) : { refusals: [], edits: [], reads: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
   }
 
-  if (bridged) {
-    const flow = planFlow({ j, fn, role: options.role as 'route' | 'hook', replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+  if (flowRole) {
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -189,9 +216,10 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
-  if (refusals.size) return refused(refusals);
+  if (refusals.size) return refused(refusals, requests.helperCalls);
   return {
     refusals: [],
+    helperCalls: requests.helperCalls,
     types: signature.types,
     droppedTypes: signature.droppedTypes,
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
@@ -208,7 +236,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       const reply = resParam ? j.identifier(replyName) : null;
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
       // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
-      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null);
+      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
     },
   };
 }
@@ -259,13 +287,18 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
 /**
  * Every use of `req` through the `req` table of reply-api.ts: its edit, or why it cannot move;
  * members kept on Express's request are reached through `raw`; the reads of params/body/query
- * (for the TypeScript signature).
+ * (for the TypeScript signature); the callees `req` is passed to first (`helperCalls`, sorted),
+ * those in `helpers` allowed (renaming the parameter is their whole edit).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
+  const helperCalls = new Set<string>();
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
     const use = memberUse(ref);
+    const callee = use ? null : helperCallee(ref);
+    if (callee) helperCalls.add(callee);
+    if (callee && helpers?.has(callee)) continue;
     if (!use) {
       plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
       continue;
@@ -285,7 +318,7 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     else if (!isSameMember(result.expression, use)) plan.edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
     if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
   }
-  return plan;
+  return { ...plan, helperCalls: [...helperCalls].sort() };
 }
 
 /**
