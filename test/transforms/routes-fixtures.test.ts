@@ -25,6 +25,7 @@ afterAll(() => {
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'helper-function': [2, 2],
   'later-middleware': [1, 2],
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],

@@ -18,7 +18,7 @@ export interface PluginRoute {
   /** Comments written above the Express registration, as source (`// …`), carried above the Fastify route (the first of its statement). */
   comments: string[];
   /** The handler: source text of a reference (`listNotes`, `ctrl.show`), or an inline function found by its anchor. */
-  handler: { reference: string } | { inline: Anchor; options: HandlerOptions };
+  handler: { reference: string } | { inline: Anchor; options: HandlerOptions; helpers?: string[] };
 }
 
 /** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */
@@ -34,6 +34,8 @@ export interface RewriteEntry {
   options: HandlerOptions;
   /** The file's module system (for the imports the rewrite needs). */
   module: 'esm' | 'commonjs';
+  /** Helper functions the function may hand `request` to (HandlerOptions.helpers, as a list: plans cross to workers as JSON). */
+  helpers?: string[];
 }
 
 /**

@@ -39,10 +39,14 @@ interface RouteState {
   /** Handler definition key (`file:line:column`) for handlers defined outside the registration. */
   handlerKey?: string;
   pluginRoute?: PluginRoute;
-  /** The rewrite of a handler defined elsewhere. */
-  rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions };
+  /** The rewrite of a handler defined elsewhere (`helpers`: the helpers it may hand `request` to). */
+  rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions; helpers: string[] };
   deltas: string[];
   imports: Array<{ local: string; from: string }>;
+  /** Where the handler function is (file and source range), to tell which helper calls move with it. */
+  handlerRange?: { file: string; range: [number, number] };
+  /** Helper functions that take `req` from the handler, rewritten with it (role `helper`). */
+  helpers: Array<{ file: string; fn: ASTPath<Node>; options: HandlerOptions; names: string[]; references: number[] }>;
   /** Fastify plugins the rewritten handler needs in its context (`@fastify/view`). */
   plugins: string[];
   /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */
@@ -127,7 +131,7 @@ function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModule | nu
 }
 
 function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: GeneratedModule, views: ReturnType<typeof viewsPerApp>): RouteState {
-  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], plugins: [], middleware: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
+  const state: RouteState = { route, blockers: [], deltas: [], imports: [], adapters: [], plugins: [], helpers: [], middleware: [], nameCallbacks: [], typescript: isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? '') };
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
@@ -167,10 +171,11 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
   let handler: PluginRoute['handler'];
   if (/Function/.test(handlerNode.type)) {
     const own = { ...options, typescript: isTypeScript(route.registration.file) };
-    const rewrite = planHandlerRewrite(reg.j, registration.handler, own);
+    const { rewrite, helpers } = withHelpers(state, route.registration.file, reg, registration.handler, own);
     refusalsOf(rewrite.refusals).forEach(block);
     collect(state, rewrite);
-    handler = { inline: anchorOf(registration.handler), options: own };
+    handler = { inline: anchorOf(registration.handler), options: own, ...(helpers.length ? { helpers } : {}) };
+    state.handlerRange = { file: route.registration.file, range: [handlerNode.start, handlerNode.end] };
   } else {
     const text = textOf(handlerNode);
     const def = route.handler.definition;
@@ -179,11 +184,12 @@ function analyse(ctx: PlanContext, route: Route, parsed: Parsed, target: Generat
     if (!text || !def || !defFile || !fn) block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' });
     else {
       const own = { ...options, typescript: isTypeScript(def.file) };
-      const rewrite = planHandlerRewrite(defFile.j, fn, own);
+      const { rewrite, helpers } = withHelpers(state, def.file, defFile, fn, own);
       refusalsOf(rewrite.refusals).forEach(block);
       collect(state, rewrite);
       state.handlerKey = `${def.file}:${def.line}:${def.column}`;
-      state.rewrite = { file: def.file, fn, options: own };
+      state.rewrite = { file: def.file, fn, options: own, helpers };
+      state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
       const placement = placementOf(defFile.j, defFile.root, fn);
       const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: route.registration.file, range: [statement.statement.node.start, statement.statement.node.end] });
       const outside = uses.filter((u) => !(u.file === route.registration.file && isRegistrationLine(reg, u.line)));
@@ -207,6 +213,41 @@ function leadingComments(node: Node): string[] {
   return ((node.comments ?? []) as Node[])
     .filter((c) => c.leading && !String(c.value).includes('TODO(migrate)'))
     .flatMap((c) => (c.type === 'CommentLine' ? [`//${c.value}`] : `/*${c.value}*/`.split('\n').map((l) => l.trim().replace(/^\*/, ' *'))));
+}
+
+/**
+ * The handler's rewrite, with the helper functions it hands `req` to (`ownOrder(req)`) rewritten too
+ * when each is a function of the same module whose uses all convert (role `helper`): then the call
+ * passes `request`. The helpers' moves and the places that refer to them go to `state`, so the
+ * route moves only when every one of those places moves with it (settle).
+ */
+function withHelpers(state: RouteState, file: string, parsedFile: { j: JSCodeshift; root: Collection }, fn: ASTPath<Node>, options: HandlerOptions): { rewrite: HandlerRewrite; helpers: string[] } {
+  const first = planHandlerRewrite(parsedFile.j, fn, options);
+  if (!first.helperCalls.length) return { rewrite: first, helpers: [] };
+  const names = new Set(first.helperCalls);
+  const found = first.helperCalls.map((name) => moduleFunction(parsedFile, name));
+  if (found.some((f) => !f)) return { rewrite: first, helpers: [] };
+  const rewrite = planHandlerRewrite(parsedFile.j, fn, { ...options, helpers: names });
+  for (const [i, helper] of found.entries()) {
+    const helperOptions: HandlerOptions = { ...options, role: 'helper', helpers: names };
+    const own = planHandlerRewrite(parsedFile.j, helper!.fn, helperOptions);
+    if (own.refusals.length) return { rewrite: { ...rewrite, refusals: [...rewrite.refusals, `its helper ${first.helperCalls[i]} ${own.refusals.join('; ')}`] }, helpers: [] };
+    collect(state, own);
+    state.helpers.push({ file, fn: helper!.fn, options: { ...options, role: 'helper' }, names: [...names], references: helper!.references });
+  }
+  return { rewrite, helpers: [...names] };
+}
+
+/** A function declared at the top level of the module under `name`, and the places that refer to it (start offsets). */
+function moduleFunction(file: { j: JSCodeshift; root: Collection }, name: string): { fn: ASTPath<Node>; references: number[] } | null {
+  const declaration = file.root.find(file.j.FunctionDeclaration, { id: { name } }).filter((p) => p.parent.node.type === 'Program' || /^Export/.test(p.parent.node.type)).paths()[0];
+  if (!declaration) return null;
+  const references = file.root
+    .find(file.j.Identifier, { name })
+    .filter((p) => p.node !== declaration.node.id && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed))
+    .nodes()
+    .map((n) => (n as Node).start as number);
+  return { fn: declaration, references };
 }
 
 /** Whether line `line` of a registration file lies in a route registration statement (another route sharing the handler). */
@@ -396,6 +437,13 @@ function settle(all: Route[], states: Map<string, RouteState>, handlers: RouterE
     for (const s of states.values()) {
       if (s.blockers.length) continue;
       const r = s.route;
+      // A helper it hands `req` to is rewritten: every place that calls it must be a handler that moves.
+      const inMoving = (file: string, at: number) => [...states.values()].some((o) => !o.blockers.length && o.handlerRange?.file === file && at >= o.handlerRange.range[0] && at <= o.handlerRange.range[1]);
+      const stranded = s.helpers.find((h) => h.references.some((at) => !inMoving(h.file, at)));
+      if (stranded) {
+        stay(s, { code: 'route-helper-shared', reason: `its helper ${stranded.fn.node.id?.name ?? ''} is also called where Express still calls it (a route that stays, or outside a handler)` });
+        continue;
+      }
       // What a route shares with another, in words: both move or neither does.
       const shared = (o: Route): string | null => {
         const h = handlers.find((x) => x.covers.includes(r.id) && x.covers.includes(o.id));
@@ -488,8 +536,14 @@ function assemble(ctx: PlanContext, modules: Map<string, GeneratedModule | null>
         rewritten.add(`${n.statement.line}:${n.name}`);
         add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
       }
+      for (const h of s.helpers) {
+        const key = `${h.file}:${h.fn.node.start}`;
+        if (rewritten.has(key)) continue;
+        rewritten.add(key);
+        add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleSystemOfFile(h.file, ctx.readFile(h.file) ?? '', ctx.inventory.project.moduleKind) });
+      }
       if (s.rewrite && !rewritten.has(s.handlerKey!)) {
-        add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, module: moduleSystemOfFile(s.rewrite.file, ctx.readFile(s.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
+        add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleSystemOfFile(s.rewrite.file, ctx.readFile(s.rewrite.file) ?? '', ctx.inventory.project.moduleKind) });
         rewritten.add(s.handlerKey!);
       }
       s.deltas.forEach((d) => deltas.add(d));

@@ -15,7 +15,7 @@ import type { TransformOptions } from '../model.js';
 import { printWithStyle } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
 import { addImport } from '../errors-handler/fastify-module.js';
-import { planHandlerRewrite } from '../errors-handler/handler-function.js';
+import { planHandlerRewrite, type HandlerOptions } from '../errors-handler/handler-function.js';
 import { closeImportGaps, complete, importedSpecifiers, keepDirectiveGap, notFound } from '../errors-handler/move-transform.js';
 import { addTodo } from '../errors-handler/registration.js';
 import { findByAnchor, functionPaths, jFor, type Node } from '../errors-handler/source-files.js';
@@ -50,7 +50,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
       const fn = findByAnchor(functions, entry.fn) ?? notFound(file.path, 'the handler to rewrite', entry.fn);
-      const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.fn);
+      const rewrite = complete(planHandlerRewrite(j, fn, withHelperSet(entry.options, entry.helpers)), file.path, entry.fn);
       rewrite.types.forEach((t) => types.add(t));
       rewrite.droppedTypes.forEach((t) => dropped.add(t));
       needs.push(...rewrite.imports);
@@ -64,7 +64,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     const routes = plugin.routes.map((route) => {
       if ('reference' in route.handler) return { route, handler: null as Node };
       const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
-      const rewrite = complete(planHandlerRewrite(j, fn, route.handler.options), file.path, route.handler.inline);
+      const rewrite = complete(planHandlerRewrite(j, fn, withHelperSet(route.handler.options, route.handler.helpers)), file.path, route.handler.inline);
       rewrite.types.forEach((t) => types.add(t));
       rewrite.droppedTypes.forEach((t) => dropped.add(t));
       needs.push(...rewrite.imports);
@@ -192,4 +192,9 @@ function nameCallback(j: JSCodeshift, statement: ASTPath<Node>, name: string): b
   const body: Node[] = statement.parent.node.body;
   body.splice(body.indexOf(statement.node), 0, declaration);
   return true;
+}
+
+/** The options with the helpers a function may hand `request` to, as the Set the rewrite takes. */
+function withHelperSet(options: HandlerOptions, helpers: string[] | undefined): HandlerOptions {
+  return helpers?.length ? { ...options, helpers: new Set(helpers) } : options;
 }
