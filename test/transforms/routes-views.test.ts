@@ -127,6 +127,11 @@ describe('viewRegistration options', () => {
     expect(registerLines(r).slice(0, 3)).toEqual(['fastify.register(fastifyView2, {', '  engine: { pug: pug2 },', "  root: options.app.get('views'),"]);
   });
 
+  it("views written as path.join(__dirname, 'views') is one directory even when the analysis could not fold it (an ESM __dirname)", () => {
+    const r = registration([engineRecord('pug', 'pug')], [setting('views', null, { raw: "path.join(__dirname, 'views')", resolution: 'unresolved' })]);
+    expect(registerLines(r).slice(0, 3)).toEqual(['fastify.register(fastifyView, {', '  engine: { pug },', "  root: app.get('views'),"]);
+  });
+
   it("another app's and a sub-app's records are not read", () => {
     const r = registration([engineRecord('pug', 'pug'), engineRecord('ejs', 'ejs', 'other')], [setting('views', ['a', 'b'], { ownerId: 'subapp' }), setting('views', 'x', { appId: 'other', ownerId: 'other', value: null, resolution: 'unresolved' })]);
     expect('statements' in r).toBe(true);

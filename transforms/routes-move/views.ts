@@ -121,7 +121,10 @@ function settingsProblem(settings: Setting[]): string | null {
   const set = settings.filter((s) => VIEW_SETTINGS.has(s.key) && s.kind === 'set');
   if (set.some((s) => s.key === 'view')) return "the app sets a custom 'view' class, which decides how Express finds and renders views";
   const views = set.filter((s) => s.key === 'views');
-  if (views.some((s) => s.resolution !== 'exact' || typeof s.value !== 'string')) {
+  // `path.join(__dirname, 'views')` / `path.resolve(…)` is one directory even when the analysis cannot fold it
+  // (an ESM `__dirname` of its own); the registration reads app.get('views') at run time.
+  const oneDirectory = (s: Setting) => (s.resolution === 'exact' && typeof s.value === 'string') || /^path\.(join|resolve)\(/.test(s.raw.trim());
+  if (!views.every(oneDirectory)) {
     return views.some((s) => Array.isArray(s.value))
       ? "the app's 'views' is a list of directories (Express tries each; @fastify/view takes one for ejs and pug)"
       : "the app's 'views' is not known statically to be one directory";
