@@ -9,11 +9,12 @@
  */
 import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { App, Inventory, Location } from '../../analyzer/model.js';
+import type { App, Location } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan } from '../model.js';
 import { generatedModuleFor, type GeneratedModule } from './fastify-module.js';
 import { planHandlerRewrite, type HandlerOptions } from './handler-function.js';
 import { placementOf } from './handler-module.js';
+import { jsonOptions } from '../lib/json-settings.js';
 import type { Anchor, FastifyMethod, ImportForm, MoveEntry } from './model.js';
 import { otherUses } from './other-uses.js';
 import { findRegistration, hasTodoOf } from './registration.js';
@@ -159,7 +160,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const fn = found.inline ? found.call.get('arguments', found.argIndex) : functionAt(def.j, def.root, c.definition!, defSource);
   if (!fn) return stay({ code: 'definition-unknown', reason: 'its function was not found where the analysis put it', where: [`${c.definition!.file}:${c.definition!.line}`] });
 
-  const options: HandlerOptions = { role: step.role, nextToDefault: c.nextToDefault && !target.parityErrorPage, jsonSettings: jsonSettingsOf(ctx.inventory, c.appId), typescript: isTypeScript(defFile) };
+  const options: HandlerOptions = { role: step.role, nextToDefault: c.nextToDefault && !target.parityErrorPage, ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])), typescript: isTypeScript(defFile) };
   const rewrite = planHandlerRewrite(def.j, fn, options);
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });
 
@@ -203,10 +204,6 @@ export function functionAt(j: JSCodeshift, root: Collection, at: Location, sourc
   return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
 }
 
-/** Whether the app sets a JSON print setting that `res.json` honours and `reply.send` does not. */
-function jsonSettingsOf(inventory: Inventory, appId: string): boolean {
-  return inventory.settings.some((s) => s.appId === appId && s.ownerId === appId && ['json spaces', 'json replacer', 'json escape'].includes(s.key) && s.kind !== 'read' && s.kind !== 'disable');
-}
 
 function requiresGenerated(source: string, target: GeneratedModule): boolean {
   const stem = path.posix.basename(target.file).replace(/\.[^.]+$/, '');

@@ -24,6 +24,7 @@ import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
 import { fastifyPaths } from './paths.js';
+import { jsonOptions } from '../lib/json-settings.js';
 import { viewRegistration, type ViewRegistration } from './views.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import type { PluginEntry, PluginRoute, RoutesEntry } from './model.js';
@@ -702,20 +703,12 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * The JSON print settings `res.json` honours on the route's app or its own sub-app (Express's
- * `json spaces`, `json replacer`, `json escape`): a numeric `json spaces` the rewrite keeps
- * (`JSON.stringify(x, null, N)`); a replacer or escape, or spaces it cannot read, make `res.json` refuse.
- */
+/** The JSON print settings of the route's app, its router and the routers and sub-apps above it (transforms/lib/json-settings.ts). */
 function jsonOptionsOf(inventory: Inventory, route: Route): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {
   // The app, the route's router and every router or sub-app it is mounted under (a sub-app's settings reach its routers).
   const owners = new Set([route.appId, route.ownerId, ...route.mountChain.flatMap((m) => {
     const mount = inventory.mounts.find((x) => x.id === m.mountId);
     return mount ? [mount.parent, mount.child] : [];
   })]);
-  const own = inventory.settings.filter((s) => s.appId === route.appId && owners.has(s.ownerId) && s.kind !== 'read' && s.kind !== 'disable');
-  const spaces = own.filter((s) => s.key === 'json spaces');
-  const readable = spaces.every((s) => s.kind === 'set' && typeof s.value === 'number');
-  const other = own.some((s) => s.key === 'json replacer' || s.key === 'json escape');
-  return { jsonSettings: other || !readable, ...(spaces.length && readable ? { jsonSpaces: spaces[spaces.length - 1].value as number } : {}) };
+  return jsonOptions(inventory, route.appId, owners);
 }
