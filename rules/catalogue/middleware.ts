@@ -122,6 +122,12 @@ export interface MiddlewareEntry {
    * a decision for a human (passport without `passport.session()`: token-only authentication).
    */
   withoutMember?: { member: string; replacement: string };
+  /**
+   * As route middleware it only reads the request (params, query, body, headers), may replace
+   * those, and calls `next()`/`next(err)`: the routes stage can run it unchanged as a preHandler
+   * hook through its `expressMiddleware` adapter until the schemas or plugins stage replaces it.
+   */
+  readsRequestOnly?: true;
 }
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
@@ -702,6 +708,7 @@ export const MIDDLEWARE = {
     source: '§3',
   },
   'express-validator': {
+    readsRequestOnly: true,
     package: 'express-validator',
     fastify: 'core',
     kind: 'core',
@@ -721,6 +728,7 @@ export const MIDDLEWARE = {
     source: '§3, §2.8',
   },
   celebrate: {
+    readsRequestOnly: true,
     package: 'celebrate',
     fastify: 'core',
     kind: 'core',
@@ -739,6 +747,7 @@ export const MIDDLEWARE = {
     source: '§3',
   },
   'express-validation': {
+    readsRequestOnly: true,
     package: 'express-validation',
     fastify: 'core',
     kind: 'core',
@@ -761,6 +770,7 @@ export const MIDDLEWARE = {
     source: 'express-validation README; express-fastify-mapping.md §3 (celebrate/joi row)',
   },
   'express-joi-validation': {
+    readsRequestOnly: true,
     package: 'express-joi-validation',
     fastify: 'core',
     kind: 'core',
@@ -778,6 +788,7 @@ export const MIDDLEWARE = {
     source: '§3 (Joi-based validators row)',
   },
   'express-json-validator-middleware': {
+    readsRequestOnly: true,
     package: 'express-json-validator-middleware',
     fastify: 'core',
     kind: 'core',
@@ -796,6 +807,7 @@ export const MIDDLEWARE = {
     source: 'Not a §3 row; by analogy with express-validator (§3) and §2.8',
   },
   'express-jwt': {
+    readsRequestOnly: true,
     package: 'express-jwt',
     fastify: '@fastify/jwt',
     kind: 'plugin',

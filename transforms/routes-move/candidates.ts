@@ -10,18 +10,10 @@
  *   routes that overlap move only when both agree on which answers.
  */
 import { prefixCovers } from '../../analyzer/path.js';
+import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import type { ChainEntry, Inventory, Route } from '../../analyzer/model.js';
 import type { Blocker } from '../errors-handler/move-plan.js';
 import { fastifyPaths } from './paths.js';
-
-/**
- * Route-level middleware packages that only read the request (`params`, `query`, `body`, headers),
- * may replace those, and call `next()` / `next(err)`: they run unchanged as hooks through the
- * `expressMiddleware` adapter (express-jwt reads the Authorization header and sets `req.auth`).
- * Others (multer reads the stream, passport answers and redirects through Express's response)
- * keep their routes on Express until their Fastify plugin comes in the plugins stage.
- */
-export const REQUEST_ONLY_PACKAGES = new Set(['celebrate', 'express-json-validator-middleware', 'express-validator', 'express-jwt', 'joi-express', 'zod-express-middleware']);
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
 export interface OwnChain {
@@ -62,7 +54,9 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   for (const e of ownChain(route, lines).middleware) {
     if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
     else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
-    else if (e.origin === 'package' && !REQUEST_ONLY_PACKAGES.has(e.package ?? '')) blockers.push({ code: 'route-middleware-package', reason: `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`, deferTo: 'plugins' });
+    // Packages that only read the request run through the expressMiddleware adapter (catalogue
+    // `readsRequestOnly`); multer reads the stream, passport answers through Express's response.
+    else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) blockers.push({ code: 'route-middleware-package', reason: `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`, deferTo: 'plugins' });
   }
   const later = laterMiddleware(inventory, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));

@@ -23,6 +23,7 @@ import { importSpecifier, moduleSystemOfFile } from '../errors-handler/shim-fact
 import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from '../errors-handler/source-files.js';
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
 import { hooksModuleFile } from './hooks-module.js';
+import { detectStyle } from '../lib/style.js';
 import { fastifyPaths } from './paths.js';
 import { jsonOptions } from '../lib/json-settings.js';
 import { viewRegistration, type ViewRegistration } from './views.js';
@@ -299,9 +300,9 @@ function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, 
   return hooks;
 }
 
+/** `text` as a string literal in the quotes of the route's file (transforms/lib/style.ts). */
 function quote(ctx: PlanContext, route: Route, text: string): string {
-  const source = ctx.readFile(route.registration.file) ?? '';
-  const double = (source.match(/"/g)?.length ?? 0) > (source.match(/'/g)?.length ?? 0);
+  const double = detectStyle(ctx.readFile(route.registration.file) ?? '', route.registration.file).quote === 'double';
   return double ? JSON.stringify(text) : `'${text.replace(/'/g, "\\'")}'`;
 }
 
