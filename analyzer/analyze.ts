@@ -18,6 +18,7 @@ import { ModuleResolver } from './resolve.js';
 import { ROUTE_METHODS } from './express-api.js';
 import { descendantsWhere } from './syntax.js';
 import { toolVersion } from './version.js';
+import { lineAndColumn } from './position.js';
 
 export interface AnalyzeOptions {
   /** Folder to analyse (absolute or relative to the process cwd). */
@@ -123,26 +124,6 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   };
   inventory.summary = summarise(inventory, { analysed: evaluator.modules.size - failed.size, skipped: discovered.diagnostics.length, failed: failed.size, skippedFolders: discovered.skippedDirs });
   return inventory;
-}
-
-/** Line breaks of TypeScript's line map that ts-morph's line count ignores (it ends lines at `\n` only). */
-const OTHER_LINE_BREAKS = /\r(?!\n)|[\u2028\u2029]/;
-const lineMapAgrees = new WeakMap<ts.SourceFile, boolean>();
-
-/**
- * Line and column (1-based) of `pos` as ts-morph's getLineAndColumnAtPos gives them: from the
- * compiler's cached line map when the file has no line breaks the two count differently (ts-morph
- * scans the text from the start on every call), else by ts-morph's rule.
- */
-function lineAndColumn(sf: ts.SourceFile, pos: number): { line: number; column: number } {
-  let agrees = lineMapAgrees.get(sf);
-  if (agrees === undefined) lineMapAgrees.set(sf, (agrees = !OTHER_LINE_BREAKS.test(sf.text)));
-  if (!agrees) {
-    const before = sf.text.slice(0, pos);
-    return { line: before.split('\n').length, column: pos - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) };
-  }
-  const { line, character } = sf.getLineAndCharacterOfPosition(pos);
-  return { line: line + 1, column: character + 1 };
 }
 
 /**

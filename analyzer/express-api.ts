@@ -214,6 +214,7 @@ export class ExpressApi {
       const fold = { join: () => path.join(...strings), resolve: () => path.resolve(this.ev.ctx.root, ...strings), dirname: () => path.dirname(a), basename: () => path.basename(a, b), extname: () => path.extname(a) };
       return { k: 'str', v: fold[first as keyof typeof fold]() };
     }
+    if ((callee.name === 'http' || callee.name === 'https') && (first === 'createServer' || first === 'Server') && rest.length === 0) return this.serve(args, site);
     if (callee.name === 'url' && first === 'fileURLToPath' && strings?.[0]?.startsWith('file://')) return { k: 'str', v: fileURLToPath(strings[0]) };
     if (callee.name === 'function') return this.callFunctionMethod(receiver, first, args, site);
     if (callee.name === 'array') return this.callArrayMethod(receiver, first, site, args, argNodes);
@@ -226,6 +227,19 @@ export class ExpressApi {
       if (rest[0] === 'entries') return { k: 'array', items: props.map(([k, v]) => ({ k: 'array', items: [{ k: 'str', v: k }, v] })) };
     }
     return unknown('call-expression', site);
+  }
+
+  /**
+   * `http.createServer([options,] app)`, `http.Server(app)`, `new https.Server(options, app)`
+   * (node:http, node:https): a server for the Express app among the arguments (the request
+   * listener), by its value; a server for anything else (a redirect function) records nothing.
+   */
+  private serve(args: Value[], site: Node): Value {
+    const appArgument = args.findIndex((a) => a.k === 'router' && a.node.kind === 'app');
+    if (appArgument < 0) return unknown('call-expression', site);
+    const app = (args[appArgument] as Extract<Value, { k: 'router' }>).node;
+    if (!app.servers.some((s) => s.site === site)) app.servers.push({ site, appArgument });
+    return unknown('server', site);
   }
 
   /** `fn.bind(self)`: the same function with `this` fixed. */
@@ -287,6 +301,7 @@ export class ExpressApi {
       settings: [],
       engines: [],
       listen: [],
+      servers: [],
       mountedBy: [],
     };
     this.ev.routers.push(node);

@@ -23,6 +23,7 @@ import { bridgeUsePath, fastifyPrefix, fastifyRoutePath, keyPath } from './fasti
 import { chainEntry, conditionReasons, distinct, handlerOf, stableId, type InventoryRecords } from './inventory.js';
 import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 import { errorReadsOf, type Usage } from './usage.js';
+import { startSites } from './starts.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 
@@ -178,7 +179,7 @@ export class FastifyRecords {
       const item = e.item as Extract<FastifyItem, { type: 'package' }>;
       return { package: item.package, prefix: keyPath(e.at.prefix), registration: this.locate(item.site), options: item.options };
     });
-    return { id, name: ctx.name, location: this.locate(ctx.site), createdBy: 'fastify()', listen: ctx.listen.map((l) => ({ location: this.locate(l.site), args: l.args })), framework: 'fastify', ...(plugins.length ? { plugins } : {}) };
+    return { id, name: ctx.name, location: this.locate(ctx.site), createdBy: 'fastify()', listen: ctx.listen.map((l) => ({ location: this.locate(l.site), args: l.args })), starts: startSites(ctx.listen, [], this.locate), framework: 'fastify', ...(plugins.length ? { plugins } : {}) };
   }
 
   private mountRecord(flat: FlatContext) {

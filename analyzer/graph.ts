@@ -94,5 +94,7 @@ export interface RouterNode {
   settings: SettingRecord[];
   engines: EngineRecord[];
   listen: { site: Node; args: string[] }[];
+  /** Node servers made for this app: `http.createServer([options,] app)`, `new https.Server(opts, app)`, …; `appArgument` is the index of the app among the call's arguments. */
+  servers: { site: Node; appArgument: number }[];
   mountedBy: MountLayer[];
 }

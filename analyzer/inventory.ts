@@ -13,6 +13,7 @@ import { FastifyRecords, type BridgeInfo } from './fastify-inventory.js';
 import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { errorReadsOf, innerMiddlewareCalls, routeUsage, usageCache, type Usage } from './usage.js';
 import type { HelperLookup } from './helpers.js';
+import { startSites } from './starts.js';
 import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
@@ -61,7 +62,7 @@ export function buildRecords(routers: RouterNode[], locateNode: Locate, root: st
   const isRoot = (r: RouterNode) => r.mountedBy.length === 0 && (r.kind === 'app' || bridges.has(r));
   for (const app of routers.filter(isRoot)) {
     const appId = idOf(app);
-    out.apps.push({ id: appId, name: app.name, location: locate(app.site), createdBy: app.kind === 'app' ? 'express()' : `${app.package === 'express' ? 'express' : app.package}.Router()`, listen: app.listen.map((l) => ({ location: locate(l.site), args: l.args })) });
+    out.apps.push({ id: appId, name: app.name, location: locate(app.site), createdBy: app.kind === 'app' ? 'express()' : `${app.package === 'express' ? 'express' : app.package}.Router()`, listen: app.listen.map((l) => ({ location: locate(l.site), args: l.args })), starts: startSites(app.listen, app.servers, locate) });
     reached.set(app, appId);
     const bridge = bridges.get(app);
     const items = bridge ? underPrefix(flatten(app), bridge.prefix) : flatten(app);

@@ -8,7 +8,7 @@
  */
 
 /** Semver of the Inventory shape; bump the major when a field changes meaning. */
-export const SCHEMA_VERSION = '1.0.0';
+export const SCHEMA_VERSION = '1.1.0';
 
 /**
  * Diagnostic codes meaning registrations may be missing from the inventory: calls it could not
@@ -186,6 +186,28 @@ export interface Route {
   reasons: Reason[];
 }
 
+/**
+ * One place that starts an app, recognised by the value of the app (through any import, re-export
+ * or factory), never by a variable's name: `app.listen(…)` (`listen`; for a Fastify app
+ * `fastify.listen(…)`), or a Node server made for it — `http.createServer([options,] app)`,
+ * `https.createServer(options, app)`, `http.Server(app)`, `new http.Server(app)`,
+ * `require('http').createServer(app)`, with `node:http`/`node:https` alike (`create-server`). A
+ * server for another request listener (a redirect function) is not a start site of the app.
+ */
+export interface StartSite {
+  kind: 'listen' | 'create-server';
+  /** Start of the call (or `new`) expression. */
+  location: Location;
+  /** Where that expression ends (1-based line and column of its last character + 1, i.e. exclusive end). */
+  end: { line: number; column: number };
+  /** The callee as written, line breaks and their indentation removed: `app.listen`, `http.createServer`, `require('https').createServer`, `new http.Server`. */
+  callee: string;
+  /** Source text of each argument, as written at the call. */
+  args: string[];
+  /** create-server: index of the argument that is the app. */
+  appArgument?: number;
+}
+
 export interface App {
   id: string;
   name: string;
@@ -194,6 +216,8 @@ export interface App {
   createdBy: string;
   /** Ids of sub-apps mounted inside this app are in `routers[]` with kind `sub-app`. */
   listen: { location: Location; args: string[] }[];
+  /** Every place that starts the app (StartSite), each once, sorted by file, line and column. `listen` above keeps its own meaning (its `listen` calls only). */
+  starts: StartSite[];
   /** `fastify` for a Fastify instance (`Fastify()`); absent for an Express app. */
   framework?: Framework;
   /**
