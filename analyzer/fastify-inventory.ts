@@ -24,6 +24,7 @@ import { chainEntry, conditionReasons, distinct, handlerOf, stableId, type Inven
 import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 import { errorReadsOf, type Usage } from './usage.js';
 import { startSites } from './starts.js';
+import { statementOf } from './statements.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 
@@ -205,7 +206,7 @@ export class FastifyRecords {
     this.middleware.push({
       id, framework: use ? 'express' : 'fastify', appId: e.at.appId, ownerId: e.at.id, scope: e.at.ctx.kind === 'app' ? 'app' : 'router', name: entry.name,
       path: use && item.path ? pathText(item.path) : '/', fullPath, origin: entry.origin, ...(entry.package ? { package: entry.package } : {}), ...(entry.fn ? { definition: this.locate(entry.fn) } : {}),
-      registration: this.locate(item.site), wrappers: entry.wrappers, order: e.order, resolution: entry.resolution === 'exact' && conditions.length ? 'partial' : entry.resolution,
+      registration: this.locate(item.site), ...statementOf(item.site), wrappers: entry.wrappers, order: e.order, resolution: entry.resolution === 'exact' && conditions.length ? 'partial' : entry.resolution,
       reasons: [...entry.reasons, ...conditionReasons(conditions, this.locate(item.site))], source: entry.site.getText().slice(0, 500),
       usage: use && entry.origin === 'local' ? this.usage(entry) : { req: [], res: [], next: [] }, hook,
     });
@@ -241,7 +242,7 @@ export class FastifyRecords {
         const route: Route = {
           id, framework: 'fastify', appId: at.appId, ownerId: at.id, method, key, matchKey: matchKey(method, full),
           path: { raw: pathText(spec), full, syntax: syntax === 'express4' || syntax === 'express5' ? 'fastify' : syntax, params: [...mountParams, ...pathParams(spec)], ...(spec.kind !== 'unresolved' && spec.element ? { element: true } : {}) },
-          mountChain: at.mounts, registration: { ...this.locate(item.site), kind: item.kind }, handler: handlerOf(handler, this.locate), chain,
+          mountChain: at.mounts, registration: { ...this.locate(item.site), kind: item.kind }, ...statementOf(item.site), handler: handlerOf(handler, this.locate), chain,
           usage: { req: [], res: [], next: [] }, conditions: item.conditions, order: e.order, resolution, reasons: all,
         };
         out.routes.push(route);
@@ -267,7 +268,7 @@ export class FastifyRecords {
     const conditions = [...at.lineage.flatMap((f) => f.ctx.conditions), ...item.conditions];
     return {
       id: stableId('err', at.appId, fullPath, entry.name, this.occurrencesOf(`fastify ${at.appId}`)(`err ${fullPath} ${entry.name}`)), appId: at.appId, ownerId: at.id, scope: at.ctx.kind === 'app' ? 'app' : 'router', name: entry.name,
-      fullPath, origin: entry.origin, ...(entry.package ? { package: entry.package } : {}), ...(entry.fn ? { definition: this.locate(entry.fn) } : {}), registration: this.locate(item.site), order: e.order,
+      fullPath, origin: entry.origin, ...(entry.package ? { package: entry.package } : {}), ...(entry.fn ? { definition: this.locate(entry.fn) } : {}), registration: this.locate(item.site), ...statementOf(item.site), order: e.order,
       covers, reads: errorReadsOf(entry, this.locate), passesOn: false, ...(conditions.length ? { conditions } : {}), framework: 'fastify',
     };
   }
@@ -276,7 +277,7 @@ export class FastifyRecords {
     const { item, at } = e;
     const entry = item.entry;
     const fullPath = keyPath(at.prefix);
-    return { id: stableId('404', at.appId, fullPath, entry.name), appId: at.appId, ownerId: at.id, name: entry.name, fullPath, ...(entry.fn ? { definition: this.locate(entry.fn) } : {}), registration: this.locate(item.site), resolution: 'exact' as const, framework: 'fastify' as const };
+    return { id: stableId('404', at.appId, fullPath, entry.name), appId: at.appId, ownerId: at.id, name: entry.name, fullPath, ...(entry.fn ? { definition: this.locate(entry.fn) } : {}), registration: this.locate(item.site), ...statementOf(item.site), resolution: 'exact' as const, framework: 'fastify' as const };
   }
 
   // ── chains ─────────────────────────────────────────────────────────────────

@@ -14,6 +14,7 @@ import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { errorReadsOf, innerMiddlewareCalls, routeUsage, usageCache, type Usage } from './usage.js';
 import type { HelperLookup } from './helpers.js';
 import { startSites } from './starts.js';
+import { statementOf } from './statements.js';
 import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
@@ -127,7 +128,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       out.middleware.push({
         id, framework: 'express', appId, ownerId: idOf(item.owner), scope, name: e.name, path: pathText(item.spec), fullPath: item.full,
         origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
-        registration: locate(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
+        registration: locate(item.layer.site), ...statementOf(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
         source: e.site.getText().slice(0, 500),
         usage: e.origin === 'local' ? { ...usage(e), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
@@ -157,7 +158,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       const later = coveredAfter;
       out.errorHandlers.push({
         id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
-        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
+        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
         passesOn: callsParameter(e, 3), ...(conditionsOf(item).length ? { conditions: conditionsOf(item) } : {}),
       });
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
@@ -165,7 +166,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
     }
     if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static && !passesThrough(e)) {
       const body = e.fn?.getText() ?? '';
-      out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
+      out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
     }
     if (item.owner !== app && pathText(item.spec) === '/') {
       owned ??= routesByRouter(items);
@@ -283,7 +284,7 @@ function addCatchAllRoutes(out: InventoryRecords, app: RouterNode, appId: string
   const handler = entries[entries.length - 1]?.entry;
   if (!handler) return;
   const body = handler.fn?.getText() ?? '';
-  out.notFoundHandlers.push({ id: stableId('404', appId, last.item.full, handler.name), appId, ownerId: idOf(app), name: handler.name, fullPath: last.item.full, ...(handler.fn ? { definition: locate(handler.fn) } : {}), registration: locate(last.item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
+  out.notFoundHandlers.push({ id: stableId('404', appId, last.item.full, handler.name), appId, ownerId: idOf(app), name: handler.name, fullPath: last.item.full, ...(handler.fn ? { definition: locate(handler.fn) } : {}), registration: locate(last.item.layer.site), ...statementOf(last.item.layer.site, last.item.layer.kind === 'route-chain'), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
 }
 
 /**
@@ -325,12 +326,12 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       } else if (prev.type === 'mount' && item.mounts.some((m) => m.layer === prev.layer && m.full === prev.full)) {
         // Express runs the parent router's param callbacks when a mount path with parameters matches.
         const names = pathParams(prev.spec).map((p) => p.name);
-        for (const p of paramLayersFor(prev.owner, names)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
+        for (const p of paramLayersFor(prev.owner, names)) chain.push({ ...chainEntry(p.entry, 'param', locate(p.site), locate), ...statementOf(p.site) });
       } else if (prev.type === 'route' && patternCovers(prev.full, full)) {
         for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate, undefined, conditionsOf(prev)));
       }
     }
-    for (const p of paramLayersFor(item.owner, ownNames)) chain.push(chainEntry(p.entry, 'param', locate(p.site), locate));
+    for (const p of paramLayersFor(item.owner, ownNames)) chain.push({ ...chainEntry(p.entry, 'param', locate(p.site), locate), ...statementOf(p.site) });
     for (const e of own.slice(0, -1)) {
       const entry = chainEntry(e, 'route', locate(layer.site), locate);
       // A route's own guard (`protect`, `isAuthenticated`) becomes a hook: its uses are rewritten too.
@@ -355,7 +356,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params, ...(item.spec.kind !== 'unresolved' && item.spec.element ? { element: true } : {}) },
       mountChain: [...(bridge ? [bridge.mount] : []), ...item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) }))],
-      registration: { ...locate(verbSite), kind: layer.kind },
+      registration: { ...locate(verbSite), kind: layer.kind }, ...statementOf(layer.site, layer.kind === 'route-chain'),
       handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage, locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);

@@ -17,6 +17,29 @@ export const SCHEMA_VERSION = '1.1.0';
  */
 export const BLIND_SPOTS: readonly string[] = ['unresolved-router', 'unresolved-import', 'dynamic-import', 'custom-registrar', 'decorator-routes', 'filesystem-registration'];
 
+/**
+ * The statement that holds a registration call: the smallest statement containing it (for a
+ * `route(p).get(…).post(…)` chain, the whole chain; the routes of one chain share it). Where a
+ * codemod removes or moves a registration from.
+ */
+export interface StatementSpan {
+  /** Start of the statement that holds the registration call (1-based line, 1-based character column). */
+  start: { line: number; column: number };
+  /** Exclusive end (line and column just after its last character, its `;` included). */
+  end: { line: number; column: number };
+  /** The statement sits directly in the module's top level (not inside a function, block, if, …). */
+  topLevel: boolean;
+  /**
+   * The statement is exactly the registration (an expression statement whose expression is the
+   * call on a plain reference such as `app` or `this.router`, or the whole
+   * `app.route(p).get(…).post(…)` chain); false when the call is nested in a larger statement
+   * (`const r = app.get(…)`, `module.exports = app.use(…)`, an argument of another call, an
+   * expression-bodied function `(app) => app.get(…)`) or chained on another call
+   * (`app.use(a).use(b)`: neither is its statement alone).
+   */
+  own: boolean;
+}
+
 /** How sure the analyzer is about a record. */
 export type Resolution = 'exact' | 'partial' | 'inferred' | 'unresolved';
 
@@ -121,6 +144,8 @@ export interface ChainEntry {
   hook?: FastifyHook;
   /** Set when the entry is Express middleware that runs inside `@fastify/express` (`fastify.use(…)`, or an Express app served through it). */
   bridged?: true;
+  /** For a `param` entry: the statement of its `router.param(name, fn)` call (StatementSpan). Other entries name their record instead (`middlewareId`, or the route itself). */
+  statement?: StatementSpan;
 }
 
 export interface Handler {
@@ -169,6 +194,8 @@ export interface Route {
   mountChain: MountRef[];
   /** `route-options`: Fastify's `fastify.route({ method, url, handler })`. */
   registration: Location & { kind: 'verb' | 'route-chain' | 'all' | 'route-options' };
+  /** The statement that holds the registration (a sibling of `registration`, which points at the verb); the routes of one `route()` chain, or of one call with an array of paths, share it. */
+  statement?: StatementSpan;
   handler: Handler;
   /** Ordered middleware that really runs before the handler. */
   chain: ChainEntry[];
@@ -277,6 +304,8 @@ export interface Middleware {
   package?: string;
   definition?: Location;
   registration: Location;
+  /** The statement that holds the registration call (`app.use(a, b)`: both share it; for Fastify, the `addHook` or `use` call). */
+  statement?: StatementSpan;
   wrappers: string[];
   order: number;
   resolution: Resolution;
@@ -308,6 +337,8 @@ export interface ErrorHandler {
   package?: string;
   definition?: Location;
   registration: Location;
+  /** The statement that holds the registration call (`app.use(handler)`, `setErrorHandler(fn)`). */
+  statement?: StatementSpan;
   order: number;
   /** Ids of routes registered before it under its path: the errors it can see. */
   covers: string[];
@@ -329,6 +360,8 @@ export interface NotFoundHandler {
   fullPath: string;
   definition?: Location;
   registration: Location;
+  /** The statement that holds the registration call (`app.use(notFound)`, the catch-all route's, `setNotFoundHandler(fn)`). */
+  statement?: StatementSpan;
   resolution: Resolution;
   /** `fastify` for `setNotFoundHandler(fn)` (the 404 of its plugin context's prefix); absent for Express. */
   framework?: Framework;
