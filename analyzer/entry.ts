@@ -87,7 +87,10 @@ function describeOne(ev: Evaluator, node: Node, value: Value | undefined): Entry
     }
     return { ...base, name: Node.isFunctionExpression(site) || Node.isArrowFunction(site) ? expressionName(site) : base.name, origin: 'local', fn, async: isAsync(fn), arity: functionLength(fn), resolution: 'exact' };
   }
-  if (current.k === 'pkg') return { ...base, origin: 'package', package: current.name, async: false, arity: null, resolution: 'exact' };
+  if (current.k === 'pkg') {
+    const factory = ev.api.factoryOf(current);
+    return { ...base, origin: 'package', package: current.name, async: false, arity: null, resolution: 'exact', ...(factory ? { factory } : {}) };
+  }
   if (current.k === 'express') return { ...base, origin: 'package', package: 'express', async: false, arity: null, resolution: 'exact' };
   if (current.k === 'router') return { ...base, origin: 'local', async: false, arity: 3, resolution: 'exact' };
   reasons.push({ code: 'unresolved-value', message: `\`${clip(site.getText())}\` is not a function (${current.k})`, location: ev.ctx.location(site) });

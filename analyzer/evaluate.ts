@@ -829,10 +829,16 @@ export class Evaluator {
         const nameNode = p.getNameNode();
         const key = Node.isComputedPropertyName(nameNode) ? this.ev(nameNode.getExpression(), env) : { k: 'str' as const, v: p.getName().replace(/^['"]|['"]$/g, '') };
         if (key.k === 'str' || key.k === 'num') out.props.set(String(key.v), this.ev(p.getInitializerOrThrow(), env));
+        else (out.opaque ??= []).push({ node: nameNode, value: key });
       } else if (Node.isShorthandPropertyAssignment(p)) out.props.set(p.getName(), env.lookup(p.getName()) ?? unknown('unresolved-value', p));
       else if (Node.isSpreadAssignment(p)) {
         const s = this.ev(p.getExpression(), env);
-        if (s.k === 'object') for (const [k, v] of s.props) out.props.set(k, v);
+        if (s.k === 'object') {
+          // Its own run-time parts come along; a spread among them may also replace what was set before this one.
+          const before = s.opaque ? new Map(out.props) : null;
+          for (const [k, v] of s.props) out.props.set(k, v);
+          if (before) (out.opaque ??= []).push(...s.opaque!.map((o) => (o.shadows ? { ...o, shadows: new Map([...before, ...o.shadows]) } : o)));
+        } else if (s.k !== 'undef' && s.k !== 'null') (out.opaque ??= []).push({ node: p.getExpression(), value: s, shadows: new Map(out.props) });
       } else if (Node.isMethodDeclaration(p)) out.props.set(p.getName(), this.fnValue(p, env));
     }
     return out;

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Evaluator } from './evaluate.js';
-import type { EntryRef, Layer, RouteLayer, RouterNode } from './graph.js';
+import type { EntryRef, FactoryRecord, Layer, RouteLayer, RouterNode } from './graph.js';
 import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
 import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js';
@@ -44,6 +44,8 @@ export class ExpressApi {
   private readonly invokedCallbacks = new Set<Node>();
   private uid = 0;
   private seq = 0;
+  /** The call that made each package value a factory returned (`express.json(opts)`, `cors(options)`): FactoryCall's source. */
+  private readonly factoryCalls = new WeakMap<Value, FactoryRecord>();
 
   /** How many layers (Express) and items (Fastify) have been registered so far (to tell whether a call registered any). */
   get layers(): number {
@@ -132,7 +134,7 @@ export class ExpressApi {
       case 'fn':
         return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
       case 'express':
-        return this.callExpress(callee.member, args, site);
+        return this.made(this.callExpress(callee.member, args, site), args, argNodes, site);
       case 'pkg': {
         const fastify = this.fastify.callPackage(callee, args, site);
         if (fastify) return fastify;
@@ -142,7 +144,7 @@ export class ExpressApi {
         const result = callDecoratorPackage(this.ev, callee, args, site);
         if (result) return result;
         this.runCallbacks(`${callee.name}${callee.member.length ? `.${callee.member.join('.')}` : ''}`, args, site);
-        return { k: 'pkg', name: callee.name, member: callee.member, called: true };
+        return this.made({ k: 'pkg', name: callee.name, member: callee.member, called: true }, args, argNodes, site);
       }
       case 'builtin':
         return this.callBuiltin(callee, args, argNodes, site, receiver);
@@ -159,6 +161,17 @@ export class ExpressApi {
       default:
         return unknown('call-expression', site);
     }
+  }
+
+  /** Remembers the call that made package value `v` (a value a package's factory returned). */
+  private made(v: Value, args: Value[], argNodes: Node[], site: Node): Value {
+    if (v.k === 'pkg') this.factoryCalls.set(v, { site, args, argNodes });
+    return v;
+  }
+
+  /** The call that made package value `v` (`express.json({ limit })` for the value it returned), when it was made by one. */
+  factoryOf(v: Value): FactoryRecord | undefined {
+    return this.factoryCalls.get(v);
   }
 
   /**

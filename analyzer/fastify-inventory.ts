@@ -25,6 +25,7 @@ import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers
 import { errorReadsOf, type Usage } from './usage.js';
 import { startSites } from './starts.js';
 import { statementOf } from './statements.js';
+import { factoryCall } from './folded.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 
@@ -207,7 +208,7 @@ export class FastifyRecords {
       id, framework: use ? 'express' : 'fastify', appId: e.at.appId, ownerId: e.at.id, scope: e.at.ctx.kind === 'app' ? 'app' : 'router', name: entry.name,
       path: use && item.path ? pathText(item.path) : '/', fullPath, origin: entry.origin, ...(entry.package ? { package: entry.package } : {}), ...(entry.fn ? { definition: this.locate(entry.fn) } : {}),
       registration: this.locate(item.site), ...statementOf(item.site), wrappers: entry.wrappers, order: e.order, resolution: entry.resolution === 'exact' && conditions.length ? 'partial' : entry.resolution,
-      reasons: [...entry.reasons, ...conditionReasons(conditions, this.locate(item.site))], source: entry.site.getText().slice(0, 500),
+      reasons: [...entry.reasons, ...conditionReasons(conditions, this.locate(item.site))], source: entry.site.getText().slice(0, 500), ...(entry.factory ? { factory: factoryCall(entry.factory, this.locate) } : {}),
       usage: use && entry.origin === 'local' ? this.usage(entry) : { req: [], res: [], next: [] }, hook,
     });
   }

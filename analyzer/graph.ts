@@ -6,6 +6,14 @@
 import type { Node } from 'ts-morph';
 import type { PathSpec } from './path.js';
 import type { Reason, Resolution } from './model.js';
+import type { Value } from './values.js';
+
+/** The call a package's factory made a value with (`express.json({ limit: '1mb' })`): the call, its argument values and the expressions written for them. */
+export interface FactoryRecord {
+  site: Node;
+  args: Value[];
+  argNodes: Node[];
+}
 
 /** A function (or package value) as found at a registration site, before ids are assigned. */
 export interface EntryRef {
@@ -24,6 +32,8 @@ export interface EntryRef {
   arity: number | null;
   resolution: Resolution;
   reasons: Reason[];
+  /** For a package value made by a call (`express.json(opts)`, also far from the registration): that call. */
+  factory?: FactoryRecord;
 }
 
 interface LayerBase {

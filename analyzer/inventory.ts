@@ -15,6 +15,7 @@ import { errorReadsOf, innerMiddlewareCalls, routeUsage, usageCache, type Usage 
 import type { HelperLookup } from './helpers.js';
 import { startSites } from './starts.js';
 import { statementOf } from './statements.js';
+import { factoryCall } from './folded.js';
 import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
@@ -130,7 +131,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
         registration: locate(item.layer.site), ...statementOf(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
-        source: e.site.getText().slice(0, 500),
+        source: e.site.getText().slice(0, 500), ...(e.factory ? { factory: factoryCall(e.factory, locate) } : {}),
         usage: e.origin === 'local' ? { ...usage(e), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {
@@ -377,7 +378,7 @@ export function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration
   return {
     name: e.name, scope, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
     registration, ...(middlewareId ? { middlewareId } : {}), ...(e.wrappers.length ? { wrappers: e.wrappers } : {}), resolution: e.resolution,
-    ...(conditions.length ? { conditions } : {}),
+    ...(conditions.length ? { conditions } : {}), ...(e.factory && !middlewareId ? { factory: factoryCall(e.factory, locate) } : {}),
   };
 }
 

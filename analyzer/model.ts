@@ -40,6 +40,47 @@ export interface StatementSpan {
   own: boolean;
 }
 
+/**
+ * The call that made a middleware value, when a package's factory made it: `express.json({ limit:
+ * '1mb' })`, `bodyParser.urlencoded({ extended: true })`, `cors(corsOptions)`, also when the value
+ * is made in one place and registered in another (`const parser = express.json(opts);
+ * app.use(parser)`). Its arguments are folded by the evaluator (the values `Setting.value` is
+ * folded from), so options held in constants of other modules are read as well.
+ */
+export interface FactoryCall {
+  /** The callee as written at the factory call, line breaks removed (`express.json`, `bodyParser.urlencoded`, `cors`, `new RateLimit`). */
+  callee: string;
+  /** Where the factory call is (it may be far from the registration). */
+  location: Location;
+  /** One per argument, in order (a spread argument of a known array counts as its elements). */
+  args: FoldedValue[];
+}
+
+/** One argument of a factory call, folded. */
+export interface FoldedValue {
+  /** Source text of the argument (at most 500 characters). */
+  source: string;
+  /**
+   * The JSON value the evaluator folded (objects, arrays, strings, numbers, booleans, null);
+   * members it could not fold are left out and listed in `unresolved` (an array with such an
+   * element is left out whole); members that are `undefined` are left out as JSON.stringify leaves
+   * them out. Absent when nothing folded (or the argument is `undefined`).
+   */
+  value?: unknown;
+  /** `exact` when everything folded; `partial` when some members did not (see `unresolved`); `unresolved` when the argument as a whole did not. */
+  resolution: 'exact' | 'partial' | 'unresolved';
+  /**
+   * Property paths whose value is known only at run time, with why. A path joins keys with `.`
+   * and array indexes as `[i]` (`limit`, `cookie.maxAge`, `origin[1]`); `''` is the argument
+   * itself; a spread the evaluator could not read is named as written (`...options`, and the
+   * properties before it it may replace are listed too); a computed key as `[expression]`. Reasons
+   * (folded.ts): the environment expression itself ("process.env.SECRET"), "a function",
+   * "a RegExp", "a call (`makeStore()`)", "chosen at run time by `dev`", "a value of the package
+   * `connect-redis`", ….
+   */
+  unresolved?: Array<{ path: string; reason: string }>;
+}
+
 /** How sure the analyzer is about a record. */
 export type Resolution = 'exact' | 'partial' | 'inferred' | 'unresolved';
 
@@ -146,6 +187,8 @@ export interface ChainEntry {
   bridged?: true;
   /** For a `param` entry: the statement of its `router.param(name, fn)` call (StatementSpan). Other entries name their record instead (`middlewareId`, or the route itself). */
   statement?: StatementSpan;
+  /** For a package entry a factory made (`express.json({ limit })`): that call, folded. Only on entries without `middlewareId`; app- and router-level entries carry it on their `middleware[]` record. */
+  factory?: FactoryCall;
 }
 
 export interface Handler {
@@ -312,6 +355,8 @@ export interface Middleware {
   reasons: Reason[];
   /** Source text of the registration argument (`session({ secret: '…' })`), at most 500 characters: what rules read options from. */
   source: string;
+  /** For package middleware a factory made (`express.json({ limit: '1mb' })`, `cors(corsOptions)`, also when made far from the registration): that call with its arguments folded. */
+  factory?: FactoryCall;
   /**
    * For `framework: 'fastify'`: the hook it was added for (`addHook('onRequest', fn)`; also
    * `onSend`, `onResponse`, … which are never in a chain). For Express middleware run through

@@ -66,6 +66,13 @@ export interface ObjectValue {
   props: Map<string, Value>;
   /** Set on `app.locals`: assignments into it are settings of that app. */
   localsOf?: RouterNode;
+  /**
+   * Parts of the object literal whose keys are known only at run time, in order: a spread of a
+   * value that is not a known object (`...options`; `shadows` holds the properties set before it,
+   * which it may replace) or a computed key that could not be folded (`[name]: …`). `props` holds
+   * the rest, as before.
+   */
+  opaque?: { node: Node; value: Value; shadows?: Map<string, Value> }[];
 }
 
 export interface FnValue {

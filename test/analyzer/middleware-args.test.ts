@@ -1,0 +1,90 @@
+/**
+ * Folded arguments of middleware factories (Middleware.factory, ChainEntry.factory,
+ * analyzer/folded.ts): the factory call of each package middleware, wherever it is, with its
+ * arguments folded by the evaluator — constants of other modules, spreads, the environment,
+ * functions and RegExps left out with why.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../analyzer/analyze.js';
+import type { Inventory } from '../../analyzer/model.js';
+import { project } from '../helpers/tmp.js';
+
+const APP = [
+  "const express = require('express');",
+  "const bodyParser = require('body-parser');",
+  "const cors = require('cors');",
+  "const session = require('express-session');",
+  "const { corsOptions } = require('./config/cors');",
+  "const { base } = require('./config/body');",
+  '',
+  "const limit = '2mb';",
+  'const opts = { ...base, limit };',
+  'const parser = express.json(opts);',
+  'const app = express();',
+  "app.use(express.json({ limit: '1mb' }));",
+  'app.use(bodyParser.urlencoded({ extended: true }));',
+  'app.use(cors(corsOptions));',
+  'app.use(session({ secret: process.env.SECRET, resave: false, cookie: { maxAge: 60000, secure: process.env.COOKIE_SECURE } }));',
+  'app.use(parser);',
+  "app.use(express.urlencoded({ limit: '5mb', ...overrides() }));",
+  "app.post('/upload', express.raw({ type: /octet/, limit: ['1mb', 2] }), cors({ origin: (origin, cb) => cb(null, true) }), (req, res) => res.end());",
+  'function overrides() {',
+  '  return JSON.parse(process.env.BODY_OPTIONS);',
+  '}',
+  'module.exports = app;',
+  '',
+].join('\n');
+
+async function inventory(): Promise<Inventory> {
+  const dir = project({
+    'package.json': JSON.stringify({ name: 'factories', main: 'app.js', dependencies: { express: '^4.21.2', 'body-parser': '^1.20.3', cors: '^2.8.5', 'express-session': '^1.18.1' } }),
+    'app.js': APP,
+    'config/cors.js': "module.exports.corsOptions = { origin: ['https://a.example', 'https://b.example'], credentials: true, maxAge: 600 };\n",
+    'config/body.js': "exports.base = { type: 'application/json', strict: true, limit: '100kb' };\n",
+  });
+  return analyze({ dir });
+}
+
+const at = (line: number, column: number, file = 'app.js') => ({ file, line, column });
+
+describe('folded arguments of middleware factories', () => {
+  it('folds the options of each factory call, wherever the call is', async () => {
+    const inv = await inventory();
+    expect(inv.middleware.map((m) => [m.name, m.factory])).toEqual([
+      ['express.json', { callee: 'express.json', location: at(12, 9), args: [{ source: "{ limit: '1mb' }", value: { limit: '1mb' }, resolution: 'exact' }] }],
+      ['bodyParser.urlencoded', { callee: 'bodyParser.urlencoded', location: at(13, 9), args: [{ source: '{ extended: true }', value: { extended: true }, resolution: 'exact' }] }],
+      // An options object of another module folds like one written at the call.
+      ['cors', { callee: 'cors', location: at(14, 9), args: [{ source: 'corsOptions', value: { origin: ['https://a.example', 'https://b.example'], credentials: true, maxAge: 600 }, resolution: 'exact' }] }],
+      ['session', {
+        callee: 'session', location: at(15, 9),
+        args: [{
+          source: '{ secret: process.env.SECRET, resave: false, cookie: { maxAge: 60000, secure: process.env.COOKIE_SECURE } }',
+          value: { resave: false, cookie: { maxAge: 60000 } },
+          resolution: 'partial',
+          unresolved: [{ path: 'secret', reason: 'process.env.SECRET' }, { path: 'cookie.secure', reason: 'process.env.COOKIE_SECURE' }],
+        }],
+      }],
+      // Made on line 10, registered on line 16; `{ ...base, limit }` with `base` from another module.
+      ['parser', { callee: 'express.json', location: at(10, 16), args: [{ source: 'opts', value: { type: 'application/json', strict: true, limit: '2mb' }, resolution: 'exact' }] }],
+      // A spread the evaluator cannot read may replace what comes before it.
+      ['express.urlencoded', {
+        callee: 'express.urlencoded', location: at(17, 9),
+        args: [{
+          source: "{ limit: '5mb', ...overrides() }", value: {}, resolution: 'partial',
+          unresolved: [{ path: 'limit', reason: 'may be replaced by `...overrides()`' }, { path: '...overrides()', reason: 'a call (`JSON.parse(process.env.BODY_OPTIONS)`)' }],
+        }],
+      }],
+    ]);
+  });
+
+  it('gives a route\'s own package middleware its factory call; functions, RegExps and arrays with them are left out', async () => {
+    const inv = await inventory();
+    const upload = inv.routes.find((r) => r.key === 'POST /upload')!;
+    expect(upload.chain.filter((c) => c.scope === 'route').map((c) => [c.name, c.factory])).toEqual([
+      ['express.raw', { callee: 'express.raw', location: at(18, 21), args: [{ source: "{ type: /octet/, limit: ['1mb', 2] }", value: { limit: ['1mb', 2] }, resolution: 'partial', unresolved: [{ path: 'type', reason: 'a RegExp' }] }] }],
+      ['cors', { callee: 'cors', location: at(18, 72), args: [{ source: '{ origin: (origin, cb) => cb(null, true) }', value: {}, resolution: 'partial', unresolved: [{ path: 'origin', reason: 'a function' }] }] }],
+    ]);
+    // App-level entries name their middleware record, which carries the factory.
+    expect(upload.chain.filter((c) => c.scope === 'app').every((c) => c.middlewareId && !c.factory)).toBe(true);
+  });
+});
