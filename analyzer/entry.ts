@@ -5,6 +5,7 @@
  */
 import { Node, SyntaxKind, type ts } from 'ts-morph';
 import { textOf } from './syntax.js';
+import { adapterOf } from './adapters.js';
 import type { Env, Evaluator } from './evaluate.js';
 import type { EntryRef } from './graph.js';
 import type { Reason } from './model.js';
@@ -53,7 +54,9 @@ function isAsync(fn: Node): boolean {
  * is described.
  */
 export function describeEntry(ev: Evaluator, node: Node, value: Value | undefined): EntryRef {
-  const entry = describeOne(ev, node, value?.k === 'alt' ? value.items.find((i) => i.k !== 'undef') : value);
+  const one = describeOne(ev, node, value?.k === 'alt' ? value.items.find((i) => i.k !== 'undef') : value);
+  const adapter = adapterOf(ev, node, value, (n, v) => describeEntry(ev, n, v));
+  const entry = adapter ? { ...one, adapter } : one;
   if (value?.k !== 'alt') return entry;
   // `dev ? devLogger : prodLogger`, or a variable assigned in both branches of an if: described by
   // its first candidate, marked as decided at run time.

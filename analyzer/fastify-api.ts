@@ -26,7 +26,7 @@ export const FASTIFY_ROUTE_METHODS = new Set(['get', 'head', 'post', 'put', 'del
 
 /** Instance methods that return the instance (so calls chain) and record nothing the inventory needs. */
 const CHAINABLE = new Set([
-  'withTypeProvider', 'addSchema', 'addContentTypeParser', 'removeContentTypeParser', 'removeAllContentTypeParsers', 'decorateRequest', 'decorateReply',
+  'withTypeProvider', 'addSchema', 'removeContentTypeParser', 'removeAllContentTypeParsers', 'decorateRequest', 'decorateReply',
   'setValidatorCompiler', 'setSerializerCompiler', 'setReplySerializer', 'setSchemaErrorFormatter', 'setSchemaController', 'setGenReqId', 'addHttpMethod',
 ]);
 
@@ -101,6 +101,12 @@ export class FastifyApi {
       case 'addHook':
         this.addHook(ctx, args, argNodes, site);
         return self;
+      case 'addContentTypeParser': {
+        // (contentType, [options,] parser)
+        const i = argNodes.length - 1;
+        if (i >= 1) ctx.parsers.push({ site, contentType: args[0]?.k === 'str' ? args[0].v : argNodes[0].getText(), entry: describeEntry(this.ev, argNodes[i], args[i]) });
+        return self;
+      }
       case 'register':
         this.register(ctx, args, argNodes, site);
         return self;
@@ -144,7 +150,7 @@ export class FastifyApi {
   }
 
   private newContext(kind: FastifyContext['kind'], name: string, site: Node, parent: FastifyContext | null, prefixes: PathSpec[] = [], reasons: Reason[] = []): FastifyContext {
-    return { uid: ++this.uid, kind, name, site, parent, prefixes, items: [], decorations: new Map(), listen: [], conditions: [...this.ev.conditions], reasons };
+    return { uid: ++this.uid, kind, name, site, parent, prefixes, items: [], parsers: [], decorations: new Map(), listen: [], conditions: [...this.ev.conditions], reasons };
   }
 
   /** Fields every item shares: its place in the registration order and what it sits under. */

@@ -39,6 +39,8 @@ export interface FastifyContext {
   fn?: Node;
   /** What was registered on this context, in registration order. */
   items: FastifyItem[];
+  /** `addContentTypeParser(contentType, [options,] parser)` calls on this context, in order (not in `items`: parsers take no part in routing order); `contentType` folded, or as written when it is not a string. */
+  parsers: { site: Node; contentType: string; entry: EntryRef }[];
   /** `decorate(name, value)` on this context (and by plugins wrapped with `fastify-plugin`). */
   decorations: Map<string, Value>;
   listen: { site: Node; args: string[] }[];

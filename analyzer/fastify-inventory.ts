@@ -26,6 +26,8 @@ import { errorReadsOf, type Usage } from './usage.js';
 import { startSites } from './starts.js';
 import { statementOf } from './statements.js';
 import { factoryCall } from './folded.js';
+import { adapterRecord } from './adapters.js';
+import { generatedKindOf } from './generated.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 
@@ -181,7 +183,13 @@ export class FastifyRecords {
       const item = e.item as Extract<FastifyItem, { type: 'package' }>;
       return { package: item.package, prefix: keyPath(e.at.prefix), registration: this.locate(item.site), options: item.options };
     });
-    return { id, name: ctx.name, location: this.locate(ctx.site), createdBy: 'fastify()', listen: ctx.listen.map((l) => ({ location: this.locate(l.site), args: l.args })), starts: startSites(ctx.listen, [], this.locate), framework: 'fastify', ...(plugins.length ? { plugins } : {}) };
+    const parsers = contextsOf(ctx).flatMap((c) => c.parsers.map((p) => ({
+      contentType: p.contentType, ownerId: this.ctxIds.get(c)!, name: p.entry.name, registration: this.locate(p.site), ...statementOf(p.site), ...(p.entry.adapter ? { adapter: adapterRecord(p.entry.adapter, this.locate) } : {}),
+    })));
+    return {
+      id, name: ctx.name, location: this.locate(ctx.site), createdBy: 'fastify()', listen: ctx.listen.map((l) => ({ location: this.locate(l.site), args: l.args })), starts: startSites(ctx.listen, [], this.locate), framework: 'fastify',
+      ...(plugins.length ? { plugins } : {}), ...(parsers.length ? { contentTypeParsers: parsers } : {}), ...(generatedKindOf(ctx.site.getSourceFile().compilerNode) === 'server-module' ? { generated: 'server-module' as const } : {}),
+    };
   }
 
   private mountRecord(flat: FlatContext) {
@@ -208,7 +216,7 @@ export class FastifyRecords {
       id, framework: use ? 'express' : 'fastify', appId: e.at.appId, ownerId: e.at.id, scope: e.at.ctx.kind === 'app' ? 'app' : 'router', name: entry.name,
       path: use && item.path ? pathText(item.path) : '/', fullPath, origin: entry.origin, ...(entry.package ? { package: entry.package } : {}), ...(entry.fn ? { definition: this.locate(entry.fn) } : {}),
       registration: this.locate(item.site), ...statementOf(item.site), wrappers: entry.wrappers, order: e.order, resolution: entry.resolution === 'exact' && conditions.length ? 'partial' : entry.resolution,
-      reasons: [...entry.reasons, ...conditionReasons(conditions, this.locate(item.site))], source: entry.site.getText().slice(0, 500), ...(entry.factory ? { factory: factoryCall(entry.factory, this.locate) } : {}),
+      reasons: [...entry.reasons, ...conditionReasons(conditions, this.locate(item.site))], source: entry.site.getText().slice(0, 500), ...(entry.factory ? { factory: factoryCall(entry.factory, this.locate) } : {}), ...(entry.adapter ? { adapter: adapterRecord(entry.adapter, this.locate) } : {}),
       usage: use && entry.origin === 'local' ? this.usage(entry) : { req: [], res: [], next: [] }, hook,
     });
   }
@@ -405,6 +413,11 @@ export class FastifyRecords {
       },
     };
   }
+}
+
+/** A context and the plugin contexts below it, depth-first in registration order. */
+function contextsOf(ctx: FastifyContext): FastifyContext[] {
+  return [ctx, ...ctx.items.flatMap((i) => (i.type === 'plugin' ? contextsOf(i.child) : []))];
 }
 
 /**

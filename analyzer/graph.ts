@@ -5,7 +5,7 @@
  */
 import type { Node } from 'ts-morph';
 import type { PathSpec } from './path.js';
-import type { Reason, Resolution } from './model.js';
+import type { Adapter, Reason, Resolution } from './model.js';
 import type { Value } from './values.js';
 
 /** The call a package's factory made a value with (`express.json({ limit: '1mb' })`): the call, its argument values and the expressions written for them. */
@@ -13,6 +13,14 @@ export interface FactoryRecord {
   site: Node;
   args: Value[];
   argNodes: Node[];
+}
+
+/** An adapter of the generated hooks module at a registration (model.ts Adapter), before locations. */
+export interface AdapterRef {
+  kind: Adapter['kind'];
+  /** The Express function the adapter runs, described like any registration argument. */
+  wraps?: EntryRef;
+  param?: string;
 }
 
 /** A function (or package value) as found at a registration site, before ids are assigned. */
@@ -34,6 +42,8 @@ export interface EntryRef {
   reasons: Reason[];
   /** For a package value made by a call (`express.json(opts)`, also far from the registration): that call. */
   factory?: FactoryRecord;
+  /** Set when the argument is an adapter of the generated hooks module (adapters.ts). */
+  adapter?: AdapterRef;
 }
 
 interface LayerBase {

@@ -16,6 +16,7 @@ import type { HelperLookup } from './helpers.js';
 import { startSites } from './starts.js';
 import { statementOf } from './statements.js';
 import { factoryCall } from './folded.js';
+import { adapterRecord } from './adapters.js';
 import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 
 /** Short stable id: a hash of what the record is about (never of its line). */
@@ -131,7 +132,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
         registration: locate(item.layer.site), ...statementOf(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
-        source: e.site.getText().slice(0, 500), ...(e.factory ? { factory: factoryCall(e.factory, locate) } : {}),
+        source: e.site.getText().slice(0, 500), ...(e.factory ? { factory: factoryCall(e.factory, locate) } : {}), ...(e.adapter ? { adapter: adapterRecord(e.adapter, locate) } : {}),
         usage: e.origin === 'local' ? { ...usage(e), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {
@@ -379,6 +380,7 @@ export function chainEntry(e: EntryRef, scope: ChainEntry['scope'], registration
     name: e.name, scope, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
     registration, ...(middlewareId ? { middlewareId } : {}), ...(e.wrappers.length ? { wrappers: e.wrappers } : {}), resolution: e.resolution,
     ...(conditions.length ? { conditions } : {}), ...(e.factory && !middlewareId ? { factory: factoryCall(e.factory, locate) } : {}),
+    ...(e.adapter ? { adapter: adapterRecord(e.adapter, locate) } : {}),
   };
 }
 

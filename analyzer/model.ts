@@ -156,6 +156,21 @@ export interface MountRef {
 export type ChainScope = 'app' | 'router' | 'route' | 'param';
 export type Origin = 'local' | 'package' | 'unknown';
 
+/**
+ * An adapter of the hooks module the `routes` stage writes (`fastify-hooks.*`, analyzer/generated.ts),
+ * recognised by provenance (the function is that module's): `expressMiddleware(fn)` and
+ * `expressParam(name, fn)` run an Express function as a Fastify hook, `expressWildcard(name)` gives
+ * an Express 5 wildcard parameter its value, `bodyLikeExpress` (a preHandler hook) and
+ * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers.
+ */
+export interface Adapter {
+  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body';
+  /** express-middleware, express-param: the Express function inside, described as a chain entry is (`requireAuth`, `celebrate [celebrate]`). */
+  wraps?: { name: string; origin: Origin; package?: string; definition?: Location };
+  /** express-param, express-wildcard: the parameter name (folded from the first argument). */
+  param?: string;
+}
+
 /** One function that runs before a route's handler (or the handler itself). */
 export interface ChainEntry {
   /** Name per fixtures/analyzer/README.md: reference text, or callee without argument lists. */
@@ -189,6 +204,8 @@ export interface ChainEntry {
   statement?: StatementSpan;
   /** For a package entry a factory made (`express.json({ limit })`): that call, folded. Only on entries without `middlewareId`; app- and router-level entries carry it on their `middleware[]` record. */
   factory?: FactoryCall;
+  /** Set when the entry is an adapter of the generated hooks module (`expressMiddleware(requireAuth)` in a moved route's `preHandler`, the `bodyLikeExpress` hook). */
+  adapter?: Adapter;
 }
 
 export interface Handler {
@@ -299,6 +316,15 @@ export interface App {
   servedBy?: string;
   /** For a Fastify app: the npm plugins registered on it or its plugins (`@fastify/cors`, `@fastify/express`), in registration order. */
   plugins?: { package: string; prefix: string; registration: Location; options: string | null }[];
+  /**
+   * For a Fastify app: the content-type parsers added on it or its plugins
+   * (`addContentTypeParser(contentType, parser)`): the app's, then each plugin's depth-first, each in the order added. `contentType` is the
+   * folded string (or the source text when it is not one: an array, a RegExp); `ownerId` the app or
+   * plugin context; `adapter` for `bodyLeftToExpress` of the generated hooks module.
+   */
+  contentTypeParsers?: { contentType: string; ownerId: string; name: string; registration: Location; statement?: StatementSpan; adapter?: Adapter }[];
+  /** `server-module` for the Fastify app created in the module the `shim` stage writes (its first line carries analyzer/generated.ts SHIM_MARK). */
+  generated?: 'server-module';
 }
 
 export interface Router {
@@ -357,6 +383,8 @@ export interface Middleware {
   source: string;
   /** For package middleware a factory made (`express.json({ limit: '1mb' })`, `cors(corsOptions)`, also when made far from the registration): that call with its arguments folded. */
   factory?: FactoryCall;
+  /** Set when the hook is an adapter of the generated hooks module (`addHook('preHandler', bodyLikeExpress)`: `express-body`). */
+  adapter?: Adapter;
   /**
    * For `framework: 'fastify'`: the hook it was added for (`addHook('onRequest', fn)`; also
    * `onSend`, `onResponse`, … which are never in a chain). For Express middleware run through

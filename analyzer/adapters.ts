@@ -1,0 +1,59 @@
+/**
+ * The adapters of the hooks module the `routes` stage writes (model.ts Adapter), recognised at a
+ * registration by provenance: the function called (`expressMiddleware(requireAuth)`) or passed
+ * (`addHook('preHandler', bodyLikeExpress)`) is a function declaration of that name in a file
+ * whose first line carries ROUTES_HOOKS_MARK, however it was imported.
+ */
+import { Node, type ts } from 'ts-morph';
+import type { Evaluator } from './evaluate.js';
+import type { AdapterRef, EntryRef } from './graph.js';
+import type { Adapter, Location } from './model.js';
+import { generatedKindOf } from './generated.js';
+import { nameOf } from './syntax.js';
+import type { Value } from './values.js';
+
+type Locate = (node: Node | ts.Node) => Location;
+
+/** The hooks module's exports: which adapter each is, where its Express function and parameter name are among the arguments. */
+const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?: number }>([
+  ['expressMiddleware', { kind: 'express-middleware', wraps: 0 }],
+  ['expressParam', { kind: 'express-param', wraps: 1, param: 0 }],
+  ['expressWildcard', { kind: 'express-wildcard', param: 0 }],
+  ['bodyLikeExpress', { kind: 'express-body' }],
+  ['bodyLeftToExpress', { kind: 'express-body' }],
+]);
+
+/**
+ * The adapter at registration argument `node` (value `value`), or undefined: a call of one of the
+ * hooks module's factories (its Express function described with `describe`), or one of its body
+ * functions passed as it is.
+ */
+export function adapterOf(ev: Evaluator, node: Node, value: Value | undefined, describe: (node: Node, value: Value | undefined) => EntryRef): AdapterRef | undefined {
+  if (Node.isCallExpression(node)) {
+    const spec = hooksModuleFunction(ev.argValues.get(node.getExpression()));
+    if (!spec || (spec.wraps === undefined && spec.param === undefined)) return undefined;
+    const args = node.getArguments();
+    const inner = spec.wraps === undefined ? undefined : args[spec.wraps];
+    const name = spec.param === undefined ? undefined : args[spec.param] && ev.argValues.get(args[spec.param]);
+    return { kind: spec.kind, ...(inner ? { wraps: describe(inner, ev.argValues.get(inner)) } : {}), ...(name?.k === 'str' ? { param: name.v } : {}) };
+  }
+  const spec = hooksModuleFunction(value);
+  return spec?.kind === 'express-body' ? { kind: spec.kind } : undefined;
+}
+
+/** The Inventory form of an adapter: its Express function as a chain entry names it. */
+export function adapterRecord(a: AdapterRef, locate: Locate): Adapter {
+  const w = a.wraps;
+  return {
+    kind: a.kind,
+    ...(w ? { wraps: { name: w.name, origin: w.origin, ...(w.package ? { package: w.package } : {}), ...(w.fn ? { definition: locate(w.fn) } : {}) } } : {}),
+    ...(a.param !== undefined ? { param: a.param } : {}),
+  };
+}
+
+/** The adapter a function value is, when it is one of the hooks module's functions. */
+function hooksModuleFunction(v: Value | undefined) {
+  if (v?.k !== 'fn' || !Node.isFunctionDeclaration(v.node)) return undefined;
+  const spec = ADAPTERS.get(nameOf(v.node) ?? '');
+  return spec && generatedKindOf(v.node.getSourceFile().compilerNode) === 'hooks-module' ? spec : undefined;
+}
