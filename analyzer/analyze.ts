@@ -19,6 +19,7 @@ import { ROUTE_METHODS } from './express-api.js';
 import { descendantsWhere } from './syntax.js';
 import { toolVersion } from './version.js';
 import { lineAndColumn } from './position.js';
+import { parseQuietly, sourceFileFacts } from './file-facts.js';
 
 export interface AnalyzeOptions {
   /** Folder to analyse (absolute or relative to the process cwd). */
@@ -114,12 +115,14 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
     diagnostics.push({ code: 'no-express', severity: 'info', message: `no Express app or router was found in this folder${hint}` });
   }
 
+  const files = sourceFileFacts(discovered.files, (abs) => (failed.has(abs) ? null : project.getSourceFile(abs)?.compilerNode ?? parseQuietly(abs)), root, resolver);
   const inventory: Inventory = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'express-to-fastify-migrate', version: toolVersion() },
     project: facts,
     summary: { routes: 0, byResolution: { exact: 0, partial: 0, inferred: 0, unresolved: 0 }, routers: 0, mounts: 0, middleware: 0, errorHandlers: 0, files: { analysed: 0, skipped: 0, failed: 0, skippedFolders: [] }, complete: true, reasons: {}, headline: '' },
     ...records,
+    files,
     diagnostics: sortDiagnostics(diagnostics),
   };
   inventory.summary = summarise(inventory, { analysed: evaluator.modules.size - failed.size, skipped: discovered.diagnostics.length, failed: failed.size, skippedFolders: discovered.skippedDirs });

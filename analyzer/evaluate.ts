@@ -17,6 +17,7 @@ import { ROUTER_PACKAGES } from './packages.js';
 import { type ClassValue, type FnValue, type ObjectValue, type Value, alt, obj, UNDEF, unknown } from './values.js';
 import { ExpressApi } from './express-api.js';
 import { nameOf, textOf, wrap } from './syntax.js';
+import { hasEsmSyntax } from './file-facts.js';
 
 /** A lexical scope; bindings may be lazy (imports resolve on first read, like live bindings). */
 export class Env {
@@ -179,7 +180,7 @@ export class Evaluator {
     const existing = this.modules.get(abs);
     if (existing) return existing;
     const source = this.ctx.sourceFile(abs);
-    const record: ModuleRecord = { file: abs, source, exports: obj(), esm: source ? isEsm(source) : false, state: 'evaluating', localExports: [] };
+    const record: ModuleRecord = { file: abs, source, exports: obj(), esm: source ? hasEsmSyntax(source.compilerNode) : false, state: 'evaluating', localExports: [] };
     this.modules.set(abs, record);
     if (source) {
       const env = new Env(null, null, record);
@@ -1063,10 +1064,4 @@ export class BudgetExceeded extends Error {
   constructor(readonly node: Node) {
     super('evaluation budget exceeded');
   }
-}
-
-/** An import, an export or `export default` at the top level (read from the compiler nodes: ts-morph's getters would list every statement's wrapper four times over). */
-function isEsm(source: SourceFile): boolean {
-  const exported = (s: ts.Statement) => (ts.isVariableStatement(s) || ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && !!s.modifiers?.some((m) => m.kind === SyntaxKind.ExportKeyword);
-  return source.compilerNode.statements.some((s) => ts.isImportDeclaration(s) || ts.isExportDeclaration(s) || (ts.isExportAssignment(s) && !s.isExportEquals) || exported(s));
 }

@@ -515,6 +515,42 @@ export interface Summary {
   headline: string;
 }
 
+/** One import of a source file (SourceFileFacts.imports), in source order. */
+export interface ImportFact {
+  /** The specifier as written (string literals only; computed specifiers are left out, the evaluator reports them). */
+  specifier: string;
+  /** The project file it names (POSIX, relative to the root), resolved by the analyzer's own resolver (resolve.ts: tsconfig `paths`, `.js` for `.ts`, index files); null for packages, built-ins and specifiers that do not resolve. */
+  resolved: string | null;
+  /** 1-based line of the import. */
+  line: number;
+  /** `import` declaration; `require(…)` call (also `import x = require(…)`); `dynamic` `import(…)`; `export-from`: `export … from`. */
+  kind: 'import' | 'require' | 'dynamic' | 'export-from';
+  /** `import type …` / `export type … from` / `import type x = require(…)`: erased on compilation, never loaded. */
+  typeOnly?: true;
+}
+
+/** What the analyzer knows of one project source file, whatever the entry reaches. */
+export interface SourceFileFacts {
+  /** POSIX, relative to the project root. */
+  file: string;
+  /**
+   * How Node runs the file. `.mjs`/`.mts`: esm; `.cjs`/`.cts`: commonjs. Other JavaScript: the
+   * `type` of the nearest package.json (Node's rule; the nearest one decides, whether or not it has
+   * a `type`); with none, as Node ≥ 20.19 detects it: esm when the file has import/export syntax,
+   * else commonjs. Other TypeScript: what tsc compiles it to (so a file written with
+   * import/export compiled to CommonJS counts as commonjs): tsconfig `module` `node16`/`node18`/
+   * `node20`/`nodenext` follow the package.json `type` as Node does; `es2015`…`esnext`/`preserve`
+   * emit esm; `commonjs` (and `amd`/`umd`/`system`/`none`) emit commonjs; without `module`, tsc's
+   * default: esm when `target` is ES2015 or later, else commonjs (`target` defaults to ES5).
+   */
+  moduleSystem: 'esm' | 'commonjs';
+  /** What the source itself is written in: import/export declarations (`esm`, which wins when both appear), else `require(…)`, `module.exports`, `exports.x`, `import x = require(…)` or `export =` (`commonjs`), else `none`. */
+  syntax: 'esm' | 'commonjs' | 'none';
+  imports: ImportFact[];
+  /** Set when the file is a module the stages write (analyzer/generated.ts). */
+  generated?: 'server-module' | 'hooks-module';
+}
+
 export interface Inventory {
   schemaVersion: string;
   tool: { name: string; version: string };
@@ -530,6 +566,12 @@ export interface Inventory {
   staticMounts: StaticMount[];
   viewEngines: ViewEngine[];
   settings: Setting[];
+  /**
+   * Every project source file discovery lists (files.ts: `.gitignore` honoured; node_modules,
+   * build output and unreadable files left out), declaration files (`.d.ts`) and files that do
+   * not parse excepted, sorted by file: what codemods read instead of walking the tree.
+   */
+  files: SourceFileFacts[];
   diagnostics: Diagnostic[];
   /** Set once rules run (`rules/`): what each part needs to become Fastify. */
   findings?: Finding[];

@@ -33,6 +33,8 @@ export class ModuleResolver {
   private readonly options: ts.CompilerOptions;
   private readonly cache = new Map<string, Resolved>();
   readonly tsconfigProblems: string[] = [];
+  /** The compiler options of the project's tsconfig.json as TypeScript reads them (`module`, `target`, …); null when there is none or it does not parse. */
+  tsconfig: ts.CompilerOptions | null = null;
 
   /** TypeScript's own cache of directory lookups (package.json, node_modules walks) across specifiers. */
   private readonly moduleCache: ts.ModuleResolutionCache;
@@ -58,6 +60,7 @@ export class ModuleResolver {
     }
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath));
     for (const e of parsed.errors) this.tsconfigProblems.push(ts.flattenDiagnosticMessageText(e.messageText, ' '));
+    this.tsconfig = parsed.options;
     // `pathsBasePath` (internal) anchors `paths` at the tsconfig's folder when there is no baseUrl.
     const { paths, baseUrl, rootDirs, pathsBasePath } = parsed.options;
     return { ...base, ...(paths ? { paths, pathsBasePath } : {}), ...(baseUrl ? { baseUrl } : {}), ...(rootDirs ? { rootDirs } : {}) };
