@@ -12,7 +12,7 @@
 import { prefixCovers } from '../../analyzer/path.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import type { ChainEntry, Inventory, Route } from '../../analyzer/model.js';
-import type { Blocker } from '../errors-handler/move-plan.js';
+import type { Blocker } from '../handler-move/plan.js';
 import { fastifyPaths } from './paths.js';
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */

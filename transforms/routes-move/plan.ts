@@ -2,7 +2,7 @@
  * Plans the `routes` stage: which Express routes move to Fastify now, and what each file gets.
  * A route moves when the inventory shows nothing against it (candidates.ts), its registration is a
  * statement the codemod can read (registration.ts), its handler rewrites completely to
- * `(request, reply)` (transforms/errors-handler/handler-function.ts, role 'route'), and everything
+ * `(request, reply)` (transforms/handler-rewrite/rewrite.ts, role 'route'), and everything
  * that shares something with it moves too: the other routes of its statement, the other routes of
  * its handler, the other mounts of its router, and routes it overlaps (Express picks by order,
  * Fastify by specificity). The rest stays on Express behind the shim, with its reason: a DeferredItem
@@ -14,22 +14,22 @@ import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { joinPaths, prefixCovers } from '../../analyzer/path.js';
 import type { Inventory, Route } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
-import { generatedModuleFor, type GeneratedModule } from '../errors-handler/fastify-module.js';
-import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../errors-handler/handler-function.js';
-import { functionAt, type Blocker } from '../errors-handler/move-plan.js';
-import { otherUses } from '../errors-handler/other-uses.js';
-import { placementOf } from '../errors-handler/handler-module.js';
-import { importSpecifier, moduleSystemOfFile } from '../errors-handler/shim-facts.js';
-import { anchorOf, isTypeScript, parseOrNull, startsAt, textOf, type Node } from '../errors-handler/source-files.js';
+import { generatedModuleFor, hooksModuleFile, type GeneratedModule } from '../server-module/locate.js';
+import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../handler-rewrite/rewrite.js';
+import { functionAt, isTypeScript, parseOrNull, startsAt, textOf, type Node } from '../lib/ast.js';
+import type { Blocker } from '../handler-move/plan.js';
+import { otherUses } from '../lib/references.js';
+import { placementOf } from '../lib/exports.js';
+import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
+import { anchorOf } from '../lib/anchor.js';
 import { fastifyAgrees, inventoryBlockers, overlaps, ownChain, sameMethod } from './candidates.js';
-import { hooksModuleFile } from './hooks-module.js';
 import { detectStyle } from '../lib/style.js';
 import { fastifyPaths } from './paths.js';
-import { jsonOptions } from '../lib/json-settings.js';
-import { viewRegistration, type ViewRegistration } from './views.js';
+import { jsonOptions } from '../handler-rewrite/json-settings.js';
+import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import type { PluginEntry, PluginRoute, RoutesEntry } from './model.js';
-import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from './registration.js';
+import { routeStatementAt, usesOnlyModuleScope, type RouteStatement } from '../lib/route-statement.js';
 
 /** What the plan knows of one route. */
 interface RouteState {
@@ -112,7 +112,7 @@ function parsedFiles(ctx: PlanContext): Parsed {
 
 /** Everything about one route that does not depend on the other routes. */
 /**
- * @fastify/view for each Express app, as routes-move/views.ts gives it (null: it refuses, with the
+ * @fastify/view for each Express app, as plugin-registrations/view.ts gives it (null: it refuses, with the
  * reason) — computed once per app; a moved route that renders needs it.
  */
 function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModule | null>, parsed: Parsed): (route: Route) => { registration: ViewRegistration; option: true | string } {
@@ -704,7 +704,7 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The JSON print settings of the route's app, its router and the routers and sub-apps above it (transforms/lib/json-settings.ts). */
+/** The JSON print settings of the route's app, its router and the routers and sub-apps above it (transforms/handler-rewrite/json-settings.ts). */
 function jsonOptionsOf(inventory: Inventory, route: Route): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {
   // The app, the route's router and every router or sub-app it is mounted under (a sub-app's settings reach its routers).
   const owners = new Set([route.appId, route.ownerId, ...route.mountChain.flatMap((m) => {

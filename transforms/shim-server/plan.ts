@@ -8,9 +8,10 @@
 import type { App, Inventory } from '../../analyzer/model.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
-import { serverFactsOf, serverModuleFor } from './facts.js';
-import { importsGeneratedModule, startSites } from './start-sites.js';
-import type { ServerFacts } from './template.js';
+import { serverFactsOf } from './facts.js';
+import { serverModuleFor } from '../server-module/locate.js';
+import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
+import type { ServerFacts } from '../server-module/template.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
 /** The plan entry of the generated module: the facts its text is written from, in the style of the file that listens. */

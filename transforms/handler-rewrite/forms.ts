@@ -14,7 +14,7 @@
  * Shapes: a use of `res` is a chain of links (`res.status(404).json(x)` is `status(404)`, then
  * `json(x)`); each link becomes one or more Fastify steps on `reply` (`reply.code(404).send(x)`;
  * `res.sendStatus(404)` becomes three), or a refusal. This module only decides and builds expressions;
- * finding the chains in a function is the caller's (transforms/errors-handler/handler-function.ts),
+ * finding the chains in a function is the caller's (transforms/handler-rewrite/rewrite.ts),
  * so the plan (which must know whether a handler can move) and the transform (which moves it) use
  * the same rows.
  */
@@ -70,7 +70,7 @@ export interface FormContext {
   contentDisposition?: string;
   /**
    * A moved route handler (role `route`) whose plugin context registers @fastify/view as the app's
-   * Express views (transforms/routes-move/views.ts): `true` converts `res.render` (view-render.ts);
+   * Express views (transforms/plugin-registrations/view.ts): `true` converts `res.render` (view-render.ts);
    * a string is why the app's views cannot be registered exactly, given as the refusal; absent:
    * `res.render` refuses (plugins stage).
    */
@@ -395,7 +395,7 @@ export const REPLY_FORMS: Record<string, ReplyForm> = {
   },
   headersSent: { use: 'property', chainable: false, fastify: 'reply.raw.headersSent', convert: () => ({ steps: [{ property: ['raw', 'headersSent'] }] }) },
   statusCode: { use: 'property', chainable: false, fastify: 'reply.statusCode (read and write)', convert: () => ({ steps: [{ property: ['statusCode'] }] }) },
-  render: { use: 'call', chainable: false, answers: true, answersLater: true, fastify: 'reply.view(view, locals) on a moved route whose context registers @fastify/view (routes-move/views.ts); otherwise — (plugins stage)', convert: renderForm },
+  render: { use: 'call', chainable: false, answers: true, answersLater: true, fastify: 'reply.view(view, locals) on a moved route whose context registers @fastify/view (transforms/plugin-registrations/view.ts); otherwise — (plugins stage)', convert: renderForm },
   redirect: { use: 'call', chainable: false, answers: true, fastify: "reply.redirect(encodeUrl(url), status?) on a moved route (body differs: delta redirect-body); refuses in error handlers", convert: redirect },
   location: { use: 'call', chainable: true, fastify: "reply.header('location', encodeUrl(url)) on a moved route", convert: location },
   attachment: {

@@ -1,6 +1,6 @@
 /**
- * The `res.render` row of the `res` table (reply-api.ts): on a moved route handler whose plugin
- * context registers @fastify/view as the app's Express views (transforms/routes-move/views.ts),
+ * The `res.render` row of the `res` table (handler-rewrite/forms.ts): on a moved route handler whose plugin
+ * context registers @fastify/view as the app's Express views (transforms/plugin-registrations/view.ts),
  * `res.render(view[, locals])` becomes `reply.view(view[, locals])`, arguments unchanged.
  *
  * Why that is the whole form (probed, see view-engines.ts): the registration gives @fastify/view
@@ -12,7 +12,7 @@
  * goes to `reply.send(err)`: Fastify's error handler, where the errors stage put the app's.
  *
  * `reply.view` answers once the template is read (a promise), so an async handler must return
- * the reply (mapping §1.5.1): the row is `answersLater`, and handler-flow.ts adds `return reply`.
+ * the reply (mapping §1.5.1): the row is `answersLater`, and handler-rewrite/flow.ts adds `return reply`.
  *
  * It refuses what would not answer the same: the callback form (Express hands the HTML to it,
  * @fastify/view would send it), a function that sets a Content-Type (Express adds a charset to
@@ -20,8 +20,8 @@
  * an absolute name as a file path, @fastify/view joins every name to its root), and a locals
  * literal with a key Express's engine reads as a compile option (view-engines.ts).
  */
-import type { Expr, FormContext, FormResult } from './reply-api.js';
-import { ENGINE_OPTION_LOCALS } from './view-engines.js';
+import type { Expr, FormContext, FormResult } from './forms.js';
+import { ENGINE_OPTION_LOCALS } from '../../rules/catalogue/view-engines.js';
 
 /** The plugin a converted `res.render` needs registered in the route's context. */
 export const VIEW_PLUGIN = '@fastify/view';

@@ -1,14 +1,13 @@
 /**
- * Reading a handler function's syntax tree for its rewrite (handler-function.ts): the references
+ * Reading a handler function's syntax tree for its rewrite (handler-rewrite/rewrite.ts): the references
  * of a parameter, where a node sits relative to the function (its own level or a nested
  * callback, the tail of its control flow), what a value is, and fresh names. Nothing here edits.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import type { ValueKind } from '../lib/reply-api.js';
+import type { Node } from '../lib/ast.js';
+import type { ValueKind } from './forms.js';
 
-/** Any AST node. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Node = any;
+export type { Node };
 
 /** One prepared change; `size` is the size of the node it replaces (innermost first, so outer edits see inner results). */
 export interface Edit {

@@ -1,28 +1,16 @@
 /**
- * Plan entries of the `errors` stage steps (errors-handler, errors-not-found): what the transform
+ * Plan entries of the `errors` stage steps (errors-handler, errors-not-found), which move an
+ * app-level handler to Fastify's error or not-found handler: what the transform
  * does in one file. Entries find their nodes by the source text they had when the plan was made
  * (`Anchor`), not by line alone, because the other step of the stage may have edited the file
  * first (added an import line) by the time this one runs.
  */
-import type { HandlerOptions } from './handler-function.js';
-
-/** A node found by its source text, the nearest to `line` when the text repeats. */
-export interface Anchor {
-  /** The node's source text when the plan was made. */
-  text: string;
-  /** 1-based line it started on then. */
-  line: number;
-}
-
-/** How the generated module imports a handler from the module that defines it. */
-export type ImportForm =
-  /** `import x from` / `const x = require(…)` (ESM default export, or `module.exports = fn`). */
-  | { kind: 'default' }
-  /** `import { name } from` / `const { name } = require(…)`. */
-  | { kind: 'named'; name: string };
+import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
+import type { Anchor } from '../lib/anchor.js';
+import type { HandlerRegistration } from '../server-module/build-fastify.js';
 
 /** Which Fastify method takes the handler. */
-export type FastifyMethod = 'setErrorHandler' | 'setNotFoundHandler';
+export type FastifyMethod = HandlerRegistration['method'];
 
 /** The handler function, where it is defined: rewrite it to Fastify's signature, and export it when it is not. */
 export interface RewriteEntry {
@@ -74,18 +62,9 @@ export interface UntodoEntry {
   prefix: string;
 }
 
-/** The generated Fastify module: import the handler and register it in `buildFastify` before `return fastify`. */
-export interface RegisterEntry {
+/** The generated Fastify module: import the handler and register it in `buildFastify` before `return fastify` (server-module/build-fastify.ts). */
+export interface RegisterEntry extends HandlerRegistration {
   kind: 'register';
-  method: FastifyMethod;
-  /** Import specifier from the generated module (`./middleware/error.js`). */
-  specifier: string;
-  form: ImportForm;
-  /** Preferred local name (made collision-free by the transform). */
-  local: string;
-  module: 'esm' | 'commonjs';
-  /** Where the handler came from, for the comment above the call (`src/middleware/error.js`). */
-  from: string;
 }
 
 export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | UntodoEntry | RegisterEntry;

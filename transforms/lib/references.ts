@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
-import { moduleExportsTarget } from './handler-module.js';
-import type { ImportForm } from './model.js';
-import { parseOrNull, projectSourceFiles, resolveRelative, type Node } from './source-files.js';
+import { moduleExportsTarget, type ImportForm } from './exports.js';
+import { parseOrNull, type Node } from './ast.js';
+import { projectSourceFiles, resolveRelative } from './project-files.js';
 
 /** What identifies the handler. */
 export interface HandlerIdentity {

@@ -1,6 +1,6 @@
 /**
  * What the generated server module's `movedRoutes` plugin must contain so that moved routes
- * render (`reply.view`, transforms/lib/view-render.ts) exactly as the app's Express views did:
+ * render (`reply.view`, transforms/handler-rewrite/view-render.ts) exactly as the app's Express views did:
  * @fastify/view registered with the app's engine, views directory, locals and caching.
  *
  * The registration reads the Express app itself (`app`, which `buildFastify(app)` has), so it
@@ -18,7 +18,7 @@
  *   exactly when NODE_ENV is production);
  * - `options`: what Express's engine compiles with besides the data: ejs reads
  *   `app.get('view options')`, and both engines read app.locals named like their compile options
- *   (`app.locals.pretty = true` for pug), see transforms/lib/view-engines.ts.
+ *   (`app.locals.pretty = true` for pug), see rules/catalogue/view-engines.ts.
  * Probed byte for byte on the url-shortener (pug) and legacy-cjs (ejs) views (view-engines.ts).
  *
  * It refuses what one registration cannot reproduce: no engine, several engines, an engine whose
@@ -31,7 +31,7 @@
  */
 import type { Inventory, Setting, ViewEngine } from '../../analyzer/model.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
-import { VIEW_ENGINES, type ViewEngineFacts } from '../lib/view-engines.js';
+import { VIEW_ENGINES, type ViewEngineFacts } from '../../rules/catalogue/view-engines.js';
 
 /** What `viewRegistration` reads. */
 export interface ViewsInput {
@@ -91,7 +91,7 @@ export function viewRegistration(input: ViewsInput): ViewRegistration {
   return {
     imports: [
       { local: view, from: '@fastify/view', kind: 'default' },
-      // TypeScript without esModuleInterop has no default import of a CommonJS module (the shim's rule, shim-server/template.ts).
+      // TypeScript without esModuleInterop has no default import of a CommonJS module (the shim's rule, transforms/server-module/template.ts).
       { local: engineLocal, from: engine.facts.package, kind: input.server.typescript ? 'namespace' : 'default' },
     ],
     statements: [

@@ -11,15 +11,17 @@ import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan } from '../model.js';
-import { generatedModuleFor, type GeneratedModule } from './fastify-module.js';
-import { planHandlerRewrite, type HandlerOptions } from './handler-function.js';
-import { placementOf } from './handler-module.js';
-import { jsonOptions } from '../lib/json-settings.js';
-import type { Anchor, FastifyMethod, ImportForm, MoveEntry } from './model.js';
-import { otherUses } from './other-uses.js';
-import { findRegistration, hasTodoOf } from './registration.js';
-import { importSpecifier, moduleSystemOfFile } from './shim-facts.js';
-import { anchorOf, functionPaths, isTypeScript, parseOrNull, startsAt, type Node } from './source-files.js';
+import { generatedModuleFor, type GeneratedModule } from '../server-module/locate.js';
+import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
+import { placementOf, type ImportForm } from '../lib/exports.js';
+import { jsonOptions } from '../handler-rewrite/json-settings.js';
+import type { FastifyMethod, MoveEntry } from './model.js';
+import { otherUses } from '../lib/references.js';
+import { findRegistration } from '../lib/registration.js';
+import { hasTodoOf } from '../lib/todo.js';
+import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
+import { anchorOf, type Anchor } from '../lib/anchor.js';
+import { functionAt, isTypeScript, parseOrNull, type Node } from '../lib/ast.js';
 
 /**
  * Why a handler stays on Express: a stable code (ManualItem.code), a sentence for the
@@ -189,21 +191,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   }
   const importer = [regSource, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
-  entries.push([target.file, { kind: 'register', method: step.method, specifier, form, local, module: target.module, from: defFile }]);
+  entries.push([target.file, { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: defFile }]);
   return { entries };
 }
-
-/**
- * The function whose definition starts at `at` (an `export` in front counts as its start, as the
- * analyzer reports it; so do `const x =` and an object key `show: function …`). Shared with the
- * routes stage, which finds route handlers the same way.
- */
-export function functionAt(j: JSCodeshift, root: Collection, at: Location, source: string): ASTPath<Node> | null {
-  const starts = (node: Node) => startsAt(node, at, source);
-  const all = functionPaths(j, root);
-  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
-}
-
 
 function requiresGenerated(source: string, target: GeneratedModule): boolean {
   const stem = path.posix.basename(target.file).replace(/\.[^.]+$/, '');

@@ -1,6 +1,6 @@
 /**
  * An Express handler function → Fastify's signature, with every `req`/`res`/`next` use rewritten
- * through the tables of transforms/lib/reply-api.ts:
+ * through the tables of transforms/handler-rewrite/forms.ts:
  * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
  * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
  * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
@@ -9,24 +9,25 @@
  *   when sync (Fastify's done has next's meaning), `(request, reply)` when async;
  * - `helper`: a module-level function whose first parameter is the request (`ownOrder(req, …)`),
  *   called from moved routes (issue 8): `req` → `request` by the same request rows as a route,
- *   its other parameters untouched, no response or next (handler-helpers.ts).
+ *   its other parameters untouched, no response or next (handler-rewrite/helpers.ts).
  * On a moved route (`route`, `hook`, and the `helper`s they call) the Express app has run before the function in the
  * @fastify/express bridge, so what middleware set on `req`/`res` is read on `request.raw` /
  * `reply.raw`; the control-flow rules (next, returns, answers from callbacks) are
- * handler-flow.ts's, the TypeScript signatures handler-types.ts's, the reach to Express's raw
- * request and response handler-raw.ts's.
+ * handler-rewrite/flow.ts's, the TypeScript signatures handler-rewrite/types.ts's, the reach to Express's raw
+ * request and response handler-rewrite/raw.ts's.
  *
  * `planHandlerRewrite` looks at the function once and returns the reasons it cannot move (empty
  * when it can) and an `apply()` that rewrites it: the plan calls it to decide, the transform to
  * act, so both decide alike. Nothing is changed unless `apply()` is called.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from '../lib/reply-api.js';
-import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit, type Node } from './handler-ast.js';
-import { planFlow } from './handler-flow.js';
-import { helperCallee, helperParamRefusals } from './handler-helpers.js';
-import { planRawAccess, type RawAccess } from './handler-raw.js';
-import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './handler-types.js';
+import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from './forms.js';
+import type { Node } from '../lib/ast.js';
+import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
+import { planFlow } from './flow.js';
+import { helperCallee, helperParamRefusals } from './helpers.js';
+import { planRawAccess, type RawAccess } from './raw.js';
+import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './types.js';
 
 export { referencesOf };
 export type { TypeImport };
@@ -38,7 +39,7 @@ export interface HandlerOptions {
   /**
    * Roles `route`, `hook` and `helper` (ignored by the others): names of module-level functions the
    * caller (the routes stage) rewrites too, with role `helper`. A call `name(req, …)` passing the
-   * request as its first argument (handler-helpers.ts `helperCallee`) is then allowed and becomes
+   * request as its first argument (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes
    * `name(request, …)`; any other value use of `req` still refuses. Absent: every such call refuses.
    */
   helpers?: ReadonlySet<string>;
@@ -76,9 +77,9 @@ export interface HandlerOptions {
   expressMajor?: 4 | 5;
   /**
    * Role `route` only (ignored by the others): the route's plugin context registers @fastify/view
-   * as the app's Express views (transforms/routes-move/views.ts `viewRegistration` gave no
+   * as the app's Express views (transforms/plugin-registrations/view.ts `viewRegistration` gave no
    * refusal). `true`: `res.render(view[, locals])` becomes `reply.view(view[, locals])`
-   * (transforms/lib/view-render.ts) and `plugins` lists '@fastify/view'; a string: views.ts's
+   * (transforms/handler-rewrite/view-render.ts) and `plugins` lists '@fastify/view'; a string: plugin-registrations/view.ts's
    * refusal, given as the route's; absent: `res.render` refuses (plugins stage).
    */
   views?: true | string;
@@ -88,7 +89,7 @@ export interface HandlerOptions {
 export interface HandlerRewrite {
   /** Why it cannot move, one reason per kind of blocker; empty when it can. */
   refusals: string[];
-  /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`, `HookHandlerDoneFunction`), sorted; import them type-only from 'fastify' (type-imports.ts addFastifyTypes). */
+  /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`, `HookHandlerDoneFunction`), sorted; import them type-only from 'fastify' (lib/type-imports.ts addFastifyTypes). */
   types: string[];
   /** Type names the rewrite removes from the function (`Request`, `Response`, `NextFunction`, `ApiError` of `Response<ApiError>`): their imports may go. */
   droppedTypes: string[];
@@ -98,14 +99,14 @@ export interface HandlerRewrite {
    * the rewrite already uses it. Roles error and not-found: always empty.
    */
   imports: Array<{ local: string; from: string }>;
-  /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): type-imports.ts addTypeImports. */
+  /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): lib/type-imports.ts addTypeImports. */
   typeImports: TypeImport[];
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
   /**
    * Fastify plugins the rewritten function needs registered in its route's context, by npm name
    * (`['@fastify/view']` when it renders); the routes stage registers them in `movedRoutes`
-   * (routes-move/views.ts for @fastify/view). Roles other than `route`: always empty.
+   * (transforms/plugin-registrations/view.ts for @fastify/view). Roles other than `route`: always empty.
    */
   plugins: string[];
   /**
@@ -158,7 +159,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const params: Node[] = fn.node.params;
   const early = signatureRefusals(params, options.role);
   if (early.length) return refused(early);
-  // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-flow.ts.
+  // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-rewrite/flow.ts.
   const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
   const flowRole = options.role === 'route' || options.role === 'hook' ? options.role : null;
   const refusals = new Set<string>();
@@ -248,7 +249,7 @@ interface UsesPlan {
 }
 
 /**
- * Every use of `res` as a chain of reply-api.ts rows: its edit, or why it cannot move; the chains
+ * Every use of `res` as a chain of handler-rewrite/forms.ts rows: its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
 function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
@@ -285,7 +286,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
 }
 
 /**
- * Every use of `req` through the `req` table of reply-api.ts: its edit, or why it cannot move;
+ * Every use of `req` through the `req` table of handler-rewrite/forms.ts: its edit, or why it cannot move;
  * members kept on Express's request are reached through `raw`; the reads of params/body/query
  * (for the TypeScript signature); the callees `req` is passed to first (`helperCalls`, sorted),
  * those in `helpers` allowed (renaming the parameter is their whole edit).
@@ -479,4 +480,10 @@ function isExpressHandlerType(type: Node): boolean {
   if (type.type !== 'TSTypeReference' || type.typeParameters) return false;
   const name = type.typeName.type === 'Identifier' ? type.typeName.name : type.typeName.right?.name;
   return EXPRESS_HANDLER_TYPES.has(name);
+}
+
+/** `rewrite` when it converts everything; else throws (the plan said it would: the file changed under it). */
+export function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
+  if (rewrite.refusals.length) throw new Error(`${file}:${anchor.line}: the planned handler can no longer be rewritten (${rewrite.refusals.join('; ')}); did the file change since the plan?`);
+  return rewrite;
 }

@@ -8,24 +8,41 @@
  * line breaks between nodes of one snippet, and joins nodes of separate snippets on one line.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
-import type { Node } from '../errors-handler/source-files.js';
-import type { RegisterEntry } from './model.js';
+import type { Node } from '../lib/ast.js';
+import { importedLocal } from '../lib/imports.js';
+import { buildFastifyOf } from './build-fastify.js';
 
 type Quote = 'single' | 'double';
+
+/** What the routes stage registers in the generated server module. */
+export interface MovedRoutesRegistration {
+  /** Each router's plugin: its name, its import from the server module, the prefixes it is registered under, the file it is in. */
+  plugins: Array<{ name: string; specifier: string; prefixes: string[]; from: string }>;
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  /** Specifier of the generated hooks module from the server module. */
+  hooksSpecifier: string;
+  /**
+   * @fastify/view, registered in movedRoutes as the app's Express views (plugin-registrations/view.ts),
+   * when a moved route renders: its imports and statements. movedRoutes then takes the Express app
+   * (`fastify.register(movedRoutes, { app })`).
+   */
+  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
+}
 
 /**
  * Adds what `entry` registers; no change for registrations already there.
  * @returns whether the module changed.
  * @throws Error when the module has no `function buildFastify` returning its instance (edited by hand)
  */
-export function registerPlugins(j: JSCodeshift, root: Collection, entry: RegisterEntry, quote: Quote): boolean {
+export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, quote: Quote): boolean {
   const q = quote === 'double' ? '"' : "'";
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   const taken = new Set<string>();
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   const imports: ImportLine[] = [];
   const localOf = (name: string, specifier: string) => {
-    const existing = imports.find((i) => i.name === name && i.specifier === specifier) ?? importedAs(j, root, name, specifier);
+    const existing = imports.find((i) => i.name === name && i.specifier === specifier) ?? importedLocal(j, root, specifier, { kind: 'named', name });
     if (existing) return typeof existing === 'string' ? existing : existing.local;
     let local = name;
     for (let i = 2; taken.has(local); i++) local = `${name}${i}`;
@@ -43,7 +60,7 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: Registe
       if (!moved || !moved.body.body.some((s: Node) => j(s).toSource() === text)) lines.push(text);
     }
   }
-  // @fastify/view as the app's Express views, once, when a moved route renders (routes-move/views.ts).
+  // @fastify/view as the app's Express views, once, when a moved route renders (plugin-registrations/view.ts).
   const views = entry.views && !(moved && j(moved).toSource().includes("decorateReply('locals'")) ? entry.views : null;
   for (const i of views?.imports ?? []) imports.push({ name: i.local, local: i.local, specifier: i.from, kind: i.kind });
   const viewLines = (views?.statements ?? []).map((l) => l.replace(/'/g, q));
@@ -70,7 +87,7 @@ interface ImportLine {
 }
 
 /** movedRoutes of a former run, given the Express app now that it registers the views: `movedRoutes(fastify, { app })`, registered with `{ app }`. */
-function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: RegisterEntry): void {
+function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRoutesRegistration): void {
   if (moved.params.length > 1) return;
   moved.params.push(j(`function f(${appParam(entry)}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[0]);
   root
@@ -80,27 +97,12 @@ function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: RegisterE
 }
 
 /** The second parameter of movedRoutes when it takes the Express app. */
-function appParam(entry: RegisterEntry): string {
+function appParam(entry: MovedRoutesRegistration): string {
   return entry.typescript ? '{ app }: { app: ExpressApp }' : '{ app }';
 }
 
-/** The local name `name` of `specifier` is imported under already, or null. */
-function importedAs(j: JSCodeshift, root: Collection, name: string, specifier: string): string | null {
-  const fromImport = root
-    .find(j.ImportSpecifier, { imported: { name } })
-    .filter((p) => p.parent.node.source?.value === specifier)
-    .paths()[0];
-  if (fromImport) return String(fromImport.node.local?.name ?? name);
-  const fromRequire = root
-    .find(j.VariableDeclarator)
-    .filter((p) => (p.node.init as Node)?.type === 'CallExpression' && (p.node.init as Node).callee.name === 'require' && (p.node.init as Node).arguments[0]?.value === specifier && p.node.id.type === 'ObjectPattern')
-    .paths()[0];
-  const prop = (fromRequire?.node.id as Node)?.properties.find((p: Node) => p.key?.name === name);
-  return prop ? prop.value.name : null;
-}
-
 /** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
-function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, imports: ImportLine[], q: string): void {
+function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegistration, imports: ImportLine[], q: string): void {
   const text = imports
     .map((i) => {
       const from = `${q}${i.specifier}${q}`;
@@ -119,21 +121,18 @@ function insertImports(j: JSCodeshift, program: Node[], entry: RegisterEntry, im
 }
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
-function addMovedRoutes(j: JSCodeshift, root: Collection, entry: RegisterEntry, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
-  const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
-  const statements: Node[] | undefined = build?.node.body.body;
-  const last = statements?.[statements.length - 1];
-  if (!build || last?.type !== 'ReturnStatement' || last.argument?.type !== 'Identifier') throw new Error('the generated module has no function buildFastify ending in `return fastify` to register the moved routes in');
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
+  const { body: statements, instance } = buildFastifyOf(j, root, 'register the moved routes');
   const register = j(
     [
       '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
       '// middleware runs first for them, as it did in Express.',
-      `${last.argument.name}.register(movedRoutes${takesApp ? ', { app }' : ''});`,
+      `${instance}.register(movedRoutes${takesApp ? ', { app }' : ''});`,
     ].join('\n'),
   )
     .find(j.Program)
     .paths()[0].node.body;
-  statements!.splice(statements!.length - 1, 0, ...register);
+  statements.splice(statements.length - 1, 0, ...register);
   const t = (s: string) => (entry.typescript ? s : '');
   const fn = j(
     [

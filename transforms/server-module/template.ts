@@ -17,7 +17,7 @@
  *   callback and returned `http.Server`.
  */
 import type { ParityPolicy } from '../model.js';
-import type { CodeStyle as Style } from '../lib/style.js';
+import { restyle, type CodeStyle as Style } from '../lib/style.js';
 
 /** What the generated module depends on; all of it read from the inventory by `plan.ts`. */
 export interface ServerFacts {
@@ -237,22 +237,3 @@ function bridgeFunctions(f: ServerFacts): string[] {
   ];
 }
 
-/** Canonical text (single quotes, semicolons, two-space indentation) → the file's style. */
-/** `lines` (written with single quotes, semicolons and two-space indents) in `style`: quotes, semicolons, indentation and line ends. */
-export function restyle(lines: string[], style: Style): string {
-  return lines
-    .map((line) => {
-      if (line.trimStart().startsWith('//') || line.trimStart().startsWith('*') || line.trimStart().startsWith('/**')) return indent(line, style);
-      let out = style.quote === 'double' ? line.replace(/'([^'"\\]*)'/g, '"$1"') : line;
-      if (!style.semicolons) out = out.replace(/;$/, '');
-      return indent(out, style);
-    })
-    .join(style.eol)
-    .concat(style.eol);
-}
-
-function indent(line: string, style: Style): string {
-  const depth = (line.length - line.trimStart().length) / 2;
-  const unit = style.indent.tabs ? '\t' : ' '.repeat(style.indent.width);
-  return unit.repeat(Math.floor(depth)) + (depth % 1 ? ' ' : '') + line.trimStart();
-}

@@ -5,7 +5,7 @@
  * read, make `res.json` refuse (`jsonSettings`). Shared by the errors and routes stages.
  */
 import type { Inventory } from '../../analyzer/model.js';
-import type { HandlerOptions } from '../errors-handler/handler-function.js';
+import type { HandlerOptions } from './rewrite.js';
 
 /** The options for a handler of app `appId` whose settings come from the records `owners` (the app, its router, the sub-apps above it). */
 export function jsonOptions(inventory: Inventory, appId: string, owners: ReadonlySet<string>): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {

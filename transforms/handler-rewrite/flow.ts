@@ -1,6 +1,6 @@
 /**
  * The control flow of a moved route handler or route middleware (roles `route` and `hook` of
- * handler-function.ts): what becomes of `next`, of `return`, of an expression body and of answers
+ * handler-rewrite/rewrite.ts): what becomes of `next`, of `return`, of an expression body and of answers
  * given from callbacks, by the rules of express-fastify-mapping.md §1.5 and Fastify 5's
  * `lib/handle-request.js` / `lib/hooks.js`:
  *
@@ -16,7 +16,7 @@
  *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
  *   which is Fastify's done there.
  * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
- *   reply-api.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
+ *   handler-rewrite/forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async
@@ -27,8 +27,8 @@
  * Everything is decided when planned; edits run only when the rewrite is applied.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { answersLater, answersRequest, returnsReply, type ChainLink } from '../lib/reply-api.js';
-import { enclosingTry, freeName, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './handler-ast.js';
+import { answersLater, answersRequest, returnsReply, type ChainLink } from './forms.js';
+import { enclosingTry, freeName, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './ast.js';
 
 /** What the flow rules need to know about the function. */
 export interface FlowInput {

@@ -5,7 +5,8 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
-import { startsAt, textOf, type Node } from './source-files.js';
+import { startsAt, textOf, type Node } from './ast.js';
+import { removeUnusedImport } from './imports.js';
 
 /** Methods a handler is registered with. */
 const REGISTRATION_METHODS = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
@@ -82,72 +83,3 @@ function rootIdentifier(node: Node): string | null {
   return n.type === 'Identifier' ? n.name : null;
 }
 
-/** Removes the import specifier or `require` binding `name` when no reference to it is left. */
-function removeUnusedImport(j: JSCodeshift, root: Collection, name: string): void {
-  const references = root.find(j.Identifier, { name }).filter((p) => {
-    const parent = p.parent.node;
-    if (/^Import/.test(parent.type)) return false;
-    if (parent.type === 'VariableDeclarator' && parent.id === p.node) return false;
-    if (parent.type === 'ObjectProperty' && p.parent.parent.node.type === 'ObjectPattern') return false;
-    if (parent.type === 'MemberExpression' && parent.property === p.node && !parent.computed) return false;
-    if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.shorthand && !parent.computed) return false;
-    return true;
-  });
-  if (references.size()) return;
-  root.find(j.ImportDeclaration).forEach((p) => {
-    const specifiers: Node[] = p.node.specifiers ?? [];
-    const kept = specifiers.filter((s) => s.local.name !== name);
-    if (kept.length === specifiers.length) return;
-    if (kept.length) p.node.specifiers = kept;
-    else p.prune();
-  });
-  root.find(j.VariableDeclarator).forEach((p) => {
-    const init = p.node.init;
-    const required = init && init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require';
-    if (!required || p.parent.parent.node.type !== 'Program') return;
-    if (p.node.id.type === 'Identifier' && p.node.id.name === name) {
-      p.prune();
-      return;
-    }
-    if (p.node.id.type === 'ObjectPattern') {
-      const props: Node[] = p.node.id.properties;
-      const kept = props.filter((q) => !(q.value?.type === 'Identifier' && q.value.name === name));
-      if (kept.length === props.length) return;
-      if (kept.length) p.node.id.properties = kept;
-      else p.prune();
-    }
-  });
-}
-
-/**
- * `// TODO(migrate): reason` above the statement, unless it is there already. A TODO(migrate) of
- * the same step (`prefix`) left there by an earlier run for another reason is replaced, not
- * stacked: the reason can change when the app changes between runs, and a second run must not add
- * a second note. Other TODOs stay (the other step's, for another handler of the same call).
- */
-export function addTodo(j: JSCodeshift, statement: ASTPath<Node>, reason: string, prefix: string): boolean {
-  const text = ` TODO(migrate): ${reason}`;
-  const comments: Node[] = statement.node.comments ?? [];
-  if (comments.some((c) => c.value.trim() === text.trim())) return false;
-  const kept = comments.filter((c) => !isTodoOf(c, prefix));
-  statement.node.comments = [...kept, j.commentLine(text, true, false)];
-  return true;
-}
-
-/** Whether the statement carries a leading `TODO(migrate): <prefix>…` comment (one this step wrote). */
-export function hasTodoOf(statement: ASTPath<Node>, prefix: string): boolean {
-  return ((statement.node.comments ?? []) as Node[]).some((c) => isTodoOf(c, prefix));
-}
-
-/** Deletes the leading `TODO(migrate): <prefix>…` comments of the statement; whether there was one. */
-export function removeTodo(statement: ASTPath<Node>, prefix: string): boolean {
-  const comments: Node[] = statement.node.comments ?? [];
-  const kept = comments.filter((c) => !isTodoOf(c, prefix));
-  if (kept.length === comments.length) return false;
-  statement.node.comments = kept;
-  return true;
-}
-
-function isTodoOf(comment: Node, prefix: string): boolean {
-  return comment.leading && String(comment.value).trim().startsWith(`TODO(migrate): ${prefix}`);
-}

@@ -12,9 +12,10 @@
  * When the file has no name for Express's type, a type-only import is reported (`imports()`).
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import type { Expr } from '../lib/reply-api.js';
-import { freeName, type Node } from './handler-ast.js';
-import { expressTypeRef, type ExpressTypeNames, type TypeImport } from './handler-types.js';
+import type { Expr } from './forms.js';
+import type { Node } from '../lib/ast.js';
+import { freeName } from './ast.js';
+import { expressTypeRef, type ExpressTypeNames, type TypeImport } from './types.js';
 
 /** The plan's access to the raw objects: builders for the edits, the declaration and the imports. */
 export interface RawAccess {

@@ -6,8 +6,7 @@
  * `placementOf` decides (plan); `addExport` and `hoistHandler` edit (transform).
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { ImportForm } from './model.js';
-import type { Node } from './source-files.js';
+import type { Node } from './ast.js';
 
 /** Where a handler function stands in its module. */
 export type Placement =
@@ -143,3 +142,10 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
   statement.replace(module === 'esm' ? wrapInExport(j, declaration) : declaration);
   if (module === 'commonjs') addCommonJsExport(j, root, name);
 }
+
+/** How the generated module imports a handler from the module that defines it. */
+export type ImportForm =
+  /** `import x from` / `const x = require(…)` (ESM default export, or `module.exports = fn`). */
+  | { kind: 'default' }
+  /** `import { name } from` / `const { name } = require(…)`. */
+  | { kind: 'named'; name: string };

@@ -12,15 +12,18 @@
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { printWithStyle } from '../lib/print.js';
+import { closeImportGaps, keepDirectiveGap, printWithStyle } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { registerHandler } from './fastify-module.js';
-import { planHandlerRewrite, type HandlerRewrite } from './handler-function.js';
-import { addExport, hoistHandler } from './handler-module.js';
+import { registerHandler } from '../server-module/build-fastify.js';
+import { complete, planHandlerRewrite } from '../handler-rewrite/rewrite.js';
+import { addExport, hoistHandler } from '../lib/exports.js';
 import type { MoveEntry } from './model.js';
-import { addTodo, removeRegistration, removeTodo } from './registration.js';
-import { findByAnchor, functionPaths, jFor, type Node } from './source-files.js';
-import { addFastifyTypes, dropUnusedImports } from './type-imports.js';
+import { addTodo, removeTodo } from '../lib/todo.js';
+import { removeRegistration } from '../lib/registration.js';
+import { findByAnchor, notFound } from '../lib/anchor.js';
+import { functionPaths, jFor, type Node } from '../lib/ast.js';
+import { addFastifyTypes, dropUnusedImports } from '../lib/type-imports.js';
+import { importedSpecifiers } from '../lib/imports.js';
 
 /**
  * jscodeshift transform of the `errors` steps: the new source, or null when nothing changes.
@@ -91,57 +94,3 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
 }
 
-/**
- * recast reprints a program whose statement list changed without the blank line that followed
- * its directive (`'use strict';`); put it back when the original had it.
- */
-export function keepDirectiveGap(original: string, printed: string): string {
-  const directive = /^([ \t]*(['"])use strict\2;?)(\r?\n)/m;
-  const before = directive.exec(original);
-  const after = directive.exec(printed);
-  if (!before || !after) return printed;
-  const eol = after[3];
-  const blankAfter = (text: string, m: RegExpExecArray) => /^[ \t]*\r?\n/.test(text.slice(m.index + m[0].length));
-  if (!blankAfter(original, before) || blankAfter(printed, after)) return printed;
-  const at = after.index + after[0].length;
-  return printed.slice(0, at) + eol + printed.slice(at);
-}
-
-/** Specifiers the module imports or requires at its top level. */
-export function importedSpecifiers(j: JSCodeshift, root: Collection): Set<string> {
-  const out = new Set<string>();
-  root.find(j.ImportDeclaration).forEach((p) => void out.add(String(p.node.source.value)));
-  root.find(j.CallExpression, { callee: { type: 'Identifier', name: 'require' } }).forEach((p) => {
-    const arg = p.node.arguments[0] as Node;
-    if (arg?.type === 'StringLiteral') out.add(arg.value);
-  });
-  return out;
-}
-
-/**
- * recast separates a statement added after the last import by the blank line that followed that
- * import; an import we added belongs to the block above it, so that blank line goes.
- */
-export function closeImportGaps(text: string, specifiers: string[]): string {
-  if (!specifiers.length) return text;
-  const lines = text.split('\n');
-  const isImport = (line: string) => /^\s*(import\s|(const|let|var)\s.*\brequire\()/.test(line);
-  for (const specifier of specifiers) {
-    const quoted = new RegExp(`['"]${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`);
-    const at = lines.findIndex((line) => isImport(line) && quoted.test(line));
-    if (at >= 2 && lines[at - 1].trim() === '' && isImport(lines[at - 2])) lines.splice(at - 1, 1);
-  }
-  return lines.join('\n');
-}
-
-/** `rewrite` when it converts everything; else throws (the plan said it would: the file changed under it). */
-export function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
-  if (rewrite.refusals.length) throw new Error(`${file}:${anchor.line}: the planned handler can no longer be rewritten (${rewrite.refusals.join('; ')}); did the file change since the plan?`);
-  return rewrite;
-}
-
-/** Throws for a planned node that is not in the file: moving the rest of the handler would leave it half moved. */
-export function notFound(file: string, what: string, anchor: { text: string; line: number }): never {
-  const first = anchor.text.split('\n', 1)[0].slice(0, 80);
-  throw new Error(`${file}:${anchor.line}: ${what} (\`${first}\`) is not where the plan found it; did the file change since the plan?`);
-}

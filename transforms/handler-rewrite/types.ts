@@ -1,6 +1,6 @@
 /**
  * TypeScript signatures of a moved route handler or route middleware (roles `route`/`hook` of
- * handler-function.ts), by Express's and Fastify's type declarations (@types/express 4/5,
+ * handler-rewrite/rewrite.ts), by Express's and Fastify's type declarations (@types/express 4/5,
  * fastify 5 `types/request.d.ts`, `types/hooks.d.ts`):
  *
  * - `req: Request<P, ResBody, ReqBody, Query>` → `request: FastifyRequest<{ Params: P; Body:
@@ -31,12 +31,12 @@
  *   through the default/namespace import (`express.Request`); another type refuses.
  *
  * Also how to name Express's `Request`/`Response` for the casts of `request.raw`/`reply.raw`:
- * the file's own local name, or a type-only import the caller adds (type-imports.ts
+ * the file's own local name, or a type-only import the caller adds (lib/type-imports.ts
  * `addTypeImports`).
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { textOf } from './source-files.js';
-import { freeName, snippet, typeNamesIn, type Node } from './handler-ast.js';
+import { textOf, type Node } from '../lib/ast.js';
+import { freeName, snippet, typeNamesIn } from './ast.js';
 
 /** How a file names Express's types. */
 export interface ExpressTypeNames {

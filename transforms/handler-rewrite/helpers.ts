@@ -1,13 +1,14 @@
 /**
  * Helper functions that receive the request (issue 8): a moved route handler or hook may hand its
  * `req` to a module-level helper (`res.json(ownOrder(req))`) when the routes stage rewrites that
- * helper too (handler-function.ts role `helper`), so both sides agree that the value is Fastify's
+ * helper too (handler-rewrite/rewrite.ts role `helper`), so both sides agree that the value is Fastify's
  * request. This module recognises such calls and the helper parameters that would carry Express's
  * response or `next`, which a helper rewrite cannot follow. Nothing here edits.
  */
 import type { ASTPath } from 'jscodeshift';
-import { lookup, snippet, type Node } from './handler-ast.js';
-import { expressTypeOf, type ExpressTypeNames } from './handler-types.js';
+import type { Node } from '../lib/ast.js';
+import { lookup, snippet } from './ast.js';
+import { expressTypeOf, type ExpressTypeNames } from './types.js';
 
 /**
  * The callee name when the reference `ref` of `req` is the FIRST argument of a call of a plain

@@ -6,9 +6,9 @@
  * their imports once nothing uses them.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
-import type { Node } from './source-files.js';
+import type { Node } from './ast.js';
 
-/** A type-only named import: `import type { <name> as <local> } from '<from>'` (handler-types.ts TypeImport). */
+/** A type-only named import: `import type { <name> as <local> } from '<from>'` (handler-rewrite/types.ts TypeImport). */
 export interface NamedTypeImport {
   name: string;
   local: string;

@@ -6,7 +6,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
-import type { Node } from '../errors-handler/source-files.js';
+import type { Node } from './ast.js';
 
 const span = (n: Node): [number, number] => [n.loc?.start.line ?? 0, n.loc?.end.line ?? 0];
 

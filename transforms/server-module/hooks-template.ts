@@ -6,21 +6,21 @@
  * shim's bridge guarantees: by the time a route's own hooks run, the app's middleware has run in
  * the bridge and `request.raw` / `reply.raw` are Express's own request and response.
  */
-import path from 'node:path';
-import type { CodeStyle } from '../lib/style.js';
-import { restyle } from '../shim-server/template.js';
-import type { HooksModuleEntry } from './model.js';
+import { restyle, type CodeStyle } from '../lib/style.js';
+
+/** What the hooks module's text depends on. */
+export interface HooksModuleFacts {
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  /** Express 5 passes a middleware's rejected promise on as next(err); the adapters do the same. */
+  expressMajor: 4 | 5;
+}
 
 /** First-line mark of the hooks module (a second run leaves an existing one alone). */
 export const HOOKS_MARK = 'written by `migrate run --stage routes`';
 
-/** The hooks module of a generated server module: same folder and extension. */
-export function hooksModuleFile(serverFile: string): string {
-  return path.posix.join(path.posix.dirname(serverFile), `fastify-hooks${path.posix.extname(serverFile)}`);
-}
-
 /** The module text in `style`. */
-export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
+export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
   const ts = entry.typescript;
   const t = (annotation: string) => (ts ? annotation : '');
   const exported = entry.module === 'esm' ? 'export ' : '';
@@ -123,12 +123,12 @@ export function hooksModule(entry: HooksModuleEntry, style: CodeStyle): string {
 }
 
 /** Express 5 passes a rejected promise of a middleware on as `next(err)` (Express 4 does not look at it). */
-function settle(entry: HooksModuleEntry): string[] {
+function settle(entry: HooksModuleFacts): string[] {
   // Never returned: Fastify would take a returned promise for an async hook and continue twice.
   if (entry.expressMajor !== 5) return [];
   return ["    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, done);".replace(/ as Promise<unknown>/g, entry.typescript ? ' as Promise<unknown>' : '')];
 }
 
-function result(entry: HooksModuleEntry): string {
+function result(entry: HooksModuleFacts): string {
   return entry.expressMajor === 5 ? 'const result = ' : '';
 }

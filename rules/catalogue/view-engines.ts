@@ -2,7 +2,7 @@
  * The Express view engines whose `res.render` @fastify/view reproduces byte for byte, and what
  * Express hands each engine besides the template's data. Read by the `res.render` row
  * (view-render.ts) and by the routes stage's registration of @fastify/view
- * (transforms/routes-move/views.ts).
+ * (transforms/plugin-registrations/view.ts).
  *
  * Probed (scratch probe, not kept): Express 4.22.3 `res.render` against Fastify 5.12.8 +
  * @fastify/express 4.0.7 + @fastify/view 12.0.0, with ejs 3.1.10 and pug 3.0.4, in development and

@@ -1,0 +1,87 @@
+/**
+ * Where the generated server module is: the module the `shim` stage writes next to the file that
+ * starts the app (`fastify-server.*`, recognised by GENERATED_MARK on its first line), which every
+ * later stage edits (server-module/build-fastify.ts, moved-routes.ts), and the hooks module the
+ * `routes` stage writes beside it (`fastify-hooks.*`). Every stage names and finds them here, so
+ * they all agree on which file it is.
+ */
+import path from 'node:path';
+import type { App } from '../../analyzer/model.js';
+import type { PlanContext } from '../model.js';
+import { moduleSystemOf, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
+import { projectSourceFiles } from '../lib/project-files.js';
+import { GENERATED_MARK } from './template.js';
+
+/** The generated module of an app. */
+export interface GeneratedModule extends ModuleFile {
+  source: string;
+  /** `--parity express`: the shim registered Express's own error page as the error handler. */
+  parityErrorPage: boolean;
+}
+
+/**
+ * The generated module that serves `app`: the Fastify app the inventory says serves it
+ * (`servedBy`), else the module the shim names for the app's file, its listen sites or the entry
+ * (`serverModuleFor`, so both stages name it alike), else the only one in the project. Null when
+ * the shim has not run.
+ */
+export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule | null {
+  const inventory = ctx.inventory;
+  const server = app.servedBy ? inventory.apps.find((a) => a.id === app.servedBy) : undefined;
+  if (server && isGeneratedModule(ctx.readFile(server.location.file))) return describe(ctx, server.location.file);
+  const starts = [app.location.file, ...app.listen.map((l) => l.location.file), ...(inventory.project.entry ? [inventory.project.entry] : [])];
+  for (const start of starts) {
+    const { file } = serverModuleFor(ctx, start);
+    if (isGeneratedModule(ctx.readFile(file))) return describe(ctx, file);
+  }
+  const all = projectSourceFiles(ctx.root).filter((f) => path.posix.basename(f).startsWith('fastify-') && isGeneratedModule(ctx.readFile(f)));
+  return all.length === 1 ? describe(ctx, all[0]) : null;
+}
+
+function describe(ctx: PlanContext, file: string): GeneratedModule {
+  const source = ctx.readFile(file) ?? '';
+  return {
+    file,
+    module: moduleSystemOfFile(file, source, ctx.inventory.project.moduleKind),
+    typescript: /\.[mc]?ts$/.test(file),
+    source,
+    parityErrorPage: /\.setErrorHandler\(\s*\(/.test(source),
+  };
+}
+
+/** Where the generated module lives (or will live) and how the files that start the app import it. */
+export type ServerModule = ModuleFile;
+
+/** Whether `source` is a module the shim stage wrote: GENERATED_MARK on its first line, where the template puts it. */
+export function isGeneratedModule(source: string | null): source is string {
+  return !!source && source.split('\n', 1)[0].includes(GENERATED_MARK);
+}
+
+const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
+
+const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim'];
+
+/**
+ * The generated module for the app listening in `listenFile`: next to it, with its extension and
+ * module system. An existing file of that name that we did not write is never overwritten: the
+ * next free name is taken.
+ */
+export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerModule {
+  const ext = EXTENSIONS.includes(path.posix.extname(listenFile)) ? path.posix.extname(listenFile) : '.js';
+  const dir = path.posix.dirname(listenFile);
+  const source = ctx.readFile(listenFile) ?? '';
+  const typescript = /\.[mc]?ts$/.test(ext);
+  // TypeScript gets import/export syntax whatever it compiles to.
+  const module = typescript ? 'esm' : moduleSystemOf(source, ext, ctx.inventory.project.moduleKind);
+  for (const base of BASE_NAMES) {
+    const file = path.posix.join(dir, base + ext);
+    const existing = ctx.readFile(file);
+    if (existing === null || isGeneratedModule(existing)) return { file, module, typescript };
+  }
+  return { file: path.posix.join(dir, `fastify-server-migrate${ext}`), module, typescript };
+}
+
+/** The hooks module of a generated server module: same folder and extension. */
+export function hooksModuleFile(serverFile: string): string {
+  return path.posix.join(path.posix.dirname(serverFile), `fastify-hooks${path.posix.extname(serverFile)}`);
+}
