@@ -77,9 +77,11 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
 }
 
 /**
- * Where a registration goes: `after-bridge` (before `return fastify`: the app's Express middleware
- * runs first for what it registers, as it did in Express) or `before-bridge` (ahead of the
- * `@fastify/express` registration: it runs for every request, those the bridge answers too).
+ * Where a registration goes in buildFastify: `after-bridge` (before `return fastify`: in the
+ * bridge's phase the Express app runs first, and what is registered here runs only for the
+ * requests Express hands on — Fastify's routes) or `before-bridge` (ahead of the `@fastify/express`
+ * registration: its hooks of that phase run before the Express app, for every request, those
+ * Express answers too). Proved at run time in test/transforms/server-module.test.ts.
  */
 export type Placement = 'after-bridge' | 'before-bridge';
 
