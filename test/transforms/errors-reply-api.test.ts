@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { planHandlerRewrite, type HandlerOptions } from '../../transforms/handler-rewrite/rewrite.js';
 import { functionPaths, jFor } from '../../transforms/lib/ast.js';
-import { expressContentType } from '../../transforms/handler-rewrite/forms.js';
+import { expressContentType } from '../../transforms/handler-rewrite/content-type.js';
 
 const ERROR: HandlerOptions = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: false };
 

@@ -27,7 +27,8 @@
  * Everything is decided when planned; edits run only when the rewrite is applied.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { answersLater, answersRequest, returnsReply, type ChainLink } from './forms.js';
+import type { ChainLink } from './reply-chain.js';
+import { answersLater, answersRequest, returnsReply } from './reply-forms.js';
 import { enclosingTry, freeName, followingBareReturn, insideNestedFunction, isBareReturn, isTail, ownReturns, referencesOf, sizeOf, snippet, type Edit, type Node } from './ast.js';
 
 /** What the flow rules need to know about the function. */

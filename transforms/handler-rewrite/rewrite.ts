@@ -21,7 +21,10 @@
  * act, so both decide alike. Nothing is changed unless `apply()` is called.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { applyReplySteps, convertReplyChain, convertRequestUse, replyChainAt, type ChainLink, type Expr, type FormContext, type FormNeed } from './forms.js';
+import type { Expr, FormContext, FormNeed } from './forms.js';
+import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js';
+import { convertReplyChain } from './reply-forms.js';
+import { convertRequestUse } from './request-forms.js';
 import type { Node } from '../lib/ast.js';
 import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
 import { planFlow } from './flow.js';
