@@ -19,7 +19,7 @@ async function contextOf(step: string, name: string): Promise<PlanContext> {
   const root = path.join(TRANSFORM_FIXTURES, step, name, 'input');
   const inventory = runRules(await analyze({ dir: root }));
   const readFile = (f: string) => (existsSync(path.join(root, f)) ? readFileSync(path.join(root, f), 'utf8') : null);
-  return { root, inventory, findings: inventory.findings ?? [], parity: 'default', readFile };
+  return { root, inventory, findings: inventory.findings ?? [], parity: 'default', options: {}, readFile };
 }
 
 const kinds = (p: ReturnType<typeof planHandler>) => Object.fromEntries(p.files.map((f) => [f.file, f.entries.map((e) => e.kind)]));

@@ -8,11 +8,13 @@
 import type { ErrorHandler, Inventory } from '../../analyzer/model.js';
 import type { PlanContext, StepPlan } from '../model.js';
 import type { MoveEntry } from './model.js';
-import { planMoves, type Blocker, type Candidate, type MoveStep } from './plan.js';
+import type { Blocker } from '../model.js';
+import { planMoves, type Candidate, type MoveStep } from './plan.js';
 
 const STEP: MoveStep = {
   step: 'errors-handler',
   role: 'error',
+  kind: 'error-handler',
   method: 'setErrorHandler',
   what: 'error handlers',
   noun: 'error handler',
@@ -34,14 +36,14 @@ function candidatesOf(inventory: Inventory): Candidate[] {
   const appLevel = (h: ErrorHandler) => h.scope === 'app' && h.fullPath === '/' && !h.conditions?.length;
   return handlers.map((h) => {
     const siblings = handlers.filter((o) => o.appId === h.appId && appLevel(o));
-    return { appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(h, siblings), nextToDefault: siblings.length === 1 };
+    return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(h, siblings), nextToDefault: siblings.length === 1 };
   });
 }
 
 function blockersOf(h: ErrorHandler, appLevel: ErrorHandler[]): Blocker[] {
   const blockers: Blocker[] = [];
-  if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler`, deferTo: 'routes' });
-  else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix`, deferTo: 'routes' });
+  if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
+  else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
   if (h.conditions?.length) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions.join(' and ')}; a Fastify error handler applies always, so keep that condition around fastify.setErrorHandler by hand` });
   if (h.origin !== 'local' || !h.definition) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
   if (appLevel.length > 1 && appLevel.includes(h)) {

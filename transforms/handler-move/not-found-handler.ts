@@ -8,11 +8,13 @@ import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyz
 import type { FrameworkDelta, PlanContext, StepPlan } from '../model.js';
 import { planErrorHandlerMoves } from './error-handler.js';
 import type { MoveEntry } from './model.js';
-import { planMoves, type Blocker, type Candidate, type MoveStep } from './plan.js';
+import type { Blocker } from '../model.js';
+import { planMoves, type Candidate, type MoveStep } from './plan.js';
 
 const STEP: MoveStep = {
   step: 'errors-not-found',
   role: 'not-found',
+  kind: 'not-found-handler',
   method: 'setNotFoundHandler',
   what: 'not-found handlers',
   noun: '404 handler',
@@ -45,7 +47,7 @@ export function planNotFoundHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> 
 }
 
 function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastify: boolean): Candidate {
-  return { appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: errorsEndInFastify };
+  return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: errorsEndInFastify };
 }
 
 /**
@@ -62,7 +64,7 @@ function appsWhoseErrorsEndInFastify(ctx: PlanContext): Set<string> {
 }
 
 function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
-  if (h.ownerId !== h.appId) return [{ code: 'not-found-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setNotFoundHandler`, deferTo: 'routes' }];
+  if (h.ownerId !== h.appId) return [{ code: 'not-found-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setNotFoundHandler` }];
   const middleware = inventory.middleware.filter((m) => m.appId === h.appId);
   const routes = inventory.routes.filter((r) => r.appId === h.appId);
   const asMiddleware = middleware.find((m) => sameSite(m.registration, h.registration));
@@ -81,13 +83,13 @@ function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
 }
 
 function middlewareBlockers(m: Middleware): Blocker[] {
-  if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix`, deferTo: 'routes' }];
+  if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix` }];
   if (m.reasons.some((r) => r.code === 'conditional')) return [{ code: 'not-found-conditional', reason: 'it is registered only under a condition; a Fastify not-found handler applies always' }];
   return [];
 }
 
 function routeBlockers(r: Route): Blocker[] {
-  if (r.method !== 'ALL') return [{ code: 'not-found-method', reason: `it answers only ${r.method} requests, so it is a route (an SPA fallback), not a 404 for every method; the routes stage moves it`, deferTo: 'routes' }];
+  if (r.method !== 'ALL') return [{ code: 'not-found-method', reason: `it answers only ${r.method} requests, so it is a route (an SPA fallback), not a 404 for every method; the routes stage moves it` }];
   if (r.chain.some((e) => e.scope === 'route')) return [{ code: 'not-found-middleware', reason: 'it has middleware of its own; move it by hand as a preHandler of setNotFoundHandler' }];
   if (r.conditions.length) return [{ code: 'not-found-conditional', reason: `it is registered only ${r.conditions.join(' and ')}; a Fastify not-found handler applies always` }];
   return [];

@@ -10,8 +10,9 @@
 import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
-import { StepRefusal, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan } from '../model.js';
-import { generatedModuleFor, type GeneratedModule } from '../server-module/locate.js';
+import { stageThatLifts } from '../../rules/catalogue/blockers.js';
+import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
+import { serverModuleOf, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
@@ -23,23 +24,10 @@ import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { functionAt, isTypeScript, parseOrNull, type Node } from '../lib/ast.js';
 
-/**
- * Why a handler stays on Express: a stable code (ManualItem.code), a sentence for the
- * `TODO(migrate)` comment, and places (`file:line`) for the ManualItem only — a TODO must read the
- * same on the next run, when the lines have moved.
- */
-export interface Blocker {
-  code: string;
-  reason: string;
-  where?: string[];
-  /** A later stage takes the handler (a router's → `routes`): a DeferredItem, no TODO, no exit 1. */
-  deferTo?: StageName;
-  /** Leave no `TODO(migrate)` in code (the file stays as it is); the ManualItem alone reports it. */
-  noTodo?: boolean;
-}
-
 /** A handler the inventory lists, in the terms both steps share. */
 export interface Candidate {
+  /** The inventory record's id (its verdict's). */
+  id: string;
   appId: string;
   /** Reference text at the registration (`errorHandler`, `errors.notFound`) or the function's name. */
   name: string;
@@ -54,7 +42,9 @@ export interface Candidate {
 /** What distinguishes the two steps. */
 export interface MoveStep {
   step: string;
-  role: HandlerOptions['role'];
+  role: 'error' | 'not-found';
+  /** The verdicts' kind. */
+  kind: Verdict['kind'];
   method: FastifyMethod;
   /** `moved.what` of the plan. */
   what: string;
@@ -78,8 +68,9 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
   };
   const manual: ManualItem[] = [];
   const deferred: DeferredItem[] = [];
+  const verdicts: Verdict[] = [];
   const expressApps = ctx.inventory.apps.filter((a) => a.framework !== 'fastify');
-  const modules = new Map(expressApps.map((a) => [a.id, generatedModuleFor(ctx, a)]));
+  const modules = new Map(expressApps.map((a) => [a.id, serverModuleOf(ctx, a)]));
   if (expressApps.length && [...modules.values()].every((m) => m === null)) throw missingShim(ctx);
   const appsOf = appsPerModule(expressApps, modules);
   let done = 0;
@@ -88,15 +79,18 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
     const outcome = planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : []);
     if ('entries' in outcome) {
       for (const [file, entry] of outcome.entries) add(file, entry);
+      verdicts.push({ id: c.id, kind: step.kind, moves: true, blockers: [] });
       done++;
       continue;
     }
     const { blocker } = outcome;
+    const waitsFor = stageThatLifts([blocker]) as StageName | null;
+    verdicts.push({ id: c.id, kind: step.kind, moves: false, blockers: [blocker], ...(waitsFor ? { waitsFor } : {}) });
     const named = c.name && c.name !== '<anonymous>' ? `${step.noun} ${c.name}` : step.noun;
     const where = blocker.where?.length ? ` (${blocker.where.join(', ')})` : '';
     const item: ManualItem = { file: c.registration.file, line: c.registration.line, code: blocker.code, reason: `${named} stays on Express: ${blocker.reason}${where}` };
-    if (blocker.deferTo) {
-      deferred.push({ ...item, reason: `${named} stays on Express until then: ${blocker.reason}${where}`, stage: blocker.deferTo });
+    if (waitsFor) {
+      deferred.push({ ...item, reason: `${named} stays on Express until then: ${blocker.reason}${where}`, stage: waitsFor });
       // A TODO an earlier version of this step left there is wrong now: nobody has to act.
       if (outcome.statement && outcome.staleTodo) add(c.registration.file, { kind: 'untodo', statement: outcome.statement, prefix: todoPrefix(step) });
       continue;
@@ -109,7 +103,7 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
     manual.push(item);
   }
   const of = candidates.length - deferred.length;
-  return { step: step.step, files: [...files.values()], manual, deferred, moved: { what: step.what, done, of }, deltas: done ? [sendDelta(step)] : [] };
+  return { step: step.step, files: [...files.values()], manual, deferred, verdicts, moved: { what: step.what, done, of }, deltas: done ? [sendDelta(step)] : [] };
 }
 
 /** How this step's TODO(migrate) comments begin (after `TODO(migrate): `). */

@@ -82,7 +82,13 @@ export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; r
  * (rules/catalogue/framework-defaults.ts) the Fastify form shows (`deltas`, e.g. `redirect-body`),
  * and the Fastify plugins it needs registered in the route's context (`plugins`, e.g. `@fastify/view`).
  */
-export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[]; plugins?: string[] } | { refuse: string };
+export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[]; plugins?: string[] } | Refusal;
+
+/** Why a form cannot be written; `waitsFor`: the stage that brings what it needs (a plugin), when that is all that is missing. */
+export interface Refusal {
+  refuse: string;
+  waitsFor?: 'plugins';
+}
 
 
 /**
@@ -105,7 +111,7 @@ const MEMBERS: Record<string, ApiEntry> = Object.fromEntries(
  * its Fastify form needs when the plugins stage brings them (`res.cookie needs @fastify/cookie,
  * which the plugins stage registers`), else that no codemod form exists, with the difference.
  */
-export function noFormReason(entry: ApiEntry): string {
-  if (entry.stage === 'plugins' && entry.requires?.length) return `${entry.api} needs ${entry.requires.join(', ')}, which the plugins stage registers`;
-  return entry.difference ? `${entry.api} has no exact Fastify form (${entry.fastify}): ${entry.difference}` : `${entry.api} becomes ${entry.fastify}, which this codemod does not write yet`;
+export function noFormReason(entry: ApiEntry): Refusal {
+  if (entry.stage === 'plugins' && entry.requires?.length) return { refuse: `${entry.api} needs ${entry.requires.join(', ')}, which the plugins stage registers`, waitsFor: 'plugins' };
+  return { refuse: entry.difference ? `${entry.api} has no exact Fastify form (${entry.fastify}): ${entry.difference}` : `${entry.api} becomes ${entry.fastify}, which this codemod does not write yet` };
 }

@@ -17,7 +17,7 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { ApiEntry } from '../../rules/catalogue/api.js';
 import { expressContentType } from './content-type.js';
-import { memberRow, noFormReason, type Expr, type FormContext, type FormNeed, type FormResult, type ReplyStep } from './forms.js';
+import { memberRow, noFormReason, type Expr, type FormContext, type FormNeed, type FormResult, type Refusal, type ReplyStep } from './forms.js';
 import { renderForm } from './view-render.js';
 
 /**
@@ -281,7 +281,7 @@ function replyRow(member: string): ApiEntry | undefined {
  * What one `res` chain becomes: the Fastify steps of each link (same order as the links), the
  * modules, framework deltas and Fastify plugins they bring, or the first refusal.
  */
-export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[]; plugins: string[] } | { refuse: string } {
+export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[]; plugins: string[] } | Refusal {
   const out: ReplyStep[][] = [];
   const needs = new Set<FormNeed>();
   const deltas = new Set<string>();
@@ -292,7 +292,7 @@ export function convertReplyChain(links: Array<{ member: string; args: Expr[] | 
     if ((row.shape!.use === 'call') !== (link.args !== null)) return refuse(`res.${link.member} used as a ${link.args === null ? 'value' : 'function'}`);
     if (i < links.length - 1 && !row.shape!.chainable) return refuse(`res.${link.member}(…) followed by .${links[i + 1].member}`);
     const convert = Object.hasOwn(REPLY_CONVERTERS, row.api) ? REPLY_CONVERTERS[row.api] : null;
-    if (!convert) return refuse(noFormReason(row));
+    if (!convert) return noFormReason(row);
     const result = convert(link.args ?? [], ctx, links.slice(0, i).map((l) => l.member), links.slice(i + 1));
     if ('refuse' in result) return result;
     out.push(result.steps);

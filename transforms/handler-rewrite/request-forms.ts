@@ -88,7 +88,7 @@ export function convertRequestUse(member: string, args: Expr[] | null, request: 
     if (!ctx.bridged) return { refuse: `req.${member} has no Fastify form in this codemod yet (data set by Express middleware stays on the raw request until that middleware moves)` };
     if (Object.hasOwn(ROUTER_MEMBERS, member)) return { refuse: ROUTER_MEMBERS[member] };
     if (!row || row.addedBy) return { onRaw: true };
-    return { refuse: noFormReason({ ...row, api: `req.${member}` }) };
+    return { refuse: noFormReason({ ...row, api: `req.${member}` }).refuse };
   }
   if ((row!.shape?.use === 'call') !== (args !== null)) return { refuse: `req.${member} used as a ${args === null ? 'value' : 'function'}` };
   return convert(request, args ?? [], ctx);

@@ -92,6 +92,12 @@ export interface HandlerOptions {
 export interface HandlerRewrite {
   /** Why it cannot move, one reason per kind of blocker; empty when it can. */
   refusals: string[];
+  /**
+   * Set when every refusal is for a Fastify plugin that stage registers (`res.cookie` needs
+   * @fastify/cookie): the function moves once it has run. Absent when it can move, or when a
+   * refusal needs a human.
+   */
+  waitsFor?: 'plugins';
   /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`, `HookHandlerDoneFunction`), sorted; import them type-only from 'fastify' (lib/type-imports.ts addFastifyTypes). */
   types: string[];
   /** Type names the rewrite removes from the function (`Request`, `Response`, `NextFunction`, `ApiError` of `Response<ApiError>`): their imports may go. */
@@ -134,9 +140,10 @@ const BODY_PARSER_CODES: Record<string, string> = {
 /** The request members whose Fastify type comes from a FastifyRequest generic. */
 const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
 
-/** A rewrite that cannot be applied. */
-function refused(refusals: Iterable<string>, helperCalls: string[] = []): HandlerRewrite {
-  return { refusals: [...refusals], types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, apply: () => undefined };
+/** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
+function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set()): HandlerRewrite {
+  const all = [...refusals];
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, apply: () => undefined };
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
@@ -198,12 +205,13 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' ? options.views : undefined,
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
   }
+  const waiting = new Set(replies.waiting);
 
   if (flowRole) {
     const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
@@ -220,7 +228,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
-  if (refusals.size) return refused(refusals, requests.helperCalls);
+  if (refusals.size) return refused(refusals, requests.helperCalls, waiting);
   return {
     refusals: [],
     helperCalls: requests.helperCalls,
@@ -255,8 +263,8 @@ interface UsesPlan {
  * Every use of `res` as a chain of handler-rewrite/forms.ts rows: its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
-  const plan = { refusals: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
+  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
   const resChains = referencesOf(j, fn, resName).map((ref) => replyChainAt(ref));
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
   for (const chain of resChains) {
@@ -270,6 +278,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
     const result = convertReplyChain(chain.links, ctx);
     if ('refuse' in result) {
       plan.refusals.push(result.refuse);
+      if (result.waitsFor) plan.waiting.push(result.refuse);
       continue;
     }
     result.needs.forEach((n) => plan.needs.add(n));

@@ -33,7 +33,7 @@ const refuse = (reason: string): { refuse: string } => ({ refuse: reason });
 
 /** `res.render(view[, locals])` → `reply.view(view[, locals])`, or why not (see the module comment). */
 export function renderForm(args: Expr[], ctx: FormContext): FormResult {
-  if (ctx.views !== true) return refuse(typeof ctx.views === 'string' ? `res.render: ${ctx.views}` : RENDER_NEEDS_PLUGIN);
+  if (ctx.views !== true) return typeof ctx.views === 'string' ? refuse(`res.render: ${ctx.views}`) : { refuse: RENDER_NEEDS_PLUGIN, waitsFor: 'plugins' };
   if (args.length === 0) return refuse('res.render without a view name');
   if (args.length > 2 || isFunction(args[1])) return refuse('res.render with a callback: Express hands it the HTML, reply.view would send it');
   // Express's res.send sets charset=utf-8 on a type set before (lib/response.js `send`); @fastify/view keeps it as set.

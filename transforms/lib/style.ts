@@ -132,3 +132,8 @@ function indent(line: string, style: CodeStyle): string {
   const unit = style.indent.tabs ? '\t' : ' '.repeat(style.indent.width);
   return unit.repeat(Math.floor(depth)) + (depth % 1 ? ' ' : '') + line.trimStart();
 }
+
+/** `text` as a string literal in the file's quotes (`'a'`, or `"a"` in a double-quoted file). */
+export function stringLiteral(text: string, style: Pick<CodeStyle, 'quote'>): string {
+  return style.quote === 'double' ? JSON.stringify(text) : `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

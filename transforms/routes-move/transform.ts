@@ -23,7 +23,7 @@ import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
 import { hooksModule } from '../server-module/hooks-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
-import { TODO_PREFIX } from './plan.js';
+import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
 
 /**

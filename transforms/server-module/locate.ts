@@ -10,6 +10,8 @@ import type { App } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
 import { moduleSystemOf, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
 import { projectSourceFiles } from '../lib/project-files.js';
+import { isOnFastify } from '../lib/assumed.js';
+import { startSites } from './start-sites.js';
 import { GENERATED_MARK } from './template.js';
 
 /** The generated module of an app. */
@@ -36,6 +38,37 @@ export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule 
   }
   const all = projectSourceFiles(ctx.root).filter((f) => path.posix.basename(f).startsWith('fastify-') && isGeneratedModule(ctx.readFile(f)));
   return all.length === 1 ? describe(ctx, all[0]) : null;
+}
+
+/**
+ * The server module a later stage edits for `app`: the generated module that serves it
+ * (generatedModuleFor), or, when the plan only assesses and the shim is assumed to have run for
+ * the app (PlanContext.assumed), the module the shim would write for it (plannedModuleFor).
+ * Null when neither.
+ */
+export function serverModuleOf(ctx: PlanContext, app: App): GeneratedModule | null {
+  return generatedModuleFor(ctx, app) ?? (isOnFastify(ctx, app) ? plannedModuleFor(ctx, app) : null);
+}
+
+/**
+ * The module the shim writes for `app`: next to the first place that starts it (or, when nothing
+ * does, next to the file that creates it), named as serverModuleFor names it. Its source is empty:
+ * it does not exist yet.
+ */
+export function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
+  const start = startSites(ctx).find((s) => s.app.id === app.id)?.file ?? app.location.file;
+  return { ...serverModuleFor(ctx, start), source: '', parityErrorPage: ctx.parity === 'express' };
+}
+
+/**
+ * Whether `file` starts an app served by `module` — it imports the generated module (the shim
+ * rewrote its `app.listen(…)`), or, before the shim ran, it is where the app is started: a module
+ * there that the generated one imported back would be a cycle.
+ */
+export function startsApp(ctx: PlanContext, file: string, module: ModuleFile): boolean {
+  const stem = path.posix.basename(module.file).replace(/\.[^.]+$/, '');
+  if (new RegExp(`(from|require\\()\\s*['"][^'"]*/${stem}(\\.[cm]?[jt]s)?['"]`).test(ctx.readFile(file) ?? '')) return true;
+  return startSites(ctx).some((s) => s.file === file);
 }
 
 function describe(ctx: PlanContext, file: string): GeneratedModule {

@@ -29,6 +29,17 @@ export interface StartCall {
 
 /** The planned sites: the analyzer's listen sites and what the syntax tree of the candidate files shows. */
 export function startSites(ctx: PlanContext): StartSite[] {
+  const known = SITES.get(ctx.inventory);
+  if (known) return known;
+  const sites = findStartSites(ctx);
+  SITES.set(ctx.inventory, sites);
+  return sites;
+}
+
+/** The sites of each inventory: every planner of a stage asks for them, and they parse files. */
+const SITES = new WeakMap<object, StartSite[]>();
+
+function findStartSites(ctx: PlanContext): StartSite[] {
   const { apps, project } = ctx.inventory;
   if (!apps.length) return [];
   const sites: StartSite[] = [];

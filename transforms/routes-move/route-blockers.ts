@@ -1,6 +1,7 @@
 /**
- * What the inventory alone says against moving a route to Fastify now (the source-level checks —
- * the handler's API uses, shared functions, scope of the registration — come in plan.ts). Each rule
+ * What the inventory and its findings say against moving a route to Fastify now (the source-level
+ * checks — the handler's API uses, shared functions, scope of the registration — are read-route.ts's;
+ * what a route shares with others, settle.ts's). Each check
  * keeps a moved route seeing exactly what it saw in Express (DESIGN.md "Stages", routes):
  * - nothing registered after it may now run before it: Express middleware after it that covers its
  *   path, or a later Express route that matches its URLs, would run in the bridge first;
@@ -9,10 +10,12 @@
  * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
  *   routes that overlap move only when both agree on which answers.
  */
+import type { ChainEntry, Finding, Inventory, Middleware, Route } from '../../analyzer/model.js';
 import { prefixCovers } from '../../analyzer/path.js';
+import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
-import type { ChainEntry, Inventory, Route } from '../../analyzer/model.js';
-import type { Blocker } from '../handler-move/plan.js';
+import { isOnFastify } from '../lib/assumed.js';
+import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths } from './paths.js';
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
@@ -38,10 +41,14 @@ function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number
   return e.registration.file === route.registration.file && e.registration.line >= first && e.registration.line <= last;
 }
 
-/** Blockers the inventory shows for `route` (all of them, most fundamental first). */
-export function inventoryBlockers(inventory: Inventory, route: Route, lines: [number, number]): Blocker[] {
+/**
+ * Blockers the inventory and its findings show for `route` (all of them, most fundamental first);
+ * `lines`: the first and last line of its registration statement.
+ */
+export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number]): Blocker[] {
+  const inventory = ctx.inventory;
   const blockers: Blocker[] = [];
-  const add = (code: string, reason: string, where?: string[]) => blockers.push({ code, reason, ...(where ? { where } : {}) });
+  const add = (code: BlockerCode, reason: string, where?: string[]) => blockers.push({ code, reason, ...(where ? { where } : {}) });
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
   const paths = fastifyPaths(route);
   if ('refuse' in paths) add('route-path-syntax', paths.refuse);
@@ -56,19 +63,20 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
     else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
     // Packages that only read the request run through the expressMiddleware adapter (catalogue
     // `readsRequestOnly`); multer reads the stream, passport answers through Express's response.
-    else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) blockers.push({ code: 'route-middleware-package', reason: `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`, deferTo: 'plugins' });
+    else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
   }
-  const later = laterMiddleware(inventory, route);
+  const later = laterMiddleware(ctx, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
   // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
-  const catching = inventory.errorHandlers.filter((h) => h.framework !== 'fastify' && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
+  const catching = inventory.errorHandlers.filter((h) => !isOnFastify(ctx, h) && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   const parents = catching.filter((h) => h.scope === 'router');
   const appLevel = catching.filter((h) => h.scope !== 'router');
   if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`));
-  if (appLevel.length) add('route-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`));
+  if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`));
   // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
-  const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').map((f) => ({ f, api: /replaces (res\.\w+)/.exec(f.message)?.[1] })).filter(({ api }) => api && route.usage.res.some((u) => u.api === api));
+  const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })));
   if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`));
+  for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`]);
   const own = ownChain(route, lines);
   if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   const options = routerOptionsDiffer(inventory, route);
@@ -76,9 +84,30 @@ export function inventoryBlockers(inventory: Inventory, route: Route, lines: [nu
   return blockers;
 }
 
-/** Express middleware of the route's app registered after it (a larger `order`) whose mount path covers its path. */
-function laterMiddleware(inventory: Inventory, route: Route) {
-  return inventory.middleware.filter((m) => m.framework !== 'fastify' && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full));
+/**
+ * Express middleware of the route's app registered after it (a larger `order`) whose mount path
+ * covers its path; a catch-all the errors stage moves to Fastify's not-found handler (when the plan
+ * assesses with that stage assumed) is not one.
+ */
+function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
+  const movedNotFound = ctx.inventory.notFoundHandlers.filter((n) => isOnFastify(ctx, n)).map((n) => n.registration);
+  const isMovedNotFound = (m: Middleware) => movedNotFound.some((at) => at.file === m.registration.file && at.line === m.registration.line && at.column === m.registration.column);
+  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full) && !isMovedNotFound(m));
+}
+
+/**
+ * The findings about `route`, or about middleware in its chain that apply to it (their
+ * `appliesTo`), that need a human — an error, or a finding no stage acts on (stage `manual`), not
+ * fixed unaided — other than those a check of this step decides itself (BlockerFacts.covers):
+ * method-override at app level would re-route a moved route's requests in Express, after Fastify
+ * routed them.
+ */
+function humanFindings(inventory: Inventory, route: Route): Finding[] {
+  const covered = new Set<string>(Object.values(BLOCKERS).flatMap((b) => ('covers' in b ? [...b.covers] : [])));
+  const uses = new Set([...route.usage.req, ...route.usage.res, ...route.usage.next].map((u) => u.api));
+  const subjects = new Set([route.id, ...route.chain.flatMap((c) => (c.middlewareId ? [c.middlewareId] : []))]);
+  const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(route.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
+  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f));
 }
 
 /** Under a mount path with parameters, in a router without mergeParams, where the handler or its own middleware would see req.params. */
@@ -105,60 +134,3 @@ function routerOptionsDiffer(inventory: Inventory, route: Route): string | null 
   return differs.length ? `its router matches ${differs.join(' and ')} by its own options, unlike the app; Fastify matches every route one way` : null;
 }
 
-type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
-
-/**
- * The paths a route path stands for, optional groups expanded (Express 5 `{/:id}` → without and
- * with; Express 4 `:id?` → without and with), each as segments: a segment with a wildcard or a
- * RegExp is `wildcard`, one with a parameter (`:id`, `:file.:ext`) is `param`.
- */
-function variants(path: string): Segment[][] {
-  const group = /\{([^{}]*)\}/.exec(path);
-  if (group) return [...variants(path.slice(0, group.index) + path.slice(group.index + group[0].length)), ...variants(path.slice(0, group.index) + group[1] + path.slice(group.index + group[0].length))];
-  const optional = /\/:[A-Za-z_$][\w$]*(\([^)]*\))?\?/.exec(path);
-  if (optional) return [...variants(path.slice(0, optional.index) + path.slice(optional.index + optional[0].length)), ...variants(path.replace(optional[0], optional[0].slice(0, -1)))];
-  return [
-    path
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s): Segment => (/[*(]|^RegExp/.test(s) ? { kind: 'wildcard' } : s.includes(':') ? { kind: 'param' } : { kind: 'static', text: s.toLowerCase() })),
-  ];
-}
-
-/** Whether some URL matches both paths (a wildcard, RegExp or unknown syntax is assumed to). */
-export function overlaps(a: string, b: string): boolean {
-  return variants(a).some((x) => variants(b).some((y) => segmentsOverlap(x, y)));
-}
-
-function segmentsOverlap(x: Segment[], y: Segment[]): boolean {
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const s = x[i];
-    const t = y[i];
-    if (s?.kind === 'wildcard' || t?.kind === 'wildcard') return true;
-    if (!s || !t) return false;
-    if (s.kind === 'static' && t.kind === 'static' && s.text !== t.text) return false;
-  }
-  return true;
-}
-
-/**
- * Whether Fastify picks `earlier` over `later` for every URL both match, as Express does (first
- * registered wins): at the first segment where they differ in kind, `earlier` must be the more
- * specific (find-my-way: static before parameter before wildcard). Identical patterns never agree
- * (Fastify refuses a duplicate route).
- */
-export function fastifyAgrees(earlier: string, later: string): boolean {
-  const [x] = variants(earlier);
-  const [y] = variants(later);
-  const rank = { static: 0, param: 1, wildcard: 2 } as const;
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i].kind !== y[i].kind) return rank[x[i].kind] < rank[y[i].kind];
-  }
-  return false;
-}
-
-/** Whether two routes can answer the same request method (`ALL` answers every method; GET answers HEAD). */
-export function sameMethod(a: Route, b: Route): boolean {
-  const m = (r: Route) => (r.method === 'HEAD' ? 'GET' : r.method);
-  return a.method === 'ALL' || b.method === 'ALL' || m(a) === m(b);
-}
