@@ -12,7 +12,7 @@
  * Data flows one way (DESIGN.md "Data flow"): inventory + findings → StepPlan → FileChange[] →
  * `--dry` diff or atomic write.
  */
-import type { Finding, Inventory } from '../analyzer/model.js';
+import type { Finding, Inventory, Location } from '../analyzer/model.js';
 import type { BlockerCode } from '../rules/catalogue/blockers.js';
 
 export type { BlockerCode };
@@ -88,6 +88,8 @@ export interface Blocker {
   code: BlockerCode;
   reason: string;
   where?: string[];
+  /** The place that holds the record back when it is not the record itself (the middleware, error handler or finding it names): where the readiness counts the cause. */
+  at?: Location;
   /** Leave no `TODO(migrate)` in code (the file stays as it is); the ManualItem alone reports it. */
   noTodo?: boolean;
   /** For a code lifted `as-partner`: the stage the record it shares something with waits for. */

@@ -83,6 +83,7 @@ export const BLOCKERS = {
   'route-res-method-replaced': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Middleware replaces a response method its handler calls, on Express’s response only.', covers: ['res-method-reassign'] },
   'route-merge-params': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "Under a mount path with parameters, without mergeParams: Express hides them, Fastify's prefix shows them." },
   'route-router-options': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its router matches case or trailing slashes by its own options, unlike the app.' },
+  'route-no-server': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'No generated server module serves its app, so the routes stage cannot move it (the shim placed none).' },
   'route-finding': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A finding that needs a human applies to it (the finding names what to do).' },
   // ── routes: what its source shows ─────────────────────────────────────────────────────────
   'route-parse': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The file that registers it does not parse.' },

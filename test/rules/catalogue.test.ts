@@ -366,8 +366,8 @@ describe('the API catalogue is the table the handler rewrite reads (issue 15)', 
     const ctx = { j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged: true, expressMajor: 4 as const };
     const stages = Object.fromEntries(['res.cookie', 'res.clearCookie', 'res.sendFile', 'res.download'].map((api) => [api, apiFor(api)?.stage]));
     expect(stages).toEqual({ 'res.cookie': 'plugins', 'res.clearCookie': 'plugins', 'res.sendFile': 'plugins', 'res.download': 'plugins' });
-    expect(convertReplyChain([{ member: 'cookie', args: [j.stringLiteral('a'), j.stringLiteral('b')] }], ctx)).toEqual({ refuse: 'res.cookie needs @fastify/cookie, which the plugins stage registers' });
-    expect(convertReplyChain([{ member: 'sendFile', args: [j.stringLiteral('/a')] }], ctx)).toEqual({ refuse: 'res.sendFile needs @fastify/static, which the plugins stage registers' });
+    expect(convertReplyChain([{ member: 'cookie', args: [j.stringLiteral('a'), j.stringLiteral('b')] }], ctx)).toEqual({ refuse: 'res.cookie needs @fastify/cookie, which the plugins stage registers', waitsFor: 'plugins' });
+    expect(convertReplyChain([{ member: 'sendFile', args: [j.stringLiteral('/a')] }], ctx)).toEqual({ refuse: 'res.sendFile needs @fastify/static, which the plugins stage registers', waitsFor: 'plugins' });
   });
 
   it("a 'moved-routes' form refuses in error handlers, an 'everywhere' form converts there", async () => {

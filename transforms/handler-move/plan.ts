@@ -8,7 +8,7 @@
  * (StepRefusal: run the shim first).
  */
 import path from 'node:path';
-import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
@@ -22,7 +22,7 @@ import { findRegistration } from '../lib/registration.js';
 import { hasTodoOf } from '../lib/todo.js';
 import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
-import { functionAt, isTypeScript, parseOrNull, type Node } from '../lib/ast.js';
+import { functionAt, isTypeScript, parseOrNull } from '../lib/ast.js';
 
 /** A handler the inventory lists, in the terms both steps share. */
 export interface Candidate {

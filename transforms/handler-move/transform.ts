@@ -10,7 +10,7 @@
  * file changed under the plan) — throws: the file fails and the runner writes nothing of the
  * stage. Nothing is ever half converted or half moved.
  */
-import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
+import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import { closeImportGaps, keepDirectiveGap, printWithStyle } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';

@@ -385,7 +385,7 @@ function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, reply
  * standing alone as a Fastify handler it would be an implicit any): `FastifyRequest`,
  * `FastifyReply`, `any` for an untyped `err`.
  */
-function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [errParam, reqParam, resParam, nextParam]: Node[], options: HandlerOptions) {
+function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [, reqParam, resParam, nextParam]: Node[], options: HandlerOptions) {
   const refusals: string[] = [];
   const declarator = fn.parent.node.type === 'VariableDeclarator' && fn.parent.node.init === fn.node ? fn.parent : null;
   const handlerType = declarator?.node.id.typeAnnotation?.typeAnnotation;

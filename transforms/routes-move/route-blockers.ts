@@ -10,11 +10,11 @@
  * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
  *   routes that overlap move only when both agree on which answers.
  */
-import type { ChainEntry, Finding, Inventory, Middleware, Route } from '../../analyzer/model.js';
+import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from '../../analyzer/model.js';
 import { prefixCovers } from '../../analyzer/path.js';
 import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
-import { isOnFastify } from '../lib/assumed.js';
+import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths } from './paths.js';
 
@@ -48,7 +48,7 @@ function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number
 export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number]): Blocker[] {
   const inventory = ctx.inventory;
   const blockers: Blocker[] = [];
-  const add = (code: BlockerCode, reason: string, where?: string[]) => blockers.push({ code, reason, ...(where ? { where } : {}) });
+  const add = (code: BlockerCode, reason: string, where?: string[], at?: Location) => blockers.push({ code, reason, ...(where ? { where } : {}), ...(at ? { at } : {}) });
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
   const paths = fastifyPaths(route);
   if ('refuse' in paths) add('route-path-syntax', paths.refuse);
@@ -57,7 +57,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
   if (route.handler.wrappers.length) add('route-handler-wrapped', `its handler is wrapped in ${route.handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`);
   const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));
-  if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`));
+  if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`), earlier[0].registration);
   for (const e of ownChain(route, lines).middleware) {
     if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
     else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
@@ -66,17 +66,17 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
     else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
   }
   const later = laterMiddleware(ctx, route);
-  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`));
+  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`), later[0].registration);
   // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
   const catching = inventory.errorHandlers.filter((h) => !isOnFastify(ctx, h) && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   const parents = catching.filter((h) => h.scope === 'router');
   const appLevel = catching.filter((h) => h.scope !== 'router');
-  if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`));
-  if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`));
+  if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`), parents[0].registration);
+  if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`), appLevel[0].registration);
   // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
   const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })));
-  if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`));
-  for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`]);
+  if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`), replaced[0].f.location);
+  for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`], f.location);
   const own = ownChain(route, lines);
   if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   const options = routerOptionsDiffer(inventory, route);
@@ -90,9 +90,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
  * assesses with that stage assumed) is not one.
  */
 function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
-  const movedNotFound = ctx.inventory.notFoundHandlers.filter((n) => isOnFastify(ctx, n)).map((n) => n.registration);
-  const isMovedNotFound = (m: Middleware) => movedNotFound.some((at) => at.file === m.registration.file && at.line === m.registration.line && at.column === m.registration.column);
-  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full) && !isMovedNotFound(m));
+  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full) && !movedNotFound(ctx, m.registration));
 }
 
 /**

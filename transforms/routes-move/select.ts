@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Route } from '../../analyzer/model.js';
-import { isOnFastify } from '../lib/assumed.js';
+import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import { StepRefusal, type PlanContext } from '../model.js';
 import { serverModuleOf, type GeneratedModule } from '../server-module/locate.js';
 
@@ -30,7 +30,8 @@ export function selectRoutes(ctx: PlanContext): Selection {
   const apps = inventory.apps.filter((a) => a.framework !== 'fastify');
   const modules = new Map(apps.map((a) => [a.id, serverModuleOf(ctx, a)]));
   if (apps.length && [...modules.values()].every((m) => m === null)) throw new StepRefusal('shim-missing', 'the routes stage moves routes into the Fastify server that the shim stage generates (fastify-server.*), and none serves the app: run `migrate run --stage shim` and `--stage errors` first');
-  const expressRoutes = inventory.routes.filter((r) => !isOnFastify(ctx, r) && modules.get(r.appId));
+  // A catch-all route the errors stage moves to Fastify's not-found handler is gone by then (assessing).
+  const expressRoutes = inventory.routes.filter((r) => !isOnFastify(ctx, r) && modules.get(r.appId) && !movedNotFound(ctx, r.registration));
   if (ctx.only && !inventory.routes.some((r) => selectedByOnly(r, ctx.only, ctx.root))) throw new StepRefusal('only-none', `--only ${ctx.only} names no Express route: give a router file (as \`migrate analyze\` prints it) or a route key such as "GET /api/notes/:id"`);
   return { modules, expressRoutes, candidates: expressRoutes.filter((r) => selectedByOnly(r, ctx.only, ctx.root)), onFastify: inventory.routes.filter((r) => isOnFastify(ctx, r)) };
 }

@@ -49,7 +49,7 @@ export function settle(all: Route[], states: Map<string, RouteState>, handlers: 
       const staying = all.find((o) => o.id !== r.id && !moves(o) && shared(o));
       if (staying) {
         const waits = stageThatLifts(states.get(staying.id)?.blockers ?? []);
-        stay(s, { code: 'route-partner-stays', reason: `it shares ${shared(staying)} with ${staying.method} ${staying.path.full}, which stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], ...(waits ? { partnerWaitsFor: waits } : {}) });
+        stay(s, { code: 'route-partner-stays', reason: `it shares ${shared(staying)} with ${staying.method} ${staying.path.full}, which stays on Express`, where: [`${staying.registration.file}:${staying.registration.line}`], at: staying.registration, ...(waits ? { partnerWaitsFor: waits } : {}) });
         continue;
       }
       // Express answers first in the bridge, so a route still on Express answers every URL it matches;
@@ -75,7 +75,7 @@ export function settle(all: Route[], states: Map<string, RouteState>, handlers: 
 /** The same words whichever route it overlaps, on Express or already on Fastify, so a second run keeps the TODO as it is. */
 function overlapBlocker(other: Route): Blocker {
   // The other route is named in `where` only: which one is found first changes once routes move, and the TODO must not.
-  return { code: 'route-overlap', reason: 'another route also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree', where: [`${other.method} ${other.path.full} at ${other.registration.file}:${other.registration.line}`] };
+  return { code: 'route-overlap', reason: 'another route also matches its URLs; Express picks the first registered, Fastify the most specific, and they would disagree', where: [`${other.method} ${other.path.full} at ${other.registration.file}:${other.registration.line}`], at: other.registration };
 }
 
 function sameRegistration(a: Route, b: Route): boolean {

@@ -4,7 +4,6 @@
  * matching, trust proxy, query parser, body parsers). Shared by the `shim-server` and
  * `shim-listen` steps so both name the module the same way.
  */
-import path from 'node:path';
 import type { App, Middleware, Setting } from '../../analyzer/model.js';
 import type { ManualItem, PlanContext } from '../model.js';
 import type { ServerModule } from '../server-module/locate.js';
