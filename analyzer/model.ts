@@ -8,7 +8,7 @@
  */
 
 /** Semver of the Inventory shape; bump the major when a field changes meaning. */
-export const SCHEMA_VERSION = '1.1.0';
+export const SCHEMA_VERSION = '2.0.0';
 
 /**
  * Diagnostic codes meaning registrations may be missing from the inventory: calls it could not
@@ -575,7 +575,7 @@ export interface Inventory {
   diagnostics: Diagnostic[];
   /** Set once rules run (`rules/`): what each part needs to become Fastify. */
   findings?: Finding[];
-  /** Set once rules run: per route, whether the codemods can move it, and the plan per stage. */
+  /** Set once the stages were assessed (runner/readiness.ts): per route, whether and when the codemods move it, and the plan per stage. */
   readiness?: Readiness;
 }
 
@@ -610,21 +610,51 @@ export interface Finding {
 }
 
 /**
- * How ready each route is for the `routes` stage: `auto` (moves unaided), `assisted` (moves, with
- * `TODO(migrate)` notes to review), `manual` (stays on Express until a human acts).
+ * How ready each route is to move: `auto` (the routes stage moves it unaided), `assisted` (it
+ * moves it, and findings ask a human to review it), `later` (it waits for a later stage, which
+ * `RouteRating.stage` names: every reason it stays is one that stage lifts), `manual` (it stays
+ * on Express until a human acts).
  */
-export type RouteReadiness = 'auto' | 'assisted' | 'manual';
+export type RouteReadiness = 'auto' | 'assisted' | 'later' | 'manual';
+
+/** Why a route does not move at the routes stage: a stable code (rules/catalogue/blockers.ts), the planner's words, where. */
+export interface RouteBlocker {
+  code: string;
+  message: string;
+  /** The place that holds the route back: the middleware, error handler or finding it names, else the route's registration. */
+  location: Location;
+}
+
+/** One route's rating: the routes stage's own decision on it (its verdict) and the findings that ask for review. */
+export interface RouteRating {
+  id: string;
+  key: string;
+  readiness: RouteReadiness;
+  /**
+   * The stage that moves it: for `auto` and `assisted` the routes stage (or the errors stage, for
+   * a catch-all 404 route it makes Fastify's not-found handler); for `later` the later stage; absent
+   * for `manual`.
+   */
+  stage?: Stage;
+  /** Why it stays at the routes stage; empty when it moves there. */
+  blockers: RouteBlocker[];
+  /** Ids of the findings about it (and about the middleware in its chain that apply to it). */
+  findings: string[];
+}
 
 export interface Readiness {
-  routes: Array<{ id: string; key: string; readiness: RouteReadiness; findings: string[] }>;
+  routes: RouteRating[];
   /** Totals per router (owner id) and for the whole project. */
   totals: Array<{ ownerId: string; name: string } & Record<RouteReadiness, number>>;
   overall: Record<RouteReadiness, number>;
+  /** Routes per stage that moves them (`routes`, `plugins`, …); manual routes are not counted here. */
+  byStage: Partial<Record<Stage, number>>;
   /**
-   * Why routes are not `auto`: each finding that held routes back (a route inherits those of the
-   * middleware before it), with how many routes it holds at that readiness; most routes first.
+   * Why routes are not `auto` at the routes stage: each blocker (by code and place) or finding (by
+   * rule and place) that holds routes back or asks for review, with how many routes it holds at
+   * that readiness and stage; most routes first.
    */
-  causes: Array<{ readiness: Exclude<RouteReadiness, 'auto'>; rule: string; message: string; location: Location; routes: number }>;
+  causes: Array<{ readiness: RouteReadiness; stage?: Stage; code: string; message: string; location: Location; routes: number }>;
   /** What each stage will change, in stage order: finding counts and one line per kind of change. */
   plan: Array<{ stage: Stage; findings: number; changes: string[] }>;
 }

@@ -2,9 +2,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { analyze, AnalyzeError } from '../analyzer/analyze.js';
+import { AnalyzeError } from '../analyzer/analyze.js';
 import type { Inventory } from '../analyzer/model.js';
-import { RULES, runRules } from '../rules/index.js';
+import { RULES } from '../rules/index.js';
+import { RunError } from '../runner/errors.js';
+import { analyzeWithReadiness } from '../runner/readiness.js';
 import { renderHtml } from '../report/html.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderText } from '../report/text.js';
@@ -79,7 +81,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
     handler: async (args) => {
       const stop = progress();
       try {
-        const inventory = runRules(await analyze({ dir: args.dir, entry: args.entry, app: args.app, onProgress: stop.update }));
+        const inventory = await analyzeWithReadiness({ dir: args.dir, entry: args.entry, app: args.app, onProgress: stop.update });
         stop.done();
         const text = render(inventory, args.format, { color: !args.out && useColor(), projectDir: args.app ? '' : repositoryRelative(path.resolve(args.dir)) });
         if (args.out) {
@@ -89,7 +91,7 @@ export function analyzeCommand(setExit: (code: number) => void): CommandModule<o
         setExit(failed(inventory, args['fail-on'] ?? []) ? 1 : 0);
       } catch (e) {
         stop.done();
-        if (!(e instanceof AnalyzeError)) throw e;
+        if (!(e instanceof AnalyzeError) && !(e instanceof RunError)) throw e;
         process.stderr.write(`migrate analyze: ${e.message}\n`);
         setExit(2);
       }

@@ -17,7 +17,7 @@ import type { RuleMeta } from '../rules/rule.js';
 import { expressLabel, loc, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
-const READINESS: RouteReadiness[] = ['auto', 'assisted', 'manual'];
+const READINESS: RouteReadiness[] = ['auto', 'assisted', 'later', 'manual'];
 const STAGES: Stage[] = ['shim', 'errors', 'routes', 'plugins', 'schemas', 'unshim', 'manual'];
 
 /** What each stage does, in one line (DESIGN.md "Stages"). */
@@ -32,8 +32,9 @@ const STAGE_SUMMARY: Record<Stage, string> = {
 };
 
 const READINESS_TEXT: Record<RouteReadiness, string> = {
-  auto: 'moves unaided',
-  assisted: 'moves, with TODO(migrate) notes to review',
+  auto: 'the routes stage moves it unaided',
+  assisted: 'the routes stage moves it, with findings to review',
+  later: 'a later stage takes it (every reason it stays is one that stage lifts)',
   manual: 'stays on Express until a human acts',
 };
 
@@ -276,8 +277,8 @@ function sha256(text: string): string {
 }
 
 const CSS = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d2126;--muted:#5f6b76;--line:#d9dee3;--head:#f3f5f7;--error:#c62828;--warning:#b26a00;--info:#1565c0;--auto:#2e7d32;--assisted:#b26a00;--manual:#c62828}
-@media (prefers-color-scheme:dark){:root{--bg:#15181c;--fg:#e4e7ea;--muted:#9aa5b1;--line:#2f353c;--head:#1e2227;--error:#ef5350;--warning:#ffb74d;--info:#64b5f6;--auto:#66bb6a;--assisted:#ffb74d;--manual:#ef5350}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d2126;--muted:#5f6b76;--line:#d9dee3;--head:#f3f5f7;--error:#c62828;--warning:#b26a00;--info:#1565c0;--auto:#2e7d32;--assisted:#b26a00;--later:#1565c0;--manual:#c62828}
+@media (prefers-color-scheme:dark){:root{--bg:#15181c;--fg:#e4e7ea;--muted:#9aa5b1;--line:#2f353c;--head:#1e2227;--error:#ef5350;--warning:#ffb74d;--info:#64b5f6;--auto:#66bb6a;--assisted:#ffb74d;--later:#64b5f6;--manual:#ef5350}}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1400px;padding:1.5rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}
 h1{font-size:1.5rem;margin:0 0 .4rem}h2{font-size:1.15rem;margin:2rem 0 .6rem}h3{font-size:1rem;margin:0}h4{margin:0 0 .2rem;font-size:.85rem}
@@ -287,8 +288,8 @@ pre{margin:0;padding:.5rem;background:var(--head);border-radius:4px;overflow:aut
 .cards{display:flex;flex-wrap:wrap;gap:1rem;margin:1rem 0}.card{flex:1 1 280px;border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}.card h2{margin:0 0 .5rem;font-size:1rem}
 .bar{display:block;width:100%;height:10px;border-radius:5px;overflow:hidden}.bar rect.empty{fill:var(--line)}
 .totals{display:flex;gap:1.5rem;margin:.6rem 0 0}.totals div{display:flex;flex-direction:column}.totals dt{font-size:.8rem;color:var(--muted)}.totals dd{margin:0;font-size:1.4rem;font-weight:600}
-rect.r-auto,rect.r-assisted,rect.r-manual,rect.s-error,rect.s-warning,rect.s-info{fill:currentColor}
-.r-auto{color:var(--auto)}.r-assisted{color:var(--assisted)}.r-manual{color:var(--manual)}.s-error{color:var(--error)}.s-warning{color:var(--warning)}.s-info{color:var(--info)}
+rect.r-auto,rect.r-assisted,rect.r-later,rect.r-manual,rect.s-error,rect.s-warning,rect.s-info{fill:currentColor}
+.r-auto{color:var(--auto)}.r-assisted{color:var(--assisted)}.r-later{color:var(--later)}.r-manual{color:var(--manual)}.s-error{color:var(--error)}.s-warning{color:var(--warning)}.s-info{color:var(--info)}
 nav{display:flex;gap:1rem;flex-wrap:wrap}nav a{color:var(--info)}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}.controls input{flex:1 1 260px;min-width:0}
 input,select{font:inherit;padding:.3rem .45rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}

@@ -69,6 +69,12 @@ export function renderText(inv: Inventory, color = false): string {
   return out.join('\n') + '\n';
 }
 
+/** ` (plugins)`: the later stages that take routes, when any does. */
+function laterStages(r: NonNullable<Inventory['readiness']>): string {
+  const stages = Object.keys(r.byStage).filter((s) => s !== 'routes');
+  return stages.length ? ` (${stages.join(', ')})` : '';
+}
+
 /** Readiness totals, the findings (worst first, with the Fastify form) and the plan per stage. */
 function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnType<typeof createColors>): void {
   const findings = inv.findings!;
@@ -76,11 +82,11 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   line();
   // Fastify routes are not routes to move: readiness leaves them out (rules/index.ts), the line counts them apart.
   const onFastify = inv.routes.filter((x) => x.framework === 'fastify').length;
-  line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.manual} manual${onFastify ? ` · ${onFastify} already on Fastify` : ''}` + c.dim('  (auto: the codemods move it; assisted: moves with TODOs to review; manual: stays on Express until you act)'));
-  for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.manual} manual`));
-  for (const readiness of ['manual', 'assisted'] as const) {
+  line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.later} later${laterStages(r)} · ${r.overall.manual} manual${onFastify ? ` · ${onFastify} already on Fastify` : ''}` + c.dim('  (auto: the routes stage moves it; assisted: moves, with findings to review; later: a later stage takes it; manual: stays on Express until you act)'));
+  for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.later} later, ${t.manual} manual`));
+  for (const readiness of ['manual', 'later', 'assisted'] as const) {
     const top = r.causes.filter((x) => x.readiness === readiness).slice(0, 5);
-    if (top.length) line(`  ${readiness} because of: ${top.map((x) => `${x.rule} ${loc(x.location)} (${plural(x.routes, 'route')})`).join('; ')}`);
+    if (top.length) line(`  ${readiness} because of: ${top.map((x) => `${x.code} ${loc(x.location)} (${plural(x.routes, 'route')})`).join('; ')}`);
   }
   line();
   const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');

@@ -1,4 +1,6 @@
-/** Refusals of `runStage`, each with a stable code; the CLI maps every one to exit code 2. */
+/** Refusals of `runStage`, each with a stable code; the CLI maps every one to exit code 2, but 'work-left' (1). */
+import type { ManualItem } from '../transforms/model.js';
+
 
 /** Codes of {@link RunError}. */
 export type RunErrorCode =
@@ -20,6 +22,10 @@ export type RunErrorCode =
   | 'refused'
   /** The analysis found no app (Express or Fastify) from the entry: nothing to migrate, or the entry is not the app's (parse errors named). */
   | 'no-app'
+  /** A step refused because work is left that a human must do first (`items` lists it): exit 1, not a tool failure. */
+  | 'work-left'
+  /** An option given to `migrate run` that no step of the stage declares (StepMeta.options), or a value of the wrong type. */
+  | 'bad-option'
   /** `typecheck` was asked and tsc cannot run on the project. */
   | 'typecheck-failed'
   /** The package manager failed (`install`). */
@@ -32,6 +38,8 @@ export class RunError extends Error {
   constructor(
     readonly code: RunErrorCode,
     message: string,
+    /** For 'work-left': what is left, each with file, line and reason. */
+    readonly items: ManualItem[] = [],
   ) {
     super(message);
     this.name = 'RunError';

@@ -2,7 +2,7 @@
  * What `runStage` takes and returns (the library entry of `migrate run`, runner/run.ts).
  * Paths are POSIX and relative to the project root unless a field says otherwise.
  */
-import type { DeferredItem, FileChange, FrameworkDelta, ManualItem, ParityPolicy, StageName } from '../transforms/model.js';
+import type { DeferredItem, FileChange, FrameworkDelta, ManualItem, ParityPolicy, StageName, Verdict } from '../transforms/model.js';
 
 /** Options of one stage run. */
 export interface RunOptions {
@@ -23,6 +23,8 @@ export interface RunOptions {
   parity?: ParityPolicy;
   /** `--only`: a router file or a route key; the routes stage moves only those routes (PlanContext.only). */
   only?: string;
+  /** Values of the stage's own options (StepMeta.options), by name: `{ 'keep-log-format': true }`. */
+  stageOptions?: Record<string, boolean | string>;
   /** Entry file relative to the app folder (detected when omitted). */
   entry?: string;
   /** Workspace member to migrate in a monorepo (package name or folder). */
@@ -90,6 +92,12 @@ export interface RunResult {
   deltas: FrameworkDelta[];
   /** package.json `dependencies` added or raised: package → range. */
   dependencies: Record<string, string>;
+  /** Packages removed from package.json (`dependencies`, `devDependencies`). */
+  removedDependencies: string[];
+  /** The planners' decisions on every record they looked at (transforms/model.ts Verdict). */
+  verdicts: Verdict[];
+  /** Why the stage refused because work is left (StepWorkLeft; `manual` lists the work, exit code 1), else null. */
+  refusal: string | null;
   /** The command that installs them (`npm install`, `pnpm install`, `yarn`), null when nothing changed. */
   installCommand: string | null;
   /** Route parity after the write (analyzer/route-parity.ts: match keys missing or served twice); null when nothing was written. */
@@ -110,6 +118,6 @@ export interface RunResult {
   commit: string | null;
   /** How to check the written stage with `migrate verify`. */
   verify: VerifyHint;
-  /** DESIGN.md exit codes: 0 done; 1 manual items left or `check` found changes; 2 failed. */
+  /** DESIGN.md exit codes: 0 done; 1 manual items left, work left (`refusal`) or `check` found changes; 2 failed. */
   exitCode: 0 | 1 | 2;
 }

@@ -1,7 +1,7 @@
 /**
  * package.json `dependencies` as part of a stage's change set: every package a step needs is
- * added, or raised when our range's minimum version is higher than the project's (semver), and
- * nothing else moves. Edits are textual (jsonc-parser), so key order, indentation, line endings
+ * added, or raised when our range's minimum version is higher than the project's (semver); every
+ * package a step took out of the code is removed; nothing else moves. Edits are textual (jsonc-parser), so key order, indentation, line endings
  * and the final newline of the file stay as they were; `devDependencies` are left alone. A file
  * written on one line stays on one line, with its own spacing (see `oneLine`).
  */
@@ -33,6 +33,27 @@ export function mergeDependencies(text: string, wanted: Record<string, string>):
   if (Object.keys(changed).length === 0) return { text, changed };
   const merged = mergeText(text, pkg, changed);
   return { text: oneLine(text, merged) ?? merged, changed };
+}
+
+/**
+ * Removes the packages `names` from the `dependencies` and `devDependencies` of the package.json
+ * `text` (what a stage took out of the code: `express` at unshim), keeping the rest of the text as
+ * it was (jsonc-parser edits). Returns the text and the names removed (those that were there).
+ * @throws Error when `text` is not a JSON object
+ */
+export function removeDependencies(text: string, names: readonly string[]): { text: string; removed: string[] } {
+  const pkg = jsonc.parse(text) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> } | undefined;
+  if (!pkg || typeof pkg !== 'object' || Array.isArray(pkg)) throw new Error('package.json is not a JSON object');
+  let out = text;
+  const removed: string[] = [];
+  for (const section of ['dependencies', 'devDependencies'] as const) {
+    for (const name of names) {
+      if (!pkg[section] || !Object.hasOwn(pkg[section], name)) continue;
+      out = jsonc.applyEdits(out, jsonc.modify(out, [section, name], undefined, { formattingOptions: formatting(out) }));
+      if (!removed.includes(name)) removed.push(name);
+    }
+  }
+  return { text: out, removed };
 }
 
 /** `text` with `changed` added to or raised in its `dependencies`, by jsonc-parser edits (which lay out what they touch over several lines). */

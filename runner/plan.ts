@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import type { Inventory } from '../analyzer/model.js';
-import type { DeferredItem, FilePlan, FrameworkDelta, ManualItem, ParityPolicy, PlanContext } from '../transforms/model.js';
+import type { DeferredItem, FilePlan, FrameworkDelta, ManualItem, ParityPolicy, PlanContext, Verdict } from '../transforms/model.js';
 import { RunError } from './errors.js';
 import type { Step } from './steps.js';
 
@@ -37,17 +37,32 @@ export interface StagePlan {
   deltas: FrameworkDelta[];
   /** package.json `dependencies` the steps need: package → range (the higher minimum wins). */
   dependencies: Record<string, string>;
+  /** Packages the steps take out of package.json. */
+  removeDependencies: string[];
+  /** Every step's verdicts, in step order. */
+  verdicts: Verdict[];
+}
+
+/** How a plan context is made beyond root, inventory and parity. */
+export interface PlanContextOptions {
+  only?: string;
+  /** The stage options' values (PlanContext.options). */
+  options?: PlanContext['options'];
+  /** Assessing only: what earlier stages would have moved (PlanContext.assumed). */
+  assumed?: ReadonlySet<string>;
 }
 
 /** A PlanContext whose `readFile` reads (and caches) project files under `root`. */
-export function planContext(root: string, inventory: Inventory, parity: ParityPolicy, only?: string): PlanContext {
+export function planContext(root: string, inventory: Inventory, parity: ParityPolicy, extra: PlanContextOptions = {}): PlanContext {
   const cache = new Map<string, string | null>();
   return {
     root,
     inventory,
     findings: inventory.findings ?? [],
     parity,
-    ...(only ? { only } : {}),
+    options: extra.options ?? {},
+    ...(extra.only ? { only: extra.only } : {}),
+    ...(extra.assumed ? { assumed: extra.assumed } : {}),
     readFile(file) {
       if (!cache.has(file)) {
         const abs = path.join(root, file);
@@ -61,13 +76,14 @@ export function planContext(root: string, inventory: Inventory, parity: ParityPo
 /**
  * Calls every step's planner (in step order) and groups the file plans per file. Files come out
  * sorted by path; a file's sources are read through the context.
- * @throws RunError 'refused' when a planner throws a StepRefusal (its message); 'plan-failed'
- *   when a planner throws anything else (the message names the step); 'bad-step' when it plans a
- *   file outside the project
+ * @throws RunError 'refused' when a planner throws a StepRefusal (its message); 'work-left' when
+ *   it throws a StepWorkLeft (its message, and its items as RunError.items); 'plan-failed' when a
+ *   planner throws anything else (the message names the step); 'bad-step' when it plans a file
+ *   outside the project
  */
 export async function planStage(steps: Step[], ctx: PlanContext): Promise<StagePlan> {
   const byFile = new Map<string, StepTask[]>();
-  const result: StagePlan = { tasks: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {} };
+  const result: StagePlan = { tasks: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {}, removeDependencies: [], verdicts: [] };
   for (const step of steps) {
     let plan;
     try {
@@ -75,6 +91,7 @@ export async function planStage(steps: Step[], ctx: PlanContext): Promise<StageP
     } catch (e) {
       // By name as well as class: a step loaded from elsewhere (the test steps) has its own copy of the class.
       if (e instanceof Error && e.name === 'StepRefusal') throw new RunError('refused', e.message);
+      if (e instanceof Error && e.name === 'StepWorkLeft') throw new RunError('work-left', e.message, (e as Error & { items: ManualItem[] }).items);
       throw new RunError('plan-failed', `the planner of step ${step.meta.name} failed: ${(e as Error).stack ?? e}`);
     }
     for (const filePlan of plan.files) {
@@ -88,6 +105,8 @@ export async function planStage(steps: Step[], ctx: PlanContext): Promise<StageP
     if (plan.moved) result.moved.push({ step: step.meta.name, ...plan.moved });
     result.deltas.push(...(plan.deltas ?? []).map(asDelta));
     for (const [name, range] of Object.entries(plan.dependencies ?? {})) result.dependencies[name] = higherRange(result.dependencies[name], range);
+    for (const name of plan.removeDependencies ?? []) if (!result.removeDependencies.includes(name)) result.removeDependencies.push(name);
+    result.verdicts.push(...(plan.verdicts ?? []));
   }
   result.tasks = [...byFile.keys()].sort().map((file) => ({ file, source: ctx.readFile(file), steps: byFile.get(file)! }));
   return result;

@@ -19,10 +19,10 @@ import { RunError } from './errors.js';
 import { changedLockfiles, commitFiles, gitState, type GitState } from './git.js';
 import { installCommand, runInstall } from './install.js';
 import type { FileOutcome, RunOptions, RunResult } from './model.js';
-import { mergeDependencies } from './package-json.js';
+import { mergeDependencies, removeDependencies } from './package-json.js';
 import { planContext, planStage } from './plan.js';
 import { runTasks } from './pool.js';
-import { stepsOfStage, type Step } from './steps.js';
+import { stageOptions, stepsOfStage, type Step } from './steps.js';
 import { todoLines } from './todos.js';
 import { hasTsconfig, newTypeErrors, typeErrors } from './typecheck.js';
 import { verifyHint } from './verify-hint.js';
@@ -44,9 +44,13 @@ interface RunContext {
 
 /**
  * Runs one stage on the project in `options.root`.
- * @throws RunError 'unknown-stage', 'no-steps', 'bad-step', 'not-a-project', 'no-app' (the
- *   analysis found no app), 'refused' (a step refused: a prerequisite of the stage is missing),
- *   'dirty-tree', 'not-a-repo', 'plan-failed' or 'typecheck-failed'; nothing is written then.
+ * A step that refuses because work is left (StepWorkLeft: unshim while something still uses
+ * Express) ends the run with exit code 1, its message in `refusal` and its items in `manual`;
+ * nothing is written.
+ * @throws RunError 'unknown-stage', 'no-steps', 'bad-step', 'bad-option' (an option no step of the
+ *   stage declares), 'not-a-project', 'no-app' (the analysis found no app), 'refused' (a step
+ *   refused: a prerequisite of the stage is missing), 'dirty-tree', 'not-a-repo', 'plan-failed' or
+ *   'typecheck-failed'; nothing is written then.
  */
 export async function runStage(options: RunOptions): Promise<RunResult> {
   // --only picks routes: only the routes stage moves any.
@@ -54,6 +58,7 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
   const say = options.onProgress ?? (() => {});
   const writing = !options.dry && !options.check;
   const steps = await stepsOfStage(options.stage, options.stepsDir);
+  const values = stageOptions(steps, options.stage, options.stageOptions ?? {});
   const root = await appRoot(options);
   const notes: string[] = [];
   const git = await refuseUnsafeTree(root, options, writing, notes);
@@ -62,7 +67,13 @@ export async function runStage(options: RunOptions): Promise<RunResult> {
   say(`analysing ${root}`);
   const before = await analyseApp(root, options, say);
   refuseWithoutApp(before);
-  const result = await transformStage(steps, { root, options, git, before, typeErrorsBefore, say }, notes);
+  let result: RunResult;
+  try {
+    result = await transformStage(steps, { root, options, git, before, typeErrorsBefore, say }, notes, values);
+  } catch (e) {
+    if (e instanceof RunError && e.code === 'work-left') return workLeft(options, root, git, e, notes);
+    throw e;
+  }
   // A file the analysis could not read may hold what the stage should change (Node may run code the
   // parser rejects, e.g. a legacy octal literal): a human must look at it.
   const reported = new Set(result.manual.filter((m) => m.code === PARSE_ERROR).map((m) => m.file));
@@ -116,9 +127,9 @@ function where(d: Inventory['diagnostics'][number]): string {
 }
 
 /** Plans the stage and runs its transforms: the change set and outcomes, nothing written yet. */
-async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): Promise<RunResult> {
+async function transformStage(steps: Step[], ctx: RunContext, notes: string[], values: Record<string, boolean | string | undefined>): Promise<RunResult> {
   const { root, options, before, say } = ctx;
-  const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default', options.only));
+  const plan = await planStage(steps, planContext(root, before, options.parity ?? 'default', { only: options.only, options: values }));
   const { results, threads } = await runTasks(plan.tasks, { workers: options.workers, onProgress: say });
 
   const sources = new Map(plan.tasks.map((t) => [t.file, t.source]));
@@ -127,6 +138,7 @@ async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): 
   const changes: FileChange[] = results.filter((r) => r.status === 'changed').map((r) => ({ file: r.file, before: sources.get(r.file) ?? null, after: r.after! }));
   const manual: ManualItem[] = [...plan.manual, ...results.flatMap((r) => (r.parseError ? [unparsedItem(r.file, r.parseError)] : []))];
   const dependencies = mergePackageJson(root, plan.dependencies, changes, outcomes, manual);
+  const removed = removeFromPackageJson(root, plan.removeDependencies, changes, outcomes);
   const placed = placeItems(manual, changes, todoLines(changes));
   return {
     stage: options.stage,
@@ -138,7 +150,10 @@ async function transformStage(steps: Step[], ctx: RunContext, notes: string[]): 
     moved: plan.moved,
     deltas: plan.deltas,
     dependencies,
-    installCommand: Object.keys(dependencies).length ? installCommand(before.project.packageManager) : null,
+    removedDependencies: removed,
+    installCommand: Object.keys(dependencies).length || removed.length ? installCommand(before.project.packageManager) : null,
+    verdicts: plan.verdicts,
+    refusal: null,
     parity: null,
     typecheck: null,
     todos: placed.todos,
@@ -278,6 +293,66 @@ function undoNote(changes: FileChange[], repo: boolean): string {
   const created = changes.filter((c) => c.before === null).map((c) => c.file);
   const restore = repo ? `undo the stage with \`git restore -- ${edited.join(' ')}\` (or \`git checkout -- …\`)` : 'undo the stage from your copy of the files';
   return `the files stay written; ${edited.length ? restore : 'undo the stage'}${created.length ? ` and delete ${created.join(', ')}` : ''}`;
+}
+
+/**
+ * The result of a stage that refused because work is left (StepWorkLeft): nothing changed, the
+ * refusal's items are the manual items, exit code 1.
+ */
+function workLeft(options: RunOptions, root: string, git: GitState, e: RunError, notes: string[]): RunResult {
+  return {
+    stage: options.stage,
+    root,
+    changes: [],
+    outcomes: [],
+    manual: e.items,
+    deferred: [],
+    moved: [],
+    deltas: [],
+    dependencies: {},
+    removedDependencies: [],
+    installCommand: null,
+    verdicts: [],
+    refusal: e.message,
+    parity: null,
+    typecheck: null,
+    todos: [],
+    notes,
+    diff: '',
+    threads: 0,
+    written: false,
+    commit: null,
+    verify: verifyHint(root, { repo: git.repo, committed: false }),
+    exitCode: 1,
+  };
+}
+
+/**
+ * Removes the packages the steps took out of the code from package.json (merged into a change
+ * already made to it). Returns the names removed; an unreadable package.json is a failed outcome.
+ */
+function removeFromPackageJson(root: string, names: string[], changes: FileChange[], outcomes: FileOutcome[]): string[] {
+  if (!names.length) return [];
+  const file = 'package.json';
+  const existing = changes.find((c) => c.file === file);
+  let text: string;
+  try {
+    text = existing?.after ?? readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    return [];
+  }
+  let result;
+  try {
+    result = removeDependencies(text, names);
+  } catch (e) {
+    outcomes.push({ file, status: 'failed', reason: `cannot remove the dependencies: ${(e as Error).message}` });
+    return [];
+  }
+  if (!result.removed.length) return [];
+  if (existing) existing.after = result.text;
+  else changes.push({ file, before: text, after: result.text });
+  if (!outcomes.some((o) => o.file === file)) outcomes.push({ file, status: 'changed' });
+  return result.removed;
 }
 
 /**

@@ -69,3 +69,22 @@ async function loadStep(meta: StepMeta, dir: string, stage: StageName): Promise<
   if (typeof plan !== 'function') throw new RunError('bad-step', `${planFile} does not export a plan function`);
   return { meta, plan, transform };
 }
+
+/**
+ * The values of the stage's options (StepMeta.options of its steps) from what `migrate run` was
+ * given (`given`, by option name), defaults filled in.
+ * @throws RunError 'bad-option' for an option no step of the stage declares (the message lists
+ *   those it has), or a value of the wrong type
+ */
+export function stageOptions(steps: Step[], stage: string, given: Record<string, boolean | string>): Record<string, boolean | string | undefined> {
+  const declared = new Map(steps.flatMap((s) => s.meta.options ?? []).map((o) => [o.name, o]));
+  const values: Record<string, boolean | string | undefined> = {};
+  for (const [name, option] of declared) values[name] = option.default ?? (option.type === 'boolean' ? false : undefined);
+  for (const [name, value] of Object.entries(given)) {
+    const option = declared.get(name);
+    if (!option) throw new RunError('bad-option', `the ${stage} stage has no option --${name}${declared.size ? `; its options: ${[...declared.keys()].map((n) => `--${n}`).join(', ')}` : ''}`);
+    if (typeof value !== option.type) throw new RunError('bad-option', `--${name} takes a ${option.type}`);
+    values[name] = value;
+  }
+  return values;
+}

@@ -12,7 +12,10 @@
  * Data flows one way (DESIGN.md "Data flow"): inventory + findings → StepPlan → FileChange[] →
  * `--dry` diff or atomic write.
  */
-import type { Finding, Inventory } from '../analyzer/model.js';
+import type { Finding, Inventory, Location } from '../analyzer/model.js';
+import type { BlockerCode } from '../rules/catalogue/blockers.js';
+
+export type { BlockerCode };
 
 /** The stages of DESIGN.md "Stages", in the order they run. */
 export const STAGES = ['shim', 'errors', 'routes', 'plugins', 'schemas', 'unshim'] as const;
@@ -27,6 +30,23 @@ export interface StepMeta {
   order: number;
   /** One sentence for `migrate run --help` and the docs. */
   description: string;
+  /**
+   * Options of the stage this step reads (`migrate run --stage plugins --keep-log-format`): the
+   * runner accepts exactly the options the steps of the stage declare, and hands their values
+   * to every planner of the stage in `PlanContext.options`.
+   */
+  options?: StepOption[];
+}
+
+/** An option a step declares (StepMeta.options). */
+export interface StepOption {
+  /** Kebab-case, as on the command line without the dashes (`keep-log-format`). */
+  name: string;
+  type: 'boolean' | 'string';
+  /** One sentence for `migrate run --help` and the docs. */
+  description: string;
+  /** The value when the option is not given (absent: boolean false, string unset). */
+  default?: boolean | string;
 }
 
 /** How the run was asked to treat pure framework defaults (DESIGN.md "Behaviour parity"). */
@@ -47,6 +67,49 @@ export interface PlanContext {
   only?: string;
   /** Source of a project file (POSIX path relative to `root`), or null when it does not exist. */
   readFile(file: string): string | null;
+  /** The values of the stage's options (StepMeta.options), by name, defaults filled in. */
+  options: Readonly<Record<string, boolean | string | undefined>>;
+  /**
+   * Set when the plan only assesses, for the readiness `migrate analyze` gives (runner/assess.ts):
+   * the inventory ids of what the earlier stages would have moved by then — apps the shim puts
+   * behind Fastify, handlers the errors stage moves, routes the routes stage moves. A planner
+   * treats those records as on Fastify already (isOnFastify) and does not refuse for a missing
+   * earlier stage. Absent when the stage really runs.
+   */
+  assumed?: ReadonlySet<string>;
+}
+
+/**
+ * Why something stays where it is in this stage: a stable code (rules/catalogue/blockers.ts), a
+ * sentence for the `TODO(migrate)` comment and the item, and places (`file:line`) for the item
+ * only — a TODO must read the same on the next run, when the lines have moved.
+ */
+export interface Blocker {
+  code: BlockerCode;
+  reason: string;
+  where?: string[];
+  /** The place that holds the record back when it is not the record itself (the middleware, error handler or finding it names): where the readiness counts the cause. */
+  at?: Location;
+  /** Leave no `TODO(migrate)` in code (the file stays as it is); the ManualItem alone reports it. */
+  noTodo?: boolean;
+  /** For a code lifted `as-partner`: the stage the record it shares something with waits for. */
+  partnerWaitsFor?: StageName;
+}
+
+/**
+ * A planner's decision on one inventory record (an app, a route, an error or 404 handler): it
+ * moves in this stage, or it stays with its blockers — waiting for `waitsFor` when every blocker
+ * is one that stage lifts. The readiness of `migrate analyze` is made of these (one decision, in
+ * the planner, for both).
+ */
+export interface Verdict {
+  /** The inventory record's id. */
+  id: string;
+  kind: 'app' | 'route' | 'error-handler' | 'not-found-handler';
+  moves: boolean;
+  /** Empty when it moves. */
+  blockers: Blocker[];
+  waitsFor?: StageName;
 }
 
 /** Something the step could not do and a human must: always with file, line and reason. */
@@ -60,8 +123,8 @@ export interface ManualItem {
   line: number;
   /** What was left and why, in one sentence. */
   reason: string;
-  /** Stable code (`listen-unknown-shape`, …) for tests and the checklist. */
-  code: string;
+  /** Stable code (rules/catalogue/blockers.ts) for tests and the checklist. */
+  code: BlockerCode;
   /**
    * The text of the `// TODO(migrate): <text>` comment the step leaves in code for this item (what
    * follows `TODO(migrate):`), when it leaves one; the run pairs the two and lists the item once.
@@ -109,6 +172,22 @@ export class StepRefusal extends Error {
   }
 }
 
+/**
+ * Thrown by a step's planner when the stage refuses because work is left that a human must do
+ * first ("unshim: 3 things still use Express"): not a tool failure. The runner writes nothing and
+ * ends with exit code 1 (DESIGN.md "CLI conventions"), `message` as its refusal and `items` as
+ * the manual items — each with file, line and reason.
+ */
+export class StepWorkLeft extends Error {
+  constructor(
+    message: string,
+    readonly items: ManualItem[],
+  ) {
+    super(message);
+    this.name = 'StepWorkLeft';
+  }
+}
+
 /** The part of a step's plan for one file. `entries` is step-specific data (JSON-serialisable: it crosses to a worker). */
 export interface FilePlan<E = unknown> {
   /** POSIX path relative to the project root. */
@@ -124,6 +203,10 @@ export interface StepPlan<E = unknown> {
   files: Array<FilePlan<E>>;
   /** package.json `dependencies` to add or raise: package → range (ranges from rules/catalogue/versions.ts). */
   dependencies?: Record<string, string>;
+  /** Packages to remove from package.json (`dependencies` and `devDependencies`): what the stage took out of the code (`express` at unshim). */
+  removeDependencies?: string[];
+  /** The planner's decision on every record it looked at (see Verdict). */
+  verdicts?: Verdict[];
   /** What the step leaves to a human; also marked in code with `TODO(migrate)` where it leaves one (`todo`). */
   manual: ManualItem[];
   /** What the step leaves to a later stage (no TODO in code, no exit 1). */

@@ -17,9 +17,11 @@
  *
  * Safety (mapping §0 legend): Y → `safe`, P → `needs-care`, N → `no-equivalent`. `difference` is
  * the exact behavioural difference (empty for `safe`; remarks on a safe row go to `note`).
- * `stage` is the stage whose codemod rewrites the use — usually `routes`; server options the shim
- * copies are `shim`, error handling `errors`, Express's ETag (kept on Express's answers through
- * the bridge, restored with @fastify/etag) `plugins`, and every `no-equivalent` entry is `manual`.
+ * `stage` is the stage whose codemod rewrites the use: server options the shim copies are
+ * `shim`, error handling `errors`; a `req`/`res` use is `routes`, or `plugins` when it needs a
+ * plugin that stage registers (`requires`), and every `no-equivalent` entry is `manual`.
+ * `rewrite` says whether the handler rewrite has the use's form today: a route moves at the
+ * routes stage only when every use it makes has one ("movable at stage S given plugins P").
  */
 import type { Stage } from '../../analyzer/model.js';
 import type { Safety } from './middleware.js';
@@ -40,11 +42,36 @@ export interface ApiEntry {
   /** Packages the Fastify form needs (plugins, helpers); all are in `versions.ts`. */
   requires?: readonly string[];
   /**
-   * The form in a moved route while the Express middleware that sets the property still runs in
-   * the @fastify/express bridge (before the `plugins` stage replaces it): the data lives on the
-   * raw request (express-fastify-mapping.md §4.3).
+   * For `req.*`/`res.*` rows the handler rewrite (transforms/handler-rewrite/) reads: how Express
+   * uses the member — called or read, whether the call returns `res` so a chain goes on
+   * (`res.status(404).json(x)`), whether it answers the request (Express 4.x/5.x lib/response.js).
    */
-  whileBridged?: string;
+  shape?: { use: 'call' | 'property'; chainable?: true; answers?: true };
+  /**
+   * The form the handler rewrite writes for the use, when it has one: `form` the exact Fastify
+   * code (docs/stages list it), `where` it applies — in every handler it rewrites (`everywhere`:
+   * error and not-found handlers too) or only on moved routes (`moved-routes`, where the Express
+   * app has run first in the @fastify/express bridge and Express's own objects are
+   * `request.raw`/`reply.raw`: data Express middleware set there stays readable, express-fastify-mapping.md
+   * §4.3); `answersLater` when the Fastify form answers after the call returns (`reply.view`
+   * reads the template first: an async handler must return the reply). Absent: the rewrite
+   * refuses the use — with the plugins `requires` names when `stage` is `plugins`, else with
+   * `difference`. `scope: 'app'`: the form holds at the app level only (inside a router Express's
+   * value is relative to the mount path, and the use has no equivalent there). Checked against the
+   * rewrite's converters in test/rules/catalogue.test.ts.
+   */
+  rewrite?: { form: string; where: 'everywhere' | 'moved-routes'; answersLater?: true; scope?: 'app' };
+  /**
+   * For request properties that Express middleware sets (`req.session`, `req.user`, `req.file`):
+   * the npm packages that set them. Rows without it are Express's own request API.
+   */
+  addedBy?: readonly string[];
+  /**
+   * The stage whose codemod converts the use. For `req.*`/`res.*` rows: `routes` when the routes
+   * stage converts it on a moved route — today only where `rewrite` gives the form; a use without
+   * one keeps its route on Express for a human —, `plugins` when its Fastify form needs a plugin
+   * the plugins stage registers (`requires`), `manual` when it has no mechanical equivalent.
+   */
   stage: Stage;
   /** Section(s) of express-fastify-mapping.md the entry comes from. */
   source: string;
@@ -407,6 +434,8 @@ export const API = {
     fastify: 'request.body',
     safety: 'needs-care',
     difference: '`undefined` for GET/HEAD, without a body and for content types without a parser (Express 4 `{}`); Fastify parses text/plain to a string and accepts non-object JSON, and validation schemas coerce and strip (§2.8).',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.body', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.3, §2.10',
   },
@@ -415,6 +444,8 @@ export const API = {
     fastify: 'request.params',
     safety: 'needs-care',
     difference: "A null-prototype object (as Express 5; Express 4 plain); the wildcard is `params['*']` (\"a/b\") where Express 4 had `params[0]` and Express 5 `params.splat` (an array); unmatched optional params are absent (Express 4: key with undefined).",
+    shape: { use: 'property' },
+    rewrite: { form: 'request.params', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.3',
   },
@@ -423,6 +454,8 @@ export const API = {
     fastify: 'request.query',
     safety: 'needs-care',
     difference: 'Flat parsing: `?a[b]=1&d[]=x` gives `{"a[b]":"1","d[]":"x"}` (Express 4 `{a:{b:"1"},d:["x"]}`) unless the shim sets a qs parser; `;` no longer separates pairs; writable (Express 5 `req.query` is a getter).',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.query', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.3, §2.9',
   },
@@ -432,7 +465,9 @@ export const API = {
     safety: 'needs-care',
     difference: 'cookie-parser decoded `j:{…}` JSON cookies into objects and moved `s:`-signed ones into signedCookies; @fastify/cookie does neither.',
     requires: ['@fastify/cookie'],
-    whileBridged: 'request.raw.cookies',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.raw.cookies (set by cookie-parser in the bridge)', where: 'moved-routes' },
+    addedBy: ['cookie-parser'],
     stage: 'routes',
     source: '§1.3, §3 (cookie-parser)',
   },
@@ -442,7 +477,9 @@ export const API = {
     safety: 'needs-care',
     difference: 'Express-signed values carry an `s:` prefix (`s:value.sig`), Fastify signs `value.sig` with the same HMAC-SHA256: strip `s:` before unsigning legacy cookies; the result is an object, not the value.',
     requires: ['@fastify/cookie'],
-    whileBridged: 'request.raw.signedCookies',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.raw.signedCookies (set by cookie-parser in the bridge)', where: 'moved-routes' },
+    addedBy: ['cookie-parser'],
     stage: 'routes',
     source: '§1.3',
   },
@@ -499,6 +536,8 @@ export const API = {
     fastify: "request.url.split('?')[0]",
     safety: 'no-equivalent',
     difference: 'Express’s value is relative to the mount point (`/info` under `/mount`); Fastify’s URL is always the full path.',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.url.split(\'?\')[0], at the app level only', where: 'everywhere', scope: 'app' },
     stage: 'manual',
     source: '§1.3',
   },
@@ -508,6 +547,8 @@ export const API = {
     safety: 'safe',
     difference: '',
     note: 'Differs only when Fastify’s `rewriteUrl` is used.',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.originalUrl', where: 'everywhere' },
     stage: 'routes',
     source: '§1.3',
   },
@@ -516,6 +557,8 @@ export const API = {
     fastify: 'none (the plugin prefix is known at registration: fastify.prefix)',
     safety: 'no-equivalent',
     difference: 'Fastify requests carry no mount path; the prefix must be captured at registration.',
+    shape: { use: 'property' },
+    rewrite: { form: '\'\' at the app level only (inside a router it is the mount path)', where: 'moved-routes', scope: 'app' },
     stage: 'manual',
     source: '§1.3',
   },
@@ -524,6 +567,8 @@ export const API = {
     fastify: 'request.url',
     safety: 'no-equivalent',
     difference: 'Express strips the mount path inside routers (`/info?z=1` vs `/mount/info?z=1`); Fastify’s is the full URL.',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.url, at the app level only (Express strips the mount path inside routers)', where: 'everywhere', scope: 'app' },
     stage: 'manual',
     source: '§1.3',
   },
@@ -533,6 +578,8 @@ export const API = {
     fastify: 'request.headers[name.toLowerCase()]',
     safety: 'needs-care',
     difference: 'Express treats `Referer` and `Referrer` as the same header; the plain lookup does not.',
+    shape: { use: 'call' },
+    rewrite: { form: 'request.headers[\'name\'] (lower-cased; Referer/Referrer aliased)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.3',
   },
@@ -664,6 +711,8 @@ export const API = {
     fastify: 'request.method',
     safety: 'safe',
     difference: '',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.method', where: 'everywhere' },
     stage: 'routes',
     source: '§1.3 (same Node value)',
   },
@@ -673,6 +722,8 @@ export const API = {
     safety: 'safe',
     difference: '',
     note: 'The same lower-cased Node headers object.',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.headers', where: 'everywhere' },
     stage: 'routes',
     source: '§1.3 (same Node value)',
   },
@@ -682,7 +733,8 @@ export const API = {
     safety: 'needs-care',
     difference: '`destroy()`/`regenerate()` return promises; with @fastify/session’s default `cookie.secure: true` nothing is stored over plain HTTP; inside the bridge the Express session lives on `request.raw`.',
     requires: ['@fastify/session', '@fastify/cookie'],
-    whileBridged: 'request.raw.session',
+    rewrite: { form: 'request.raw.session (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['express-session', 'cookie-session'],
     stage: 'routes',
     source: '§3 (express-session), §4.3',
   },
@@ -692,6 +744,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Another property path; the id format differs unless the generator is carried over (`genid` → `idGenerator`).',
     requires: ['@fastify/session'],
+    rewrite: { form: 'request.raw.sessionID (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['express-session'],
     stage: 'routes',
     source: '§3 (express-session)',
   },
@@ -701,7 +755,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Set by the auth plugin only after it runs (preValidation for @fastify/passport); data set by Express middleware in the bridge lives on `request.raw.user`, not `request.user`.',
     requires: ['@fastify/passport'],
-    whileBridged: 'request.raw.user',
+    rewrite: { form: 'request.raw.user (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['passport'],
     stage: 'routes',
     source: '§3 (passport, express-jwt), §4.3',
   },
@@ -711,6 +766,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'The property exists only if @fastify/jwt is registered with that decorator name; its 401 bodies differ (§3 express-jwt).',
     requires: ['@fastify/jwt'],
+    rewrite: { form: 'request.raw.auth (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['express-jwt'],
     stage: 'routes',
     source: '§3 (express-jwt)',
   },
@@ -720,7 +777,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'A stream part with `filename`/`file`, not multer’s `originalname`/`buffer`/`path`; `fileSize` defaults to `bodyLimit`.',
     requires: ['@fastify/multipart'],
-    whileBridged: 'request.raw.file',
+    rewrite: { form: 'request.raw.file (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['multer'],
     stage: 'routes',
     source: '§3 (multer)',
   },
@@ -730,7 +788,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Async iteration or saved temp files instead of multer arrays / express-fileupload objects (`mv()` is gone).',
     requires: ['@fastify/multipart'],
-    whileBridged: 'request.raw.files',
+    rewrite: { form: 'request.raw.files (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['multer', 'express-fileupload'],
     stage: 'routes',
     source: '§3 (multer, express-fileupload)',
   },
@@ -740,6 +799,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Generated on the reply; the token is not read from `query._csrf` by default.',
     requires: ['@fastify/csrf-protection'],
+    rewrite: { form: 'request.raw.csrfToken (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['csurf'],
     stage: 'routes',
     source: '§3 (csurf)',
   },
@@ -749,7 +810,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Reads move to the reply: `req.flash(type)` with one argument becomes `reply.flash(type)`.',
     requires: ['@fastify/flash'],
-    whileBridged: 'request.raw.flash(type, msg)',
+    rewrite: { form: 'request.raw.flash(type, msg) (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['connect-flash'],
     stage: 'routes',
     source: '§3 (connect-flash)',
   },
@@ -760,6 +822,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Promise-based (`await request.logIn(user)`); the session is cleared on login by default (`clearSessionOnLogin`).',
     requires: ['@fastify/passport'],
+    rewrite: { form: 'request.raw.login (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    addedBy: ['passport'],
     stage: 'routes',
     source: '§3 (passport)',
   },
@@ -770,6 +834,8 @@ export const API = {
     fastify: 'reply.code(c) / reply.status(c)',
     safety: 'needs-care',
     difference: 'Fastify throws FST_ERR_BAD_STATUS_CODE outside 100–599 (Express 5 accepts 100–999, Express 4 anything and fails later in writeHead).',
+    shape: { use: 'call', chainable: true },
+    rewrite: { form: 'reply.code(c)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -778,6 +844,8 @@ export const API = {
     fastify: "reply.send(body), with reply.type('text/html; charset=utf-8') for string bodies",
     safety: 'needs-care',
     difference: 'A bare `reply.send(string)` goes out as text/plain; charset=utf-8 where Express sent text/html; `null` becomes the JSON body `null`, and Express 4 treats a number as a status code. No automatic ETag/304.',
+    shape: { use: 'call', chainable: true, answers: true },
+    rewrite: { form: 'reply.send(x); a string gets reply.type(\'text/html; charset=utf-8\') first; res.send(null) → reply.send()', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4, §2.4, §2.5',
   },
@@ -847,6 +915,8 @@ export const API = {
     fastify: "reply.send(obj); strings: reply.type('application/json; charset=utf-8').send(JSON.stringify(x))",
     safety: 'needs-care',
     difference: "`reply.send('x')` sends raw text where `res.json('x')` sent `\"x\"`; `res.json(undefined)` is an empty body with application/json; `res.json(err)` is `{}` 200 but `reply.send(err)` takes the 500 error path; buffers are sent raw, not as `{type:'Buffer',data}`; a response schema reshapes the body (§2.8).",
+    shape: { use: 'call', chainable: true, answers: true },
+    rewrite: { form: 'reply.send(obj) for an object; otherwise reply.type(\'application/json; charset=utf-8\').send(JSON.stringify(x))', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4, §2.5, §2.8',
   },
@@ -855,6 +925,7 @@ export const API = {
     fastify: "none; hand-written: callback from request.query.callback, reply.type('text/javascript; charset=utf-8'), X-Content-Type-Options: nosniff, body `/**/ typeof cb === 'function' && cb(json);`",
     safety: 'no-equivalent',
     difference: 'Fastify has no JSONP: the callback validation, content type and wrapper must be written by hand (or JSONP retired in favour of CORS).',
+    shape: { use: 'call', answers: true },
     stage: 'manual',
     source: '§1.4',
   },
@@ -864,6 +935,8 @@ export const API = {
     safety: 'safe',
     difference: '',
     note: 'Observed identical body and text/plain; charset=utf-8 [probe]; the codemod sets the type explicitly.',
+    shape: { use: 'call', chainable: true, answers: true },
+    rewrite: { form: 'reply.code(c).type(\'text/plain; charset=utf-8\').send(\'<status text>\')', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -873,6 +946,8 @@ export const API = {
     fastify: 'reply.header(k, v) / reply.headers(obj)',
     safety: 'needs-care',
     difference: "Express adds a charset to Content-Type (`res.set('Content-Type', 'text/plain')` → `text/plain; charset=utf-8`), Fastify writes it literally (only JSON types gain a charset); `reply.header('set-cookie', …)` appends, other names overwrite.",
+    shape: { use: 'call', chainable: true },
+    rewrite: { form: 'reply.header(k, v) / reply.headers({…}); a literal Content-Type gets Express\'s charset', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4, §2.4',
   },
@@ -881,6 +956,8 @@ export const API = {
     fastify: 'reply.getHeader(k)',
     safety: 'safe',
     difference: '',
+    shape: { use: 'call' },
+    rewrite: { form: 'reply.getHeader(k)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -891,6 +968,8 @@ export const API = {
     safety: 'needs-care',
     difference: "Express resolves extensions (`'json'`, `'html'`, `'.png'`) and adds a charset; `reply.type('json')` stores the literal `json`, which Fastify treats as invalid (string bodies go out as text/plain), so the codemod must expand it.",
     requires: ['mime-types'],
+    shape: { use: 'call', chainable: true },
+    rewrite: { form: 'reply.type(\'<full type>; charset=utf-8\') (html, json, txt, text, xml, css, csv or a full type)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4, §2.4',
   },
@@ -900,6 +979,8 @@ export const API = {
     safety: 'needs-care',
     difference: "Express writes a short body (\"Found. Redirecting to …\" or HTML) with Vary: Accept and percent-encodes the URL; Fastify sends an empty body, no Content-Type, no Vary, and the URL as given. `res.status(301).redirect(u)` gives 302 in Express but 301 in Fastify; Express 4 `'back'` → `request.headers.referer || '/'`.",
     requires: ['encodeurl'],
+    shape: { use: 'call', answers: true },
+    rewrite: { form: 'reply.redirect(encodeUrl(url), status?) (the body differs: framework default redirect-body)', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.4, §2.11',
   },
@@ -909,6 +990,8 @@ export const API = {
     safety: 'safe',
     difference: '',
     requires: ['encodeurl'],
+    shape: { use: 'call', chainable: true },
+    rewrite: { form: 'reply.header(\'location\', encodeUrl(url))', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -918,6 +1001,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Needs @fastify/view; the content type is text/html; charset=utf-8 (option `charset`), and render errors go to Fastify’s JSON error path instead of the Express error middleware.',
     requires: ['@fastify/view'],
+    shape: { use: 'call', answers: true },
+    rewrite: { form: 'reply.view(view, locals) on a moved route whose context registers @fastify/view as the app\'s views (transforms/plugin-registrations/view.ts)', where: 'moved-routes', answersLater: true },
     stage: 'routes',
     source: '§1.4, §3 (view engines)',
   },
@@ -927,7 +1012,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'The absolute path must be split into root + name and the callback form is unsupported; headers follow @fastify/send (`Cache-Control: public, max-age=0`, weak `W/"size-mtime"` ETag), and Express 4 wrote `charset=UTF-8` where @fastify/static writes `utf-8`.',
     requires: ['@fastify/static'],
-    stage: 'routes',
+    shape: { use: 'call', answers: true },
+    stage: 'plugins',
     source: '§1.4, §2.4',
   },
   'res.download': {
@@ -936,7 +1022,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Same root caveat as sendFile; @fastify/static (content-disposition 3) writes token filenames unquoted (`filename=user.html`) like Express 5.3, where Express 4 quoted them.',
     requires: ['@fastify/static'],
-    stage: 'routes',
+    shape: { use: 'call', answers: true },
+    stage: 'plugins',
     source: '§1.4',
   },
   'res.attachment': {
@@ -945,6 +1032,8 @@ export const API = {
     safety: 'safe',
     difference: '',
     requires: ['content-disposition', 'mime-types'],
+    shape: { use: 'call', chainable: true },
+    rewrite: { form: 'reply.header(\'content-disposition\', contentDisposition(name)).type(\'<type of the extension>\') in an Express 4 app, chained before .send(<string>)/.send()/.type(…)', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -954,7 +1043,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Fastify adds `SameSite=Lax` by default, no `Path` unless given, and takes `maxAge` in seconds (Express: milliseconds, plus `Expires`); object values (`j:`) and `signed` (`s:` prefix) differ, and a second cookie with the same name/domain/path replaces the first (Express emits both).',
     requires: ['@fastify/cookie'],
-    stage: 'routes',
+    shape: { use: 'call', chainable: true },
+    stage: 'plugins',
     source: '§1.4',
   },
   'res.clearCookie': {
@@ -963,7 +1053,8 @@ export const API = {
     safety: 'needs-care',
     difference: 'Fastify writes `a=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`, Express `a=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`; Express 5 ignores a user `maxAge`/`expires`.',
     requires: ['@fastify/cookie'],
-    stage: 'routes',
+    shape: { use: 'call', chainable: true },
+    stage: 'plugins',
     source: '§1.4',
   },
   'res.locals': {
@@ -971,6 +1062,8 @@ export const API = {
     fastify: "reply.locals (with @fastify/view), or decorateReply('locals', null) + an onRequest hook setting {}",
     safety: 'needs-care',
     difference: '`reply.locals` exists only when @fastify/view is registered (or the decorator is added); inside the bridge, Express middleware writes `reply.raw.locals`, not `reply.locals`.',
+    shape: { use: 'property' },
+    rewrite: { form: 'reply.raw.locals (Express middleware filled it in the bridge)', where: 'moved-routes' },
     stage: 'routes',
     source: '§1.4, §4.3, §5 #6',
   },
@@ -1007,6 +1100,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Express’s 406 goes through `next(err)` (the HTML error page); the hand-written fallback answers what the code sends.',
     requires: ['@fastify/accepts'],
+    shape: { use: 'call' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -1015,6 +1109,8 @@ export const API = {
     fastify: 'reply.send(data)',
     safety: 'needs-care',
     difference: 'Node `res.end(str)` sends no Content-Type, `reply.send(str)` adds text/plain; charset=utf-8; exact parity only with `reply.hijack(); reply.raw.end(data)`, which skips onSend hooks (cookies, CORS, helmet headers set via reply are lost).',
+    shape: { use: 'call', answers: true },
+    rewrite: { form: 'reply.send() (no body only)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -1023,6 +1119,8 @@ export const API = {
     fastify: 'reply.sent (true after send or hijack()) / reply.raw.headersSent',
     safety: 'needs-care',
     difference: '`reply.sent` is also true after `hijack()` and before the headers are written.',
+    shape: { use: 'property' },
+    rewrite: { form: 'reply.raw.headersSent', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4',
   },
@@ -1040,6 +1138,8 @@ export const API = {
     fastify: 'reply.statusCode',
     safety: 'safe',
     difference: '',
+    shape: { use: 'property' },
+    rewrite: { form: 'reply.statusCode (read and write)', where: 'everywhere' },
     stage: 'routes',
     source: '§1.4 (res.status row)',
   },

@@ -140,7 +140,7 @@ export const VERSIONS = {
     package: '@types/ejs',
     range: '^3.1.5',
     checked: CHECKED,
-    note: 'Types of ejs for TypeScript apps whose server module imports it to register @fastify/view (routes-move/views.ts): ejs ships none.',
+    note: 'Types of ejs for TypeScript apps whose server module imports it to register @fastify/view (transforms/plugin-registrations/view.ts): ejs ships none.',
   },
   '@types/pug': {
     package: '@types/pug',

@@ -216,8 +216,8 @@ export const apiUsage: Rule = {
             : `${route.key} uses ${use.api}${use.write ? ' (writes it)' : ''}: ${entry.difference}`,
           fastify: appProvided
             ? `fastify.decorateRequest('${use.api.slice(4)}', null) and the middleware that sets it as a hook`
-            : entry.whileBridged
-              ? `${entry.whileBridged} while the Express middleware is still bridged (routes stage), then ${entry.fastify} (plugins stage)`
+            : entry.addedBy && entry.rewrite
+              ? `${entry.rewrite.form.replace(/ \(.*\)$/, '')} while the Express middleware is still bridged (routes stage), then ${entry.fastify} (plugins stage)`
               : entry.fastify,
           location: use.location,
           severity: entry.safety === 'no-equivalent' ? 'error' : 'info',

@@ -11,15 +11,19 @@ import { analyze } from '../../analyzer/analyze.js';
 import { generatedKind, ROUTES_HOOKS_MARK, SHIM_MARK } from '../../analyzer/generated.js';
 import { runStage } from '../../runner/run.js';
 import { DEFAULT_STYLE } from '../../transforms/lib/style.js';
-import { HOOKS_MARK, hooksModule } from '../../transforms/routes-move/hooks-module.js';
-import { GENERATED_MARK } from '../../transforms/shim-server/template.js';
+import { hooksModule } from '../../transforms/server-module/hooks-template.js';
+import { serverModule } from '../../transforms/server-module/template.js';
 import { copyOf, project } from '../helpers/tmp.js';
 
 const SHOP = path.resolve(import.meta.dirname, '../../fixtures/apps/shop-api');
 
 describe('generated modules', () => {
   it('are told apart by the mark on their first line, the one the stages write', () => {
-    expect([SHIM_MARK, ROUTES_HOOKS_MARK]).toEqual([GENERATED_MARK, HOOKS_MARK]);
+    // The stages write these very marks (they import them from analyzer/generated.ts).
+    const server = serverModule({ module: 'esm', typescript: false, expressMajor: 4, caseSensitive: false, strict: false, trustProxy: null, queryParser: null, bodyParsers: { sources: [], imports: [] }, parity: 'default' }, DEFAULT_STYLE);
+    const hooks = hooksModule({ module: 'esm', typescript: false, expressMajor: 4 }, DEFAULT_STYLE);
+    expect([server, hooks].map((text) => generatedKind(text.split('\n', 1)[0]))).toEqual(['server-module', 'hooks-module']);
+    expect([SHIM_MARK, ROUTES_HOOKS_MARK]).toEqual(['written by `migrate run --stage shim`', 'written by `migrate run --stage routes`']);
     expect(generatedKind('// Fastify in front of the Express app: written by `migrate run --stage shim` (express-to-fastify migrate).')).toBe('server-module');
     expect(generatedKind('// Fastify hooks for routes moved off Express: written by `migrate run --stage routes` (express-to-fastify migrate).')).toBe('hooks-module');
     expect(generatedKind("import express from 'express';")).toBeNull();
@@ -59,7 +63,7 @@ describe('adapters by provenance (a CommonJS project with the hooks module the r
   it('recognises expressMiddleware, expressParam, expressWildcard and the body adapters however they are imported, and nothing of the same name elsewhere', async () => {
     const dir = project({
       'package.json': JSON.stringify({ name: 'hooks', main: 'app.js', dependencies: { fastify: '^5.2.0', express: '^5.1.0' } }),
-      'fastify-hooks.js': hooksModule({ kind: 'hooks-module', module: 'commonjs', typescript: false, expressMajor: 5 }, DEFAULT_STYLE),
+      'fastify-hooks.js': hooksModule({ module: 'commonjs', typescript: false, expressMajor: 5 }, DEFAULT_STYLE),
       'guards.js': 'function requireToken(req, res, next) { next(); }\nfunction loadItem(req, res, next, id) { next(); }\nmodule.exports = { requireToken, loadItem };\n',
       'lookalike.js': 'function expressMiddleware(fn) { return function wrapped(req, res, next) { fn(req, res, next); }; }\nmodule.exports = { expressMiddleware };\n',
       'routes/files.js': [

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
 import type { Inventory } from '../../analyzer/model.js';
-import { runRules, RULES } from '../../rules/index.js';
+import { RULES } from '../../rules/index.js';
+import { analyzeWithReadiness } from '../../runner/readiness.js';
 import { renderHtml } from '../../report/html.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { renderSarif } from '../../report/sarif.js';
@@ -198,7 +199,7 @@ describe('what the analyzer cannot follow is reported', () => {
 
 describe('rules and reports take Fastify records', () => {
   it.each([['K1-cjs-js', 'app.js'], ['K2-esm-js', 'server.js'], ['K3-esm-js', 'src/server.js'], ['K4-cjs-js', 'server.js'], ['K5-esm-js', 'src/server.js'], ['K6-ts-esm', 'src/server.ts'], ['K7-cjs-js', 'server.js']])('%s', async (name, entry) => {
-    const inv = runRules(await analyze({ dir: K(name), entry }));
+    const inv = await analyzeWithReadiness({ dir: K(name), entry });
     // Readiness is about the routes still to move: the Express ones (rules/index.ts readinessOf).
     expect(inv.readiness?.routes.length).toBe(inv.routes.filter((r) => r.framework !== 'fastify').length);
     for (const render of [() => renderText(inv), () => renderMarkdown(inv), () => renderHtml(inv, RULES), () => renderSarif(inv, RULES)]) expect(render().length).toBeGreaterThan(0);

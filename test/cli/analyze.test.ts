@@ -30,7 +30,7 @@ describe('migrate analyze', () => {
 
   it('writes JSON and Markdown', () => {
     const json = JSON.parse(migrate('analyze', APP, '--format', 'json').stdout);
-    expect(json.schemaVersion).toBe('1.1.0');
+    expect(json.schemaVersion).toBe('2.0.0');
     expect(json.routes.map((r: { key: string }) => r.key)).toEqual(['GET /', 'POST /shorten', 'GET /:shortID']);
     const md = migrate('analyze', APP, '--format', 'markdown').stdout;
     expect(md.split('\n')[0]).toBe('# Express inventory: @fixtures/url-shortener');
@@ -82,7 +82,7 @@ describe('migrate analyze: findings and their reports', () => {
   it('prints readiness, the errors and warnings with their Fastify form, and the stage plan', () => {
     const r = migrate('analyze', LEGACY);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Fastify readiness {2}\d+ auto · \d+ assisted · [1-9]\d* manual/);
+    expect(r.stdout).toMatch(/Fastify readiness {2}\d+ auto · \d+ assisted · \d+ later · [1-9]\d* manual/);
     expect(r.stdout).toContain("error   next-route  GET /articles/:slug calls next('route').  routes/articles.js:22");
     expect(r.stdout).toContain('Fastify: One route whose handler branches on the condition (or a route constraint).  [manual]');
     // Body parsers are the plugins stage's (the shim keeps them in the app: docs/stages/shim.md "Bodies").

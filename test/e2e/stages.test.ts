@@ -3,12 +3,17 @@
  * and `routes`, in a copy; after each stage the verifier replays the app's recording against the
  * original app, each side started from the file that listens (so the candidate really runs behind
  * Fastify), and there must be no regression. A second run of each stage must change nothing. After
- * `routes`, what moved per app is asserted, and every route left on Express has a reason.
+ * `routes`, what moved per app is asserted, and every route left on Express has a reason; and the
+ * readiness `migrate analyze` gave before any stage ran is exactly what the stages did (issue 15):
+ * the routes rated to move at the routes stage are the ones it moved, those rated `later` the ones
+ * it left for that stage, the rest manual.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
+import type { Readiness } from '../../analyzer/model.js';
+import { analyzeWithReadiness } from '../../runner/readiness.js';
 import { runStage } from '../../runner/run.js';
 import { readHar } from '../../verifier/har.js';
 import { parseVerifyRules } from '../../verifier/verify-rules.js';
@@ -65,6 +70,12 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
   // Timestamps kept: static files' ETag and Last-Modified come from them.
   cpSync(path.join(REPO, 'fixtures/apps', app), dir, { recursive: true, preserveTimestamps: true, filter: (src) => !src.includes(`${path.sep}node_modules${path.sep}.cache`) });
 
+  let rated: Readiness['routes'] = [];
+  it('analyze rates the routes before any stage runs', async () => {
+    rated = (await analyzeWithReadiness({ dir })).readiness!.routes;
+    expect(rated.length).toBeGreaterThan(0);
+  }, 120_000);
+
   for (const stage of STAGES) {
     it(`${stage}: changes the app, no regression against the original, a second run changes nothing`, async () => {
       const first = await runStage({ root: dir, stage, allowDirty: true, typecheck: true });
@@ -86,6 +97,12 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
         // Every route left on Express says why, at its registration.
         for (const item of [...first.manual, ...first.deferred]) expect(item.reason).toMatch(/^(GET|POST|PUT|PATCH|DELETE|ALL) \S+ stays on Express( until then)?: \S/);
         expect(first.manual.length + first.deferred.length + moved.done).toBe(moved.of + first.deferred.length);
+        // The readiness of the untouched app is what the stages did.
+        const ids = (test: (v: (typeof first.verdicts)[number]) => boolean) => first.verdicts.filter((v) => v.kind === 'route' && test(v)).map((v) => v.id).sort();
+        const ratedIds = (test: (r: (typeof rated)[number]) => boolean) => rated.filter(test).map((r) => r.id).sort();
+        expect(ratedIds((r) => r.stage === 'routes')).toEqual(ids((v) => v.moves));
+        expect(ratedIds((r) => r.readiness === 'later').map((id) => [id, rated.find((r) => r.id === id)!.stage])).toEqual(ids((v) => !v.moves && !!v.waitsFor).map((id) => [id, first.verdicts.find((v) => v.id === id)!.waitsFor]));
+        expect(ratedIds((r) => r.readiness === 'manual')).toEqual(ids((v) => !v.moves && !v.waitsFor));
       }
       const second = await runStage({ root: dir, stage, allowDirty: true });
       expect(second.changes.map((c) => c.file)).toEqual([]);

@@ -63,9 +63,10 @@ async function shopInventory(): Promise<Inventory> {
   const readinessOf = (id: string): RouteReadiness => (id === login.id ? 'manual' : id === health.id || id === products.id ? 'assisted' : 'auto');
   inv.findings = findings;
   inv.readiness = {
-    routes: inv.routes.map((r) => ({ id: r.id, key: r.key, readiness: readinessOf(r.id), findings: findings.filter((f) => f.subject === r.id || (r.id === products.id && f.rule === 'body-parser-json')).map((f) => f.id) })),
-    totals: [{ ownerId: login.ownerId, name: 'auth', auto: 2, assisted: 0, manual: 1 }],
-    overall: { auto: inv.routes.length - 3, assisted: 2, manual: 1 },
+    routes: inv.routes.map((r) => ({ id: r.id, key: r.key, readiness: readinessOf(r.id), blockers: [], findings: findings.filter((f) => f.subject === r.id || (r.id === products.id && f.rule === 'body-parser-json')).map((f) => f.id) })),
+    totals: [{ ownerId: login.ownerId, name: 'auth', auto: 2, assisted: 0, later: 0, manual: 1 }],
+    overall: { auto: inv.routes.length - 3, assisted: 2, later: 0, manual: 1 },
+    byStage: { routes: inv.routes.length - 1 },
     causes: [],
     plan: [
       { stage: 'routes', findings: 1, changes: ['res.send of strings gets reply.type'] },

@@ -86,9 +86,10 @@ async function shopInventory(): Promise<Inventory> {
   ];
   inv.findings = findings;
   inv.readiness = {
-    routes: inv.routes.map((r) => ({ id: r.id, key: r.key, readiness: r.id === login.id ? 'manual' : 'auto', findings: r.id === login.id ? ['finding-1b2c3d4e5f6a'] : [] })),
+    routes: inv.routes.map((r) => ({ id: r.id, key: r.key, readiness: r.id === login.id ? 'manual' : 'auto', blockers: [], findings: r.id === login.id ? ['finding-1b2c3d4e5f6a'] : [] })),
     totals: [],
-    overall: { auto: inv.routes.length - 1, assisted: 0, manual: 1 },
+    overall: { auto: inv.routes.length - 1, assisted: 0, later: 0, manual: 1 },
+    byStage: { routes: inv.routes.length - 1 },
     causes: [],
     plan: [{ stage: 'shim', findings: 1, changes: ['express.json() leaves the bridge'] }],
   };

@@ -336,8 +336,78 @@ describe('versions table', () => {
 describe('forms while the Express middleware is still bridged', () => {
   it('request properties set by bridged middleware read from request.raw until the plugins stage', async () => {
     const { apiFor } = await import('../../rules/catalogue/api.js');
-    expect(apiFor('req.session')?.whileBridged).toBe('request.raw.session');
-    expect(apiFor('req.user')?.whileBridged).toBe('request.raw.user');
-    expect(apiFor('req.params')?.whileBridged).toBeUndefined();
+    expect(apiFor('req.session')?.rewrite).toEqual({ form: 'request.raw.session (set by its Express middleware in the bridge)', where: 'moved-routes' });
+    expect(apiFor('req.user')?.addedBy).toEqual(['passport']);
+    expect(apiFor('req.params')?.addedBy).toBeUndefined();
+  });
+});
+
+describe('the API catalogue is the table the handler rewrite reads (issue 15)', () => {
+  const rows = Object.values(API) as ApiEntry[];
+  /** req/res rows of one member (`res.send(string)` and other argument forms are rows about a member's arguments). */
+  const memberRows = rows.filter((r) => /^(req|res)\.[A-Za-z_$][\w$]*$/.test(r.api));
+
+  it('a req/res row has a rewrite form exactly when the rewrite has a converter for it, and then the routes stage converts it', async () => {
+    const { REPLY_CONVERTERS } = await import('../../transforms/handler-rewrite/reply-forms.js');
+    const { REQUEST_CONVERTERS } = await import('../../transforms/handler-rewrite/request-forms.js');
+    const converted = new Set([...Object.keys(REPLY_CONVERTERS), ...Object.keys(REQUEST_CONVERTERS)]);
+    expect([...converted].filter((api) => !API[api as keyof typeof API])).toEqual([]);
+    // Rows the rewrite reads on `request.raw` (set by Express middleware) have a form without a converter of their own.
+    expect(memberRows.filter((r) => !!r.rewrite !== (converted.has(r.api) || !!r.addedBy)).map((r) => r.api)).toEqual([]);
+    // A form the rewrite writes is the routes stage's, except where it holds at the app level only (a use with no equivalent in a router).
+    expect(memberRows.filter((r) => r.rewrite && r.stage !== 'routes' && r.rewrite.scope !== 'app').map((r) => `${r.api}: ${r.stage}`)).toEqual([]);
+    expect(memberRows.filter((r) => r.stage === 'plugins' && (r.rewrite || !r.requires?.length)).map((r) => r.api)).toEqual([]);
+    expect(memberRows.filter((r) => converted.has(r.api) && !r.shape).map((r) => r.api)).toEqual([]);
+  });
+
+  it('res.cookie, res.clearCookie, res.sendFile and res.download wait for the plugins stage, named by the plugin they need', async () => {
+    const { convertReplyChain } = await import('../../transforms/handler-rewrite/reply-forms.js');
+    const j = (await import('jscodeshift')).default.withParser('babel');
+    const ctx = { j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged: true, expressMajor: 4 as const };
+    const stages = Object.fromEntries(['res.cookie', 'res.clearCookie', 'res.sendFile', 'res.download'].map((api) => [api, apiFor(api)?.stage]));
+    expect(stages).toEqual({ 'res.cookie': 'plugins', 'res.clearCookie': 'plugins', 'res.sendFile': 'plugins', 'res.download': 'plugins' });
+    expect(convertReplyChain([{ member: 'cookie', args: [j.stringLiteral('a'), j.stringLiteral('b')] }], ctx)).toEqual({ refuse: 'res.cookie needs @fastify/cookie, which the plugins stage registers', waitsFor: 'plugins' });
+    expect(convertReplyChain([{ member: 'sendFile', args: [j.stringLiteral('/a')] }], ctx)).toEqual({ refuse: 'res.sendFile needs @fastify/static, which the plugins stage registers', waitsFor: 'plugins' });
+  });
+
+  it("a 'moved-routes' form refuses in error handlers, an 'everywhere' form converts there", async () => {
+    const { convertReplyChain } = await import('../../transforms/handler-rewrite/reply-forms.js');
+    const { convertRequestUse } = await import('../../transforms/handler-rewrite/request-forms.js');
+    const j = (await import('jscodeshift')).default.withParser('babel');
+    // As the rewrite builds it: only a moved route's context may register @fastify/view (rewrite.ts).
+    const ctx = (bridged: boolean) => ({ j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged, expressMajor: 4 as const, ...(bridged ? { views: true as const } : {}) });
+    const s = (v: string) => j.stringLiteral(v);
+    /** One use of each converted res member, as a chain. */
+    const replyUses: Record<string, Array<{ member: string; args: unknown[] | null }>> = {
+      'res.status': [{ member: 'status', args: [j.numericLiteral(404)] }],
+      'res.send': [{ member: 'send', args: [s('x')] }],
+      'res.json': [{ member: 'json', args: [j.objectExpression([])] }],
+      'res.sendStatus': [{ member: 'sendStatus', args: [j.numericLiteral(404)] }],
+      'res.set': [{ member: 'set', args: [s('x-a'), s('1')] }],
+      'res.type': [{ member: 'type', args: [s('html')] }],
+      'res.get': [{ member: 'get', args: [s('x-a')] }],
+      'res.end': [{ member: 'end', args: [] }],
+      'res.headersSent': [{ member: 'headersSent', args: null }],
+      'res.statusCode': [{ member: 'statusCode', args: null }],
+      'res.render': [{ member: 'render', args: [s('index')] }],
+      'res.redirect': [{ member: 'redirect', args: [s('/a')] }],
+      'res.location': [{ member: 'location', args: [s('/a')] }],
+      'res.attachment': [{ member: 'attachment', args: [s('a.csv')] }, { member: 'send', args: [s('x')] }],
+      'res.locals': [{ member: 'locals', args: null }],
+    };
+    const requestUses: Record<string, unknown[] | null> = { 'req.method': null, 'req.originalUrl': null, 'req.headers': null, 'req.url': null, 'req.path': null, 'req.get': [s('accept')], 'req.params': null, 'req.query': null, 'req.body': null, 'req.baseUrl': null, 'req.cookies': null, 'req.signedCookies': null };
+    const outcome = (api: string, bridged: boolean) => {
+      const result = api.startsWith('res.') ? convertReplyChain(replyUses[api] as never, ctx(bridged)) : convertRequestUse(api.slice(4), requestUses[api] as never, j.identifier('request'), ctx(bridged));
+      return 'refuse' in result ? 'refuses' : 'converts';
+    };
+    const apis = [...Object.keys(replyUses), ...Object.keys(requestUses)];
+    expect(apis.map((api) => [api, outcome(api, true)])).toEqual(apis.map((api) => [api, 'converts']));
+    expect(apis.map((api) => [api, outcome(api, false)])).toEqual(apis.map((api) => [api, apiFor(api)!.rewrite!.where === 'everywhere' ? 'converts' : 'refuses']));
+  });
+
+  it('tells Express’s own request API from what middleware adds by the addedBy field, not by prose', () => {
+    const request = memberRows.filter((r) => r.api.startsWith('req.'));
+    expect(request.filter((r) => !r.source.includes('§1.3') && !r.addedBy).map((r) => r.api)).toEqual([]);
+    expect(request.filter((r) => r.addedBy).map((r) => r.api).sort()).toEqual(['req.auth', 'req.cookies', 'req.csrfToken', 'req.file', 'req.files', 'req.flash', 'req.login', 'req.session', 'req.sessionID', 'req.signedCookies', 'req.user']);
   });
 });

@@ -1,13 +1,12 @@
 /** Rule edge cases beyond the positive/negative fixtures, each checked against what Fastify 5 does at boot or at run time. */
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../analyzer/analyze.js';
-import { runRules } from '../../rules/index.js';
+import { analyzeWithReadiness } from '../../runner/readiness.js';
 import { project } from '../helpers/tmp.js';
 
 /** A one-file Express app (`express` and `app` in scope before `source`), `pkg` merged into its package.json, analysed and run through the rules. */
 async function rulesOn(source: string, pkg: object = {}) {
   const dir = project({ 'package.json': JSON.stringify({ name: 'e', main: 'app.js', dependencies: { express: '^4.21.0' }, ...pkg }), 'app.js': `const express = require('express');\nconst app = express();\n${source}` });
-  return runRules(await analyze({ dir }));
+  return await analyzeWithReadiness({ dir });
 }
 
 async function findingsOf(source: string, rule: string, pkg: object = {}): Promise<string[]> {
@@ -111,7 +110,7 @@ describe('readiness', () => {
         '',
       ].join('\n'),
     });
-    const inv = runRules(await analyze({ dir }));
+    const inv = await analyzeWithReadiness({ dir });
     expect(inv.readiness!.routes.map((r) => `${r.key} ${r.readiness}`)).toEqual(['GET /items/:id auto', 'DELETE /items/:id manual']);
   });
 });
@@ -150,12 +149,12 @@ describe('api-usage', () => {
     const write = inv.findings!.find((f) => f.rule === 'api-usage' && f.message.includes('res.write'))!;
     expect([write.severity, write.stage, write.autoFixable]).toEqual(['error', 'manual', false]);
     expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /stream', 'manual']]);
-    expect(inv.readiness!.causes.map((c) => [c.readiness, c.rule, `${c.location.file}:${c.location.line}`, c.routes])).toEqual([['manual', 'api-usage', 'app.js:3', 1]]);
+    expect(inv.readiness!.causes.map((c) => [c.readiness, c.code, `${c.location.file}:${c.location.line}`, c.routes])).toEqual([['manual', 'route-handler-api', 'app.js:3', 1]]);
   });
 
-  it('a route registered under a condition moves with it (assisted); one with a path known only at run time stays (manual)', async () => {
+  it('a route registered under a condition and one with a path known only at run time stay (manual), each with the routes stage reason', async () => {
     const inv = await inventoryOf("if (process.env.NODE_ENV === 'production') app.get('/debug', (req, res) => res.end());\napp.get(process.env.HEALTH, (req, res) => res.end());\n");
-    expect(inv.readiness!.routes.map((r) => [r.key, r.readiness])).toEqual([['GET /debug', 'assisted'], ['GET <unresolved:process.env.HEALTH>', 'manual']]);
+    expect(inv.readiness!.routes.map((r) => [r.key, r.readiness, r.blockers.map((b) => b.code)])).toEqual([['GET /debug', 'manual', ['route-unresolved', 'route-conditional']], ['GET <unresolved:process.env.HEALTH>', 'manual', ['route-unresolved', 'route-path-syntax']]]);
   });
 
   it("res.render is Express's own, never a decoration the app's middleware sets", async () => {
@@ -184,12 +183,12 @@ describe('middleware-plugin speaks about the options the app passes', () => {
 });
 
 describe('package middleware the app runs inside its own code', () => {
-  it('multer built at module level and called from a handler is found, and holds the route for review', async () => {
+  it('multer built at module level and called from a handler is found, and keeps the route on Express (the handler hands req and res to it)', async () => {
     const src = "const multer = require('multer');\nconst upload = multer({ dest: 'uploads/' });\nconst uploadImage = upload.single('image');\napp.post('/upload', (req, res) => {\n  uploadImage(req, res, (err) => {\n    if (err) return res.status(400).send({ message: err.message });\n    res.send({ path: req.file.path });\n  });\n});\n";
     const inv = await rulesOn(src, { dependencies: { express: '^4.21.0', multer: '^2' } });
     const found = inv.findings!.filter((f) => f.rule === 'middleware-plugin');
     expect(found.map((f) => [f.message.split('. ')[0], `${f.location.file}:${f.location.line}`, f.autoFixable])).toEqual([['uploadImage [multer] (run by the code of POST /upload) is replaced in the plugins stage', 'app.js:7', false]]);
-    expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
+    expect(inv.readiness!.routes.map((r) => [r.readiness, r.blockers.map((b) => b.code)])).toEqual([['manual', ['route-handler-api']]]);
   });
 });
 
@@ -237,7 +236,7 @@ describe('middleware-plugin follows the app’s version of the package (installe
       'app.js': `const express = require('express');\nconst app = express();\n${source}app.get('/', (req, res) => res.end());\n`,
       ...modules,
     });
-    return (runRules(await analyze({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => ({ message: f.message, fastify: f.fastify }));
+    return ((await analyzeWithReadiness({ dir })).findings ?? []).filter((f) => f.rule === 'middleware-plugin').map((f) => ({ message: f.message, fastify: f.fastify }));
   }
   const helmetApp = "const helmet = require('helmet');\napp.use(helmet());\n";
   const compressionApp = "const compression = require('compression');\napp.use(compression());\n";
@@ -394,7 +393,8 @@ describe('review 3 follow-ups', () => {
       [false, 'Token-only here (no passport.session()): @fastify/jwt, or a '],
       [false, 'Token-only here (no passport.session()): @fastify/jwt, or a '],
     ]);
-    expect(inv.readiness!.routes.map((r) => r.readiness)).toEqual(['assisted']);
+    // passport.authenticate works on Express's response: the route waits for the plugins stage.
+    expect(inv.readiness!.routes.map((r) => [r.readiness, r.stage])).toEqual([['later', 'plugins']]);
   });
 
   it("the SPA fallback next to a static mount sends index.html from that mount's root", async () => {

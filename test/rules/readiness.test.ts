@@ -1,7 +1,6 @@
 /** Readiness causes: the findings that hold routes back, one per rule and place, with how many routes. */
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../analyzer/analyze.js';
-import { runRules } from '../../rules/index.js';
+import { analyzeWithReadiness } from '../../runner/readiness.js';
 import { project } from '../helpers/tmp.js';
 
 describe('readiness causes', () => {
@@ -18,7 +17,7 @@ describe('readiness causes', () => {
         '',
       ].join('\n'),
     });
-    const inv = runRules(await analyze({ dir }));
-    expect(inv.readiness!.causes.map((c) => [c.readiness, c.rule, `${c.location.file}:${c.location.line}`, c.routes])).toEqual([['assisted', 'middleware-plugin', 'app.js:4', 2]]);
+    const inv = await analyzeWithReadiness({ dir });
+    expect(inv.readiness!.causes.map((c) => [c.readiness, c.code, `${c.location.file}:${c.location.line}`, c.routes])).toEqual([['assisted', 'middleware-plugin', 'app.js:4', 2]]);
   });
 });

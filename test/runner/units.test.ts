@@ -9,6 +9,7 @@ import { lineAfter, placeItems } from '../../runner/follow-ups.js';
 import { todoLines } from '../../runner/todos.js';
 import { newTypeErrors } from '../../runner/typecheck.js';
 import type { Inventory } from '../../analyzer/model.js';
+import type { ManualItem } from '../../transforms/model.js';
 import { project } from '../helpers/tmp.js';
 
 describe('install', () => {
@@ -63,7 +64,7 @@ describe('placeItems / lineAfter', () => {
   });
 
   it('places items at their lines in the written file and pairs each TODO with the item it marks', () => {
-    const manual = [{ file: 'app.js', line: 2, code: 'x', reason: 'error handler errorHandler stays on Express: why', todo: 'error handler stays on Express: why' }];
+    const manual: ManualItem[] = [{ file: 'app.js', line: 2, code: 'error-handler-chain', reason: 'error handler errorHandler stays on Express: why', todo: 'error handler stays on Express: why' }];
     const changes = [{ file: 'app.js', before, after }];
     const placed = placeItems(manual, changes, todoLines(changes));
     expect(placed.items.map((m) => m.line)).toEqual([4]);
@@ -75,10 +76,10 @@ describe('placeItems / lineAfter', () => {
 
 describe('renderSummary follow-ups', () => {
   it('shows a TODO(migrate) that marks a manual item once, as the item', () => {
-    const base: RunResult = { stage: 'errors', root: '/x', changes: [], outcomes: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {}, installCommand: null, parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, verify: { command: 'migrate verify', configured: true, needsRecording: false }, exitCode: 1 };
+    const base: RunResult = { stage: 'errors', root: '/x', changes: [], outcomes: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {}, removedDependencies: [], verdicts: [], refusal: null, installCommand: null, parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, verify: { command: 'migrate verify', configured: true, needsRecording: false }, exitCode: 1 };
     const text = renderSummary({
       ...base,
-      manual: [{ file: 'r.ts', line: 62, reason: 'error handler stays on Express: it belongs to a router', code: 'x' }],
+      manual: [{ file: 'r.ts', line: 62, reason: 'error handler stays on Express: it belongs to a router', code: 'error-handler-router' }],
       todos: [
         { file: 'r.ts', line: 61, text: 'error handler stays on Express: it belongs to a router', paired: true },
         { file: 'r.ts', line: 80, text: 'check the status' },

@@ -19,7 +19,7 @@ async function contextOf(step: string, name: string): Promise<PlanContext> {
   const root = path.join(TRANSFORM_FIXTURES, step, name, 'input');
   const inventory = runRules(await analyze({ dir: root }));
   const readFile = (f: string) => (existsSync(path.join(root, f)) ? readFileSync(path.join(root, f), 'utf8') : null);
-  return { root, inventory, findings: inventory.findings ?? [], parity: 'default', readFile };
+  return { root, inventory, findings: inventory.findings ?? [], parity: 'default', options: {}, readFile };
 }
 
 const kinds = (p: ReturnType<typeof planHandler>) => Object.fromEntries(p.files.map((f) => [f.file, f.entries.map((e) => e.kind)]));
@@ -34,7 +34,7 @@ describe('errors plans', () => {
     expect(handler.moved).toEqual({ what: 'error handlers', done: 1, of: 1 });
     expect(notFound.moved).toEqual({ what: 'not-found handlers', done: 1, of: 1 });
     const register = handler.files.find((f) => f.file === 'src/fastify-server.js')!.entries[0];
-    expect(register).toMatchObject({ kind: 'register', method: 'setErrorHandler', specifier: './errors.js', form: { kind: 'named', name: 'errorHandler' }, module: 'esm' });
+    expect(register).toMatchObject({ kind: 'register', method: 'setErrorHandler', import: { specifier: './errors.js', form: { kind: 'named', name: 'errorHandler' }, module: 'esm' } });
     expect(handler.dependencies).toBeUndefined();
   });
 
@@ -42,7 +42,7 @@ describe('errors plans', () => {
     const ctx = await contextOf('errors-handler', 'cjs-inline');
     const handler = planHandler(ctx);
     expect(kinds(handler)).toEqual({ 'app.js': ['hoist'], 'fastify-server.js': ['register'] });
-    expect(handler.files[1].entries[0]).toMatchObject({ specifier: './app', form: { kind: 'named', name: 'errorHandler' }, module: 'commonjs' });
+    expect(handler.files[1].entries[0]).toMatchObject({ import: { specifier: './app', form: { kind: 'named', name: 'errorHandler' }, module: 'commonjs' } });
   });
 
   it('reports the deltas of what moved: the ETag Express added, and OPTIONS when the app has routes of its own; --parity express restores neither', async () => {

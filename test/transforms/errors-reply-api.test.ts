@@ -1,12 +1,12 @@
 /**
- * The res → reply and req → request rows (transforms/lib/reply-api.ts) as the `errors` steps
- * apply them (transforms/errors-handler/handler-function.ts): each Express form in a handler, the
+ * The res → reply and req → request rows (transforms/handler-rewrite/forms.ts) as the `errors` steps
+ * apply them (transforms/handler-rewrite/rewrite.ts): each Express form in a handler, the
  * Fastify form it becomes, or the reason it refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { planHandlerRewrite, type HandlerOptions } from '../../transforms/errors-handler/handler-function.js';
-import { functionPaths, jFor } from '../../transforms/errors-handler/source-files.js';
-import { expressContentType } from '../../transforms/lib/reply-api.js';
+import { planHandlerRewrite, type HandlerOptions } from '../../transforms/handler-rewrite/rewrite.js';
+import { functionPaths, jFor } from '../../transforms/lib/ast.js';
+import { expressContentType } from '../../transforms/handler-rewrite/content-type.js';
 
 const ERROR: HandlerOptions = { role: 'error', nextToDefault: true, jsonSettings: false, typescript: false };
 

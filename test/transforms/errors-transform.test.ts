@@ -1,5 +1,5 @@
 /**
- * The `errors` steps' transform (transforms/errors-handler/move-transform.ts) on a file that no
+ * The `errors` steps' transform (transforms/handler-move/transform.ts) on a file that no
  * longer matches its plan: a part of a move that cannot be done throws (so the runner fails the
  * file and writes nothing of the stage) instead of being skipped while the other files of the
  * move change; and through the runner, such a file fails the stage with exit 2.
@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { API } from 'jscodeshift';
 import { describe, expect, it } from 'vitest';
-import type { HandlerOptions } from '../../transforms/errors-handler/handler-function.js';
-import type { MoveEntry } from '../../transforms/errors-handler/model.js';
-import transformMoves from '../../transforms/errors-handler/move-transform.js';
+import type { HandlerOptions } from '../../transforms/handler-rewrite/rewrite.js';
+import type { MoveEntry } from '../../transforms/handler-move/model.js';
+import transformMoves from '../../transforms/handler-move/transform.js';
 import { runStage } from '../../runner/run.js';
 import { copyOf } from '../helpers/tmp.js';
 import { readTree, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
@@ -46,7 +46,7 @@ describe('a move that cannot be completed throws', () => {
   });
 
   it('register: the generated module has no buildFastify', () => {
-    const entry: MoveEntry = { kind: 'register', method: 'setErrorHandler', specifier: './errors.js', form: { kind: 'named', name: 'errorHandler' }, local: 'errorHandler', module: 'esm', from: 'errors.js' };
+    const entry: MoveEntry = { kind: 'register', method: 'setErrorHandler', import: { specifier: './errors.js', form: { kind: 'named', name: 'errorHandler' }, local: 'errorHandler', module: 'esm' }, from: 'errors.js' };
     expect(() => run('fastify-server.js', `export function build(app) {\n  return app;\n}\n`, [entry])).toThrow("the generated module has no function buildFastify to register errors.js's handler in");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Fixture pairs of the route-handler rewrite (transforms/errors-handler/handler-function.ts, roles
+ * Fixture pairs of the route-handler rewrite (transforms/handler-rewrite/rewrite.ts, roles
  * `route` and `hook`), under fixtures/transforms/handler-rewrite/<case>/:
  * - `input.js|ts`: the FIRST function is rewritten with `options.json` (defaults: role route,
  *   scope app, Express 4, TypeScript by extension; `helpers` as an array);
@@ -18,9 +18,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import path from 'node:path';
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../../transforms/errors-handler/handler-function.js';
-import { functionPaths, jFor, type Node } from '../../transforms/errors-handler/source-files.js';
-import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../../transforms/errors-handler/type-imports.js';
+import { planHandlerRewrite, type HandlerOptions, type HandlerRewrite } from '../../transforms/handler-rewrite/rewrite.js';
+import { functionPaths, jFor, type Node } from '../../transforms/lib/ast.js';
+import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../../transforms/lib/type-imports.js';
 import { printWithStyle } from '../../transforms/lib/print.js';
 import { detectStyle } from '../../transforms/lib/style.js';
 

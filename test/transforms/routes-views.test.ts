@@ -1,5 +1,5 @@
 /**
- * transforms/routes-move/views.ts: the @fastify/view registration of moved routes that render.
+ * transforms/plugin-registrations/view.ts: the @fastify/view registration of moved routes that render.
  * - on the example apps' real inventories (url-shortener: pug; legacy-cjs: ejs);
  * - options from hand-written inventory records (extension, 'view cache', 'view options',
  *   app.locals compile options, TypeScript, taken names) and every refusal;
@@ -20,9 +20,9 @@ import fastifyExpress from '@fastify/express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
 import type { Inventory, Setting, ViewEngine } from '../../analyzer/model.js';
-import { planHandlerRewrite } from '../../transforms/errors-handler/handler-function.js';
-import { functionPaths, jFor } from '../../transforms/errors-handler/source-files.js';
-import { viewRegistration, type ViewRegistration } from '../../transforms/routes-move/views.js';
+import { planHandlerRewrite } from '../../transforms/handler-rewrite/rewrite.js';
+import { functionPaths, jFor } from '../../transforms/lib/ast.js';
+import { viewRegistration, type ViewRegistration } from '../../transforms/plugin-registrations/view.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const APPS = path.join(REPO, 'fixtures/apps');
@@ -187,7 +187,7 @@ function movedRoutesModule(r: ViewRegistration, routes: Array<[string, string]>)
   ].join('\n');
 }
 
-/** The shim's bridge (transforms/shim-server/template.ts `expressBridge`): the app's own Express runs in @fastify/express's preHandler hook. */
+/** The shim's bridge (transforms/server-module/template.ts `expressBridge`): the app's own Express runs in @fastify/express's preHandler hook. */
 function expressBridge(app: express.Express) {
   return (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => {
     Object.setPrototypeOf(req, http.IncomingMessage.prototype);

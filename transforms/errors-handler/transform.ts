@@ -1,2 +1,2 @@
-/** jscodeshift transform of `errors-handler`: the shared recipe of transforms/errors-handler/move-transform.ts. */
-export { default } from './move-transform.js';
+/** jscodeshift transform of `errors-handler`: the handler-move recipe (transforms/handler-move/transform.ts). */
+export { default } from '../handler-move/transform.js';

@@ -1,2 +1,2 @@
-/** jscodeshift transform of `errors-not-found`: the shared recipe of transforms/errors-handler/move-transform.ts. */
-export { default } from '../errors-handler/move-transform.js';
+/** jscodeshift transform of `errors-not-found`: the handler-move recipe (transforms/handler-move/transform.ts). */
+export { default } from '../handler-move/transform.js';

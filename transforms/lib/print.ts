@@ -116,3 +116,35 @@ function previousLineOpens(lines: string[], i: number): boolean {
   }
   return true;
 }
+
+/**
+ * recast reprints a program whose statement list changed without the blank line that followed
+ * its directive (`'use strict';`); put it back when the original had it.
+ */
+export function keepDirectiveGap(original: string, printed: string): string {
+  const directive = /^([ \t]*(['"])use strict\2;?)(\r?\n)/m;
+  const before = directive.exec(original);
+  const after = directive.exec(printed);
+  if (!before || !after) return printed;
+  const eol = after[3];
+  const blankAfter = (text: string, m: RegExpExecArray) => /^[ \t]*\r?\n/.test(text.slice(m.index + m[0].length));
+  if (!blankAfter(original, before) || blankAfter(printed, after)) return printed;
+  const at = after.index + after[0].length;
+  return printed.slice(0, at) + eol + printed.slice(at);
+}
+
+/**
+ * recast separates a statement added after the last import by the blank line that followed that
+ * import; an import we added belongs to the block above it, so that blank line goes.
+ */
+export function closeImportGaps(text: string, specifiers: string[]): string {
+  if (!specifiers.length) return text;
+  const lines = text.split('\n');
+  const isImport = (line: string) => /^\s*(import\s|(const|let|var)\s.*\brequire\()/.test(line);
+  for (const specifier of specifiers) {
+    const quoted = new RegExp(`['"]${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`);
+    const at = lines.findIndex((line) => isImport(line) && quoted.test(line));
+    if (at >= 2 && lines[at - 1].trim() === '' && isImport(lines[at - 2])) lines.splice(at - 1, 1);
+  }
+  return lines.join('\n');
+}

@@ -113,3 +113,27 @@ function detectEol(source: string): CodeStyle['eol'] {
   const lf = (source.match(/\n/g)?.length ?? 0) - crlf;
   return crlf > lf ? '\r\n' : '\n';
 }
+
+/** `lines` (written with single quotes, semicolons and two-space indents) in `style`: quotes, semicolons, indentation and line ends. */
+export function restyle(lines: string[], style: CodeStyle): string {
+  return lines
+    .map((line) => {
+      if (line.trimStart().startsWith('//') || line.trimStart().startsWith('*') || line.trimStart().startsWith('/**')) return indent(line, style);
+      let out = style.quote === 'double' ? line.replace(/'([^'"\\]*)'/g, '"$1"') : line;
+      if (!style.semicolons) out = out.replace(/;$/, '');
+      return indent(out, style);
+    })
+    .join(style.eol)
+    .concat(style.eol);
+}
+
+function indent(line: string, style: CodeStyle): string {
+  const depth = (line.length - line.trimStart().length) / 2;
+  const unit = style.indent.tabs ? '\t' : ' '.repeat(style.indent.width);
+  return unit.repeat(Math.floor(depth)) + (depth % 1 ? ' ' : '') + line.trimStart();
+}
+
+/** `text` as a string literal in the file's quotes (`'a'`, or `"a"` in a double-quoted file). */
+export function stringLiteral(text: string, style: Pick<CodeStyle, 'quote'>): string {
+  return style.quote === 'double' ? JSON.stringify(text) : `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

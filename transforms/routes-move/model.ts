@@ -2,10 +2,10 @@
  * Plan entries of the `routes-move` step: what the transform does in one file. Nodes are found by
  * the source text they had when the plan was made (`Anchor`), as in the errors stage.
  */
-import type { Anchor } from '../errors-handler/model.js';
-import type { HandlerOptions } from '../errors-handler/handler-function.js';
-
-export type { Anchor };
+import type { Anchor } from '../lib/anchor.js';
+import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
+import type { HooksModuleFacts } from '../server-module/hooks-template.js';
+import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
 
 /** One Fastify route of a plugin, as source text pieces taken from the Express registration. */
 export interface PluginRoute {
@@ -67,28 +67,14 @@ export interface TodoEntry {
   reason: string;
 }
 
-/** The generated Fastify module: register each plugin under its prefixes, inside `movedRoutes`. */
-export interface RegisterEntry {
+/** The generated Fastify module: register each plugin under its prefixes, inside `movedRoutes` (server-module/moved-routes.ts). */
+export interface RegisterEntry extends MovedRoutesRegistration {
   kind: 'register';
-  plugins: Array<{ name: string; specifier: string; prefixes: string[]; from: string }>;
-  module: 'esm' | 'commonjs';
-  typescript: boolean;
-  /** Specifier of the generated hooks module from the server module. */
-  hooksSpecifier: string;
-  /**
-   * @fastify/view, registered in movedRoutes as the app's Express views (routes-move/views.ts), when
-   * a moved route renders: its imports and statements. movedRoutes then takes the Express app
-   * (`fastify.register(movedRoutes, { app })`).
-   */
-  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
 }
 
 /** The generated hooks module (`fastify-hooks.*`): written once, next to the server module. */
-export interface HooksModuleEntry {
+export interface HooksModuleEntry extends HooksModuleFacts {
   kind: 'hooks-module';
-  module: 'esm' | 'commonjs';
-  typescript: boolean;
-  expressMajor: 4 | 5;
 }
 
 /** `X.param('id', (…) => …)`: the inline callback becomes `const <name> = (…) => …;` above the statement and the call refers to it. */

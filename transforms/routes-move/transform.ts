@@ -12,19 +12,19 @@
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { printWithStyle } from '../lib/print.js';
+import { closeImportGaps, keepDirectiveGap, printWithStyle } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { addImport } from '../errors-handler/fastify-module.js';
-import { planHandlerRewrite, type HandlerOptions } from '../errors-handler/handler-function.js';
-import { closeImportGaps, complete, importedSpecifiers, keepDirectiveGap, notFound } from '../errors-handler/move-transform.js';
-import { addTodo } from '../errors-handler/registration.js';
-import { findByAnchor, functionPaths, jFor, type Node } from '../errors-handler/source-files.js';
-import type { TypeImport } from '../errors-handler/handler-types.js';
-import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../errors-handler/type-imports.js';
-import { hooksModule } from './hooks-module.js';
+import { addImport, importedSpecifiers } from '../lib/imports.js';
+import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
+import { findByAnchor, notFound } from '../lib/anchor.js';
+import { addTodo } from '../lib/todo.js';
+import { functionPaths, jFor, type Node } from '../lib/ast.js';
+import type { TypeImport } from '../handler-rewrite/types.js';
+import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
+import { hooksModule } from '../server-module/hooks-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
-import { TODO_PREFIX } from './plan.js';
-import { registerPlugins } from './server-module.js';
+import { TODO_PREFIX } from './left.js';
+import { registerPlugins } from '../server-module/moved-routes.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.

@@ -1,167 +1,31 @@
 /**
- * What the generated server module's `movedRoutes` plugin must contain so that moved routes
- * render (`reply.view`, transforms/lib/view-render.ts) exactly as the app's Express views did:
- * @fastify/view registered with the app's engine, views directory, locals and caching.
- *
- * The registration reads the Express app itself (`app`, which `buildFastify(app)` has), so it
- * holds what Express uses at run time, whatever the code that set it:
- * - `root: app.get('views')`: Express's views directory (its default `path.resolve('views')` too);
- * - `defaultContext: app.locals`: @fastify/view merges it under each render's data, as Express
- *   merges app.locals first (the object itself, so later changes show);
- * - `reply.locals` reads Express's `res.locals` (a getter on `reply.raw.locals`, which the app's
- *   middleware filled in the @fastify/express bridge): @fastify/view renders
- *   `Object.assign({}, defaultContext, reply.locals, data)`, Express's app.locals < res.locals < locals
- *   (express 4.x/5.x lib/application.js `render`). Declaring `locals` first also keeps @fastify/view
- *   from adding its own (index.js: only when `hasReplyDecorator('locals')` is false).
- * - `viewExt` when the app's extension is not the engine's name (`app.engine('html', ejs.renderFile)`);
- * - `production: app.enabled('view cache')` when the app sets 'view cache' (otherwise both cache
- *   exactly when NODE_ENV is production);
- * - `options`: what Express's engine compiles with besides the data: ejs reads
- *   `app.get('view options')`, and both engines read app.locals named like their compile options
- *   (`app.locals.pretty = true` for pug), see transforms/lib/view-engines.ts.
- * Probed byte for byte on the url-shortener (pug) and legacy-cjs (ejs) views (view-engines.ts).
- *
- * It refuses what one registration cannot reproduce: no engine, several engines, an engine whose
- * rendering was not probed, a views setting that is not one string (Express tries each directory
- * of an array; @fastify/view takes arrays for nunjucks only), a custom 'view' class, or a 'view
- * engine' not known statically.
- *
- * Scope: the app's own routes and its routers. A sub-app (`express()` mounted in the app) renders
- * with its own locals and settings; its rendering routes are the caller's to keep on Express.
+ * @fastify/view for a moved route that renders: the registration plugin-registrations/view.ts gives
+ * for the route's app (computed once per app), and the `views` option of the route's handler
+ * rewrite — `true`, or why the route's views cannot be registered exactly.
  */
-import type { Inventory, Setting, ViewEngine } from '../../analyzer/model.js';
-import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
-import { VIEW_ENGINES, type ViewEngineFacts } from '../lib/view-engines.js';
+import type { Route } from '../../analyzer/model.js';
+import type { ParsedFiles } from '../lib/parsed-files.js';
+import type { PlanContext } from '../model.js';
+import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
+import type { GeneratedModule } from '../server-module/locate.js';
 
-/** What `viewRegistration` reads. */
-export interface ViewsInput {
-  /** The app whose moved routes render (an inventory app id). */
-  appId: string;
-  /** The inventory's records; those of `appId` are read. */
-  inventory: Pick<Inventory, 'viewEngines' | 'settings'>;
-  /** The generated server module: TypeScript gets namespace imports of the engines and a typed getter. (Its module system and path change nothing here: the imports' form is the caller's, and the views directory comes from the app at run time.) */
-  server: { typescript: boolean };
-  /** The expression for the Express app where the statements run: movedRoutes must have it in scope (default `app`). */
-  app?: string;
-  /** Names already bound in the server module: the imports take free names (`fastifyView2`, …). */
-  taken?: ReadonlySet<string>;
-}
+/** The views of a route: its app's @fastify/view registration and the handler rewrite's `views` option. */
+export type ViewsOf = (route: Route) => { registration: ViewRegistration; option: true | string };
 
-/** One import the statements use: `kind` default (`import x from` / `const x = require(…)`) or namespace (`import * as x from`). */
-export interface ViewImport {
-  local: string;
-  from: string;
-  kind: 'default' | 'namespace';
-}
-
-/**
- * The registration, or why none is exact. `statements` are source lines at the statement level
- * of movedRoutes' body (the caller indents them), single quotes, 2-space indentation inside,
- * to go before the routers' registrations; `dependencies` are package.json additions (package →
- * range, rules/catalogue/versions.ts): @fastify/view, and the engine's `@types` in TypeScript. The
- * engine package stays the app's own dependency.
- */
-export type ViewRegistration = { imports: ViewImport[]; statements: string[]; dependencies: Record<string, string> } | { refuse: string };
-
-/** Settings Express's rendering reads (express 4.x/5.x lib/application.js `render`, lib/view.js). */
-const VIEW_SETTINGS = new Set(['view engine', 'views', 'view', 'view cache', 'view options']);
-
-/** The registration of @fastify/view for the moved routes of `input.appId` (see the module comment). */
-export function viewRegistration(input: ViewsInput): ViewRegistration {
-  const settings = input.inventory.settings.filter((s) => s.appId === input.appId && s.ownerId === input.appId);
-  const engine = engineOf(input.inventory.viewEngines.filter((v) => v.appId === input.appId), settings);
-  if ('refuse' in engine) return engine;
-  const problem = settingsProblem(settings);
-  if (problem) return { refuse: problem };
-  const app = input.app ?? 'app';
-  const taken = new Set(input.taken ?? []);
-  const view = freeName('fastifyView', taken);
-  const engineLocal = freeName(engine.facts.package, taken);
-  const options = engineOptions(engine.facts, settings, app);
-  const register = [
-    `fastify.register(${view}, {`,
-    `  engine: { ${engineLocal === engine.facts.package ? engineLocal : `${engine.facts.package}: ${engineLocal}`} },`,
-    `  root: ${app}.get('views'),`,
-    ...(engine.ext !== engine.facts.defaultExtension ? [`  viewExt: '${engine.ext}',`] : []),
-    `  defaultContext: ${app}.locals,`,
-    ...(settings.some((s) => s.key === 'view cache' && s.kind !== 'read') ? [`  production: ${app}.enabled('view cache'),`] : []),
-    ...(options.length ? [`  options: { ${options.join(', ')} },`] : []),
-    '});',
-  ];
-  return {
-    imports: [
-      { local: view, from: '@fastify/view', kind: 'default' },
-      // TypeScript without esModuleInterop has no default import of a CommonJS module (the shim's rule, shim-server/template.ts).
-      { local: engineLocal, from: engine.facts.package, kind: input.server.typescript ? 'namespace' : 'default' },
-    ],
-    statements: [
-      `// res.render on moved routes: @fastify/view renders the app's Express views (${engine.facts.package}, ${app}.get('views')) with`,
-      "// app.locals < res.locals (Express's, filled by the app's middleware in the bridge) < the view's locals, as Express did.",
-      ...localsGetter(input.server.typescript),
-      ...register,
-    ],
-    dependencies: dependenciesOf(engine.facts, input.server.typescript),
+/** ViewsOf for the apps of `modules` (their server modules, whose free names the registration's imports take). */
+export function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModule | null>, parsed: ParsedFiles): ViewsOf {
+  const cache = new Map<string, ViewRegistration>();
+  return (route) => {
+    const target = modules.get(route.appId)!;
+    if (!cache.has(route.appId)) {
+      const server = parsed(target.file);
+      const taken = new Set<string>();
+      server?.root.find(server.j.Identifier).forEach((p) => void taken.add(p.node.name));
+      cache.set(route.appId, viewRegistration({ appId: route.appId, inventory: ctx.inventory, server: { typescript: target.typescript }, taken }));
+    }
+    const registration = cache.get(route.appId)!;
+    const subApp = ctx.inventory.routers.some((r) => r.kind !== 'router' && (r.id === route.ownerId || route.mountChain.some((m) => ctx.inventory.mounts.find((x) => x.id === m.mountId)?.child === r.id)));
+    const option = subApp ? 'renders in a sub-app, with its own locals and settings' : 'refuse' in registration ? registration.refuse : true;
+    return { registration, option };
   };
-}
-
-/** The app's one engine and extension, or why it has none @fastify/view reproduces. */
-function engineOf(records: ViewEngine[], settings: Setting[]): { facts: ViewEngineFacts; ext: string } | { refuse: string } {
-  const viewEngine = settings.filter((s) => s.key === 'view engine' && s.kind === 'set');
-  if (viewEngine.some((s) => s.resolution !== 'exact' || typeof s.value !== 'string')) return { refuse: "the app's 'view engine' is known only at run time" };
-  if (records.length === 0) return { refuse: "the app sets no 'view engine': Express picks the engine from each view's extension" };
-  if (records.length > 1) return { refuse: `the app has several view engines (${records.map((r) => r.ext).join(', ')}); one @fastify/view registration renders with one` };
-  const [record] = records;
-  const facts = record.engine ? VIEW_ENGINES[record.engine] : undefined;
-  if (!facts) return { refuse: `the app renders '.${record.ext}' views with ${record.engine ? `'${record.engine}'` : 'an engine function the codemod does not know'}; only ${Object.keys(VIEW_ENGINES).join(' and ')} were checked to render the same through @fastify/view` };
-  return { facts, ext: record.ext };
-}
-
-/** Why the app's view settings cannot be given to @fastify/view, or null. */
-function settingsProblem(settings: Setting[]): string | null {
-  const set = settings.filter((s) => VIEW_SETTINGS.has(s.key) && s.kind === 'set');
-  if (set.some((s) => s.key === 'view')) return "the app sets a custom 'view' class, which decides how Express finds and renders views";
-  const views = set.filter((s) => s.key === 'views');
-  // `path.join(__dirname, 'views')` / `path.resolve(…)` is one directory even when the analysis cannot fold it
-  // (an ESM `__dirname` of its own); the registration reads app.get('views') at run time.
-  const oneDirectory = (s: Setting) => (s.resolution === 'exact' && typeof s.value === 'string') || /^path\.(join|resolve)\(/.test(s.raw.trim());
-  if (!views.every(oneDirectory)) {
-    return views.some((s) => Array.isArray(s.value))
-      ? "the app's 'views' is a list of directories (Express tries each; @fastify/view takes one for ejs and pug)"
-      : "the app's 'views' is not known statically to be one directory";
-  }
-  return null;
-}
-
-/**
- * The entries of @fastify/view's `options` (engine compile options), as source: ejs gets the
- * app's 'view options' (ejs 3 `renderFile` copies `settings['view options']`), then each
- * app.locals key the engine reads as an option (later wins, as in ejs's `shallowCopyFromList`;
- * pug compiles with the merged locals).
- */
-function engineOptions(facts: ViewEngineFacts, settings: Setting[], app: string): string[] {
-  const out: string[] = [];
-  if (facts.readsViewOptions && settings.some((s) => s.key === 'view options' && s.kind === 'set')) out.push(`...${app}.get('view options')`);
-  const keys = new Set(settings.filter((s) => s.kind === 'locals' && facts.options.includes(s.key)).map((s) => s.key));
-  for (const key of [...keys].sort()) out.push(`${key}: ${app}.locals.${key}`);
-  return out;
-}
-
-/** @fastify/view, and in TypeScript the engine's types (the engine package itself is the app's already). */
-function dependenciesOf(facts: ViewEngineFacts, typescript: boolean): Record<string, string> {
-  const types = `@types/${facts.package}`;
-  return { '@fastify/view': versionOf('@fastify/view'), ...(typescript && isVersioned(types) ? { [types]: versionOf(types) } : {}) };
-}
-
-/** `reply.locals` as Express's `res.locals` (module comment); TypeScript reads it through a cast (Node's ServerResponse has no locals). */
-function localsGetter(typescript: boolean): string[] {
-  const read = typescript ? '(this.raw as { locals?: object }).locals' : 'this.raw.locals';
-  return ["fastify.decorateReply('locals', {", '  getter() {', `    return ${read};`, '  },', '});'];
-}
-
-/** `base`, or `base2`, `base3`, … when taken; the name is then taken. */
-function freeName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-  taken.add(name);
-  return name;
 }

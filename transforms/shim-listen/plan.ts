@@ -5,8 +5,9 @@
  * argument is the app). Each file gets the specifier of the generated module it must import.
  */
 import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
-import { importSpecifier, serverModuleFor } from '../shim-server/facts.js';
-import { importsGeneratedModule, startSites } from '../shim-server/start-sites.js';
+import { importSpecifier } from '../lib/module-system.js';
+import { serverModuleFor } from '../server-module/locate.js';
+import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
 
 /** One place to rewrite; `line` is 1-based (the call's first line). */
 export interface ListenEntry {

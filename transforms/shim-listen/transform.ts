@@ -10,7 +10,7 @@ import type { TransformOptions } from '../model.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { printWithStyle } from '../lib/print.js';
 import type { ListenEntry } from './plan.js';
-import { startCallsIn } from '../shim-server/start-sites.js';
+import { startCallsIn } from '../server-module/start-sites.js';
 
 /**
  * jscodeshift transform; null when there is no plan.

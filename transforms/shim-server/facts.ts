@@ -4,69 +4,10 @@
  * matching, trust proxy, query parser, body parsers). Shared by the `shim-server` and
  * `shim-listen` steps so both name the module the same way.
  */
-import path from 'node:path';
 import type { App, Middleware, Setting } from '../../analyzer/model.js';
 import type { ManualItem, PlanContext } from '../model.js';
-import { GENERATED_MARK, type Import, type ServerFacts } from './template.js';
-
-/** Where the generated module lives and how the listening files import it. */
-export interface ServerModule {
-  /** POSIX path relative to the project root (`src/fastify-server.js`). */
-  file: string;
-  module: 'esm' | 'commonjs';
-  typescript: boolean;
-}
-
-/** Whether `source` is a module the shim stage wrote: GENERATED_MARK on its first line, where the template puts it. */
-export function isGeneratedModule(source: string | null): source is string {
-  return !!source && source.split('\n', 1)[0].includes(GENERATED_MARK);
-}
-
-const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
-const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim'];
-
-/**
- * The generated module for the app listening in `listenFile`: next to it, with its extension and
- * module system. An existing file of that name that we did not write is never overwritten: the
- * next free name is taken.
- */
-export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerModule {
-  const ext = EXTENSIONS.includes(path.posix.extname(listenFile)) ? path.posix.extname(listenFile) : '.js';
-  const dir = path.posix.dirname(listenFile);
-  const source = ctx.readFile(listenFile) ?? '';
-  const typescript = /\.[mc]?ts$/.test(ext);
-  // TypeScript gets import/export syntax whatever it compiles to.
-  const module = typescript ? 'esm' : moduleSystemOf(source, ext, ctx.inventory.project.moduleKind);
-  for (const base of BASE_NAMES) {
-    const file = path.posix.join(dir, base + ext);
-    const existing = ctx.readFile(file);
-    if (existing === null || isGeneratedModule(existing)) return { file, module, typescript };
-  }
-  return { file: path.posix.join(dir, `fastify-server-migrate${ext}`), module, typescript };
-}
-
-/** ESM when the file uses import/export syntax (or its extension or package type says so), CommonJS otherwise. */
-export function moduleSystemOf(source: string, ext: string, packageKind: 'esm' | 'commonjs'): 'esm' | 'commonjs' {
-  if (ext === '.mjs' || ext === '.mts') return 'esm';
-  if (ext === '.cjs' || ext === '.cts') return 'commonjs';
-  if (/^\s*(import\s[^(]|export\s)/m.test(source)) return 'esm';
-  if (/\brequire\s*\(/.test(source)) return 'commonjs';
-  return packageKind;
-}
-
-/**
- * The specifier `fromFile` imports `target` with: relative, with `.js` for ESM and for
- * TypeScript files whose relative imports carry an extension (NodeNext), without one otherwise.
- */
-export function importSpecifier(fromFile: string, target: ServerModule, fromSource: string): string {
-  let rel = path.posix.relative(path.posix.dirname(fromFile), target.file);
-  if (!rel.startsWith('.')) rel = `./${rel}`;
-  const ext = path.posix.extname(target.file);
-  const stem = rel.slice(0, -ext.length);
-  if (!target.typescript) return target.module === 'esm' || ext !== '.js' ? rel : stem;
-  const withExtension = /from\s+['"]\.{1,2}\/[^'"]+\.js['"]|require\(\s*['"]\.{1,2}\/[^'"]+\.js['"]\s*\)/.test(fromSource);
-  return withExtension ? `${stem}${ext.replace('ts', 'js')}` : stem;
-}
+import type { ServerModule } from '../server-module/locate.js';
+import type { Import, ServerFacts } from '../server-module/template.js';
 
 /** The facts the generated module copies from `app`, and what could not be copied. */
 export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule): { facts: ServerFacts; manual: ManualItem[] } {

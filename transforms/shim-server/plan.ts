@@ -8,9 +8,10 @@
 import type { App, Inventory } from '../../analyzer/model.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
-import { serverFactsOf, serverModuleFor } from './facts.js';
-import { importsGeneratedModule, startSites } from './start-sites.js';
-import type { ServerFacts } from './template.js';
+import { serverFactsOf } from './facts.js';
+import { generatedModuleFor, serverModuleFor } from '../server-module/locate.js';
+import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
+import type { ServerFacts } from '../server-module/template.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
 /** The plan entry of the generated module: the facts its text is written from, in the style of the file that listens. */
@@ -42,6 +43,8 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     files: [...files.values()],
     dependencies: entries.length ? dependenciesOf(entries) : undefined,
     manual,
+    // Every Express app the plan puts behind Fastify, or that a generated module serves already.
+    verdicts: ctx.inventory.apps.filter((a) => a.framework !== 'fastify').map((a) => ({ id: a.id, kind: 'app' as const, moves: shimmed.includes(a) || generatedModuleFor(ctx, a) !== null, blockers: [] })),
     moved: { what: 'apps behind Fastify', done: files.size, of: files.size },
     deltas: ctx.parity === 'express' ? [] : deltasOf(ctx.inventory, shimmed),
   };

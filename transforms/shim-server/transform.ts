@@ -6,7 +6,7 @@
 import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import type { ServerEntry } from './plan.js';
-import { serverModule } from './template.js';
+import { serverModule } from '../server-module/template.js';
 
 /** jscodeshift transform: returns the module text, or null (no change) without a plan. */
 export default function transform(file: FileInfo, _api: API, options: TransformOptions<ServerEntry>): string | null {

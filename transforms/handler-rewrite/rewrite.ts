@@ -1,0 +1,501 @@
+/**
+ * An Express handler function → Fastify's signature, with every `req`/`res`/`next` use rewritten
+ * through the tables of transforms/handler-rewrite/forms.ts:
+ * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
+ * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
+ * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
+ *   (`() => { throw … }`, `(req) => …`, valid Express handlers) keeps that many;
+ * - `hook`: a route middleware `(req, res, next)` → a `preHandler` hook: `(request, reply, next)`
+ *   when sync (Fastify's done has next's meaning), `(request, reply)` when async;
+ * - `helper`: a module-level function whose first parameter is the request (`ownOrder(req, …)`),
+ *   called from moved routes (issue 8): `req` → `request` by the same request rows as a route,
+ *   its other parameters untouched, no response or next (handler-rewrite/helpers.ts).
+ * On a moved route (`route`, `hook`, and the `helper`s they call) the Express app has run before the function in the
+ * @fastify/express bridge, so what middleware set on `req`/`res` is read on `request.raw` /
+ * `reply.raw`; the control-flow rules (next, returns, answers from callbacks) are
+ * handler-rewrite/flow.ts's, the TypeScript signatures handler-rewrite/types.ts's, the reach to Express's raw
+ * request and response handler-rewrite/raw.ts's.
+ *
+ * `planHandlerRewrite` looks at the function once and returns the reasons it cannot move (empty
+ * when it can) and an `apply()` that rewrites it: the plan calls it to decide, the transform to
+ * act, so both decide alike. Nothing is changed unless `apply()` is called.
+ */
+import type { ASTPath, JSCodeshift } from 'jscodeshift';
+import type { Expr, FormContext, FormNeed } from './forms.js';
+import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js';
+import { convertReplyChain } from './reply-forms.js';
+import { convertRequestUse } from './request-forms.js';
+import type { Node } from '../lib/ast.js';
+import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
+import { planFlow } from './flow.js';
+import { helperCallee, helperParamRefusals } from './helpers.js';
+import { planRawAccess, type RawAccess } from './raw.js';
+import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './types.js';
+
+export { referencesOf };
+export type { TypeImport };
+
+/** What the rewrite needs to know beyond the function itself. */
+export interface HandlerOptions {
+  /** What the function is and becomes (see the module comment). */
+  role: 'error' | 'not-found' | 'route' | 'hook' | 'helper';
+  /**
+   * Roles `route`, `hook` and `helper` (ignored by the others): names of module-level functions the
+   * caller (the routes stage) rewrites too, with role `helper`. A call `name(req, …)` passing the
+   * request as its first argument (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes
+   * `name(request, …)`; any other value use of `req` still refuses. Absent: every such call refuses.
+   */
+  helpers?: ReadonlySet<string>;
+  /**
+   * Roles `error`/`not-found` only (ignored by `route`/`hook`, absent = false). `next(err)` becomes
+   * `reply.send(err)`. In an error handler that is Fastify's default error handler, which is where
+   * `next(err)` from the last Express error handler went once the shim put Fastify behind the app;
+   * false when another error handler follows (a chain) or the shim's `--parity express` error page
+   * is the parent. In a 404 handler (`next(createError(404))`, as express-generator writes it) it is
+   * Fastify's error handler: true when no app-level error middleware stays on Express. When false,
+   * `next` refuses.
+   */
+  nextToDefault?: boolean;
+  /**
+   * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
+   * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
+   * object, refuse). A numeric 'json spaces' goes in `jsonSpaces` instead.
+   */
+  jsonSettings: boolean;
+  /**
+   * The app's 'json spaces' when it sets it to a number literal (and sets no replacer or escape):
+   * `res.json(x)` becomes `reply.type('application/json; charset=utf-8').send(JSON.stringify(x,
+   * null, jsonSpaces))`, as Express 4 and 5 print it. Absent or 0: no spaces.
+   */
+  jsonSpaces?: number;
+  /** The file is TypeScript: typed parameters become FastifyRequest / FastifyReply. */
+  typescript: boolean;
+  /**
+   * Where a route handler or hook is registered: on the app, or on a router mounted under a path,
+   * where Express's req.url / req.path / req.baseUrl are relative to the mount path (those refuse).
+   * Default `app`; error and not-found handlers are app-level.
+   */
+  scope?: 'app' | 'router';
+  /** The app's Express major (redirect argument order, `'back'`). Unknown: the forms that depend on it refuse. */
+  expressMajor?: 4 | 5;
+  /**
+   * Role `route` only (ignored by the others): the route's plugin context registers @fastify/view
+   * as the app's Express views (transforms/plugin-registrations/view.ts `viewRegistration` gave no
+   * refusal). `true`: `res.render(view[, locals])` becomes `reply.view(view[, locals])`
+   * (transforms/handler-rewrite/view-render.ts) and `plugins` lists '@fastify/view'; a string: plugin-registrations/view.ts's
+   * refusal, given as the route's; absent: `res.render` refuses (plugins stage).
+   */
+  views?: true | string;
+}
+
+/** The outcome of looking at a handler. */
+export interface HandlerRewrite {
+  /** Why it cannot move, one reason per kind of blocker; empty when it can. */
+  refusals: string[];
+  /**
+   * Set when every refusal is for a Fastify plugin that stage registers (`res.cookie` needs
+   * @fastify/cookie): the function moves once it has run. Absent when it can move, or when a
+   * refusal needs a human.
+   */
+  waitsFor?: 'plugins';
+  /** The Fastify type names the rewritten function uses (`FastifyRequest`, `FastifyReply`, `HookHandlerDoneFunction`), sorted; import them type-only from 'fastify' (lib/type-imports.ts addFastifyTypes). */
+  types: string[];
+  /** Type names the rewrite removes from the function (`Request`, `Response`, `NextFunction`, `ApiError` of `Response<ApiError>`): their imports may go. */
+  droppedTypes: string[];
+  /**
+   * Default imports the rewritten function calls and the file lacks (`encodeUrl` from
+   * 'encodeurl', `contentDisposition` from 'content-disposition'), under exactly that local name:
+   * the rewrite already uses it. Roles error and not-found: always empty.
+   */
+  imports: Array<{ local: string; from: string }>;
+  /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): lib/type-imports.ts addTypeImports. */
+  typeImports: TypeImport[];
+  /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
+  deltas: string[];
+  /**
+   * Fastify plugins the rewritten function needs registered in its route's context, by npm name
+   * (`['@fastify/view']` when it renders); the routes stage registers them in `movedRoutes`
+   * (transforms/plugin-registrations/view.ts for @fastify/view). Roles other than `route`: always empty.
+   */
+  plugins: string[];
+  /**
+   * Callee names of the calls that pass the request on as their first argument (`ownOrder` of
+   * `ownOrder(req)`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
+   * the caller decides from it which helpers to rewrite (and then plans again with `helpers`).
+   */
+  helperCalls: string[];
+  /** Rewrites the function in place. Only call when `refusals` is empty. */
+  apply(): void;
+}
+
+/** Express's types for whole handlers (`const h: ErrorRequestHandler = (err, req, res, next) => …`). */
+const EXPRESS_HANDLER_TYPES = new Set(['ErrorRequestHandler', 'RequestHandler']);
+
+/** Body-parser error types and the Fastify error code for the same failure (mapping §2.12). */
+const BODY_PARSER_CODES: Record<string, string> = {
+  'entity.parse.failed': 'FST_ERR_CTP_INVALID_JSON_BODY',
+  'entity.too.large': 'FST_ERR_CTP_BODY_TOO_LARGE',
+};
+
+/** The request members whose Fastify type comes from a FastifyRequest generic. */
+const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
+
+/** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
+function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set()): HandlerRewrite {
+  const all = [...refusals];
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, apply: () => undefined };
+}
+
+/** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
+function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
+  const out: string[] = [];
+  if (role === 'helper') {
+    // Only the request is rewritten: the other parameters may be written any way.
+    if (!params.length) out.push('it takes no parameters (a helper receives the request first)');
+    else if (params[0].type !== 'Identifier') out.push('it destructures its first parameter (the request) or gives it a default');
+    return out;
+  }
+  const expected = role === 'error' ? [4] : role === 'route' ? [0, 1, 2, 3] : [2, 3];
+  if (!expected.includes(params.length)) out.push(`it takes ${params.length} parameters (an Express ${role === 'error' ? 'error handler takes 4' : role === 'hook' ? 'middleware takes 2 or 3' : role === 'route' ? 'route handler takes at most 3' : 'handler takes 2 or 3'})`);
+  if (params.some((p) => p.type !== 'Identifier')) out.push('it destructures its parameters or gives them defaults');
+  return out;
+}
+
+/**
+ * Looks at the handler function at `fn` (a FunctionDeclaration, FunctionExpression or
+ * ArrowFunctionExpression path) and prepares its rewrite for `options.role`.
+ */
+export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: HandlerOptions): HandlerRewrite {
+  const params: Node[] = fn.node.params;
+  const early = signatureRefusals(params, options.role);
+  if (early.length) return refused(early);
+  // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-rewrite/flow.ts.
+  const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
+  const flowRole = options.role === 'route' || options.role === 'hook' ? options.role : null;
+  const refusals = new Set<string>();
+  const edits: Edit[] = [];
+  const late: Array<() => void> = [];
+
+  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : options.role === 'helper' ? [null, params[0]] : [null, ...params];
+  const otherParams = options.role === 'helper' ? params.slice(1) : [];
+  const taken = namesIn(j, fn);
+  const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
+  const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
+  if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
+  if (flowRole && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
+
+  const program = bridged ? programOf(fn) : null;
+  const fileNames = program ? namesIn(j, program) : taken;
+  const encodeUrl = program ? defaultImportBinding(j, program, fileNames, 'encodeurl', 'encodeUrl') : null;
+  const contentDisposition = program ? defaultImportBinding(j, program, fileNames, 'content-disposition', 'contentDisposition') : null;
+  const expressNames = program && options.typescript ? expressTypeNames(j, program) : null;
+  const raw = planRawAccess(j, expressNames, fileNames, taken);
+  helperParamRefusals(otherParams, expressNames).forEach((r) => refusals.add(r));
+
+  const ctxBase: Omit<FormContext, 'kindOf'> = {
+    j,
+    jsonSettings: options.jsonSettings,
+    jsonSpaces: options.jsonSpaces,
+    scope: options.scope ?? 'app',
+    setsContentType: false,
+    bridged,
+    expressMajor: options.expressMajor,
+    statusSetApart: false,
+    encodeUrl: encodeUrl?.local,
+    contentDisposition: contentDisposition?.local,
+    views: options.role === 'route' ? options.views : undefined,
+  };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
+  for (const part of [replies, requests]) {
+    part.refusals.forEach((r) => refusals.add(r));
+    edits.push(...part.edits);
+  }
+  const waiting = new Set(replies.waiting);
+
+  if (flowRole) {
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+    flow.refusals.forEach((r) => refusals.add(r));
+    edits.push(...flow.edits);
+    late.push(...flow.late);
+  } else if (nextParam) planErrorNext(j, fn, nextParam, replyName, options).forEach((e) => ('reason' in e ? refusals.add(e.reason) : edits.push(e)));
+
+  if (errParam) edits.push(...errorReadEdits(j, fn, errParam, options));
+
+  const keepNext = options.role === 'hook' && !fn.node.async && !!nextParam;
+  const signature = bridged
+    ? planRouteTypes(j, fn, { typescript: options.typescript, hook: options.role === 'hook', reqParam, resParam, nextParam, keepNext, reads: requests.reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
+    : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
+  signature.refusals.forEach((r) => refusals.add(r));
+
+  if (refusals.size) return refused(refusals, requests.helperCalls, waiting);
+  return {
+    refusals: [],
+    helperCalls: requests.helperCalls,
+    types: signature.types,
+    droppedTypes: signature.droppedTypes,
+    imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
+    typeImports: raw.imports(),
+    deltas: replies.deltas,
+    plugins: replies.plugins,
+    apply() {
+      for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
+      for (const edit of late) edit();
+      raw.declare(fn, requestName);
+      if (reqParam) renameParam(j, fn, reqParam.name, requestName);
+      if (resParam) renameParam(j, fn, resParam.name, replyName);
+      const request = reqParam ? j.identifier(requestName) : null;
+      const reply = resParam ? j.identifier(replyName) : null;
+      signature.apply(request, reply, keepNext ? nextParam : null, errParam);
+      // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
+      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
+    },
+  };
+}
+
+/** What the uses of one parameter come to: refusals and edits, and what else the caller needs. */
+interface UsesPlan {
+  refusals: string[];
+  edits: Edit[];
+}
+
+/**
+ * Every use of `res` as a chain of handler-rewrite/forms.ts rows: its edit, or why it cannot move; the chains
+ * (for the flow rules), the modules, framework deltas and plugins the forms bring.
+ */
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
+  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
+  const resChains = referencesOf(j, fn, resName).map((ref) => replyChainAt(ref));
+  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
+  for (const chain of resChains) {
+    if (!chain.links.length) {
+      plan.refusals.push(`it passes \`${resName}\` on as a value (Express's response object has no Fastify counterpart)`);
+      continue;
+    }
+    plan.chains.push(chain);
+    if (opts.refuseNestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push('it is async and answers from a callback (Fastify would answer first with an empty 200)');
+    const ctx: FormContext = { ...base, kindOf: (e) => kindOf(j, chain.top, e) };
+    const result = convertReplyChain(chain.links, ctx);
+    if ('refuse' in result) {
+      plan.refusals.push(result.refuse);
+      if (result.waitsFor) plan.waiting.push(result.refuse);
+      continue;
+    }
+    result.needs.forEach((n) => plan.needs.add(n));
+    result.deltas.forEach((d) => plan.deltas.add(d));
+    result.plugins.forEach((p) => plan.plugins.add(p));
+    if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
+    plan.edits.push({
+      size: sizeOf(chain.top.node),
+      run: () => {
+        // Converted again when applied: inner edits (err.status in an argument) are in place by then.
+        const now = convertReplyChain(chain.links, ctx);
+        if (!('refuse' in now)) applyReplySteps(j, chain.links, now.links, raw.response);
+      },
+    });
+  }
+  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins] };
+}
+
+/**
+ * Every use of `req` through the `req` table of handler-rewrite/forms.ts: its edit, or why it cannot move;
+ * members kept on Express's request are reached through `raw`; the reads of params/body/query
+ * (for the TypeScript signature); the callees `req` is passed to first (`helperCalls`, sorted),
+ * those in `helpers` allowed (renaming the parameter is their whole edit).
+ */
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
+  const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
+  const helperCalls = new Set<string>();
+  const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
+  for (const ref of referencesOf(j, fn, reqName)) {
+    const use = memberUse(ref);
+    const callee = use ? null : helperCallee(ref);
+    if (callee) helperCalls.add(callee);
+    if (callee && helpers?.has(callee)) continue;
+    if (!use) {
+      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
+      continue;
+    }
+    if (!ctx.bridged && use.written) {
+      plan.refusals.push(`it writes req.${use.member}`);
+      continue;
+    }
+    const result = convertRequestUse(use.member, use.args, j.identifier(requestName), ctx);
+    if ('refuse' in result) plan.refusals.push(result.refuse);
+    else if ('onRaw' in result) {
+      raw.use('Request');
+      const member = use.memberNode;
+      plan.edits.push({ size: sizeOf(member), run: () => void (member.object = raw.request(member.object)) });
+    } else if (use.written) plan.refusals.push(`it writes req.${use.member}`);
+    // `req.method` → `request.method`: renaming the parameter is the whole edit.
+    else if (!isSameMember(result.expression, use)) plan.edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
+    if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
+  }
+  return { ...plan, helperCalls: [...helperCalls].sort() };
+}
+
+/**
+ * The file's binding of the default export of `from` (`encodeurl`, `content-disposition`): an
+ * existing `import X from '<from>'` or `const X = require('<from>')`, else a free name to import
+ * (`base`, `base2`, …).
+ */
+function defaultImportBinding(j: JSCodeshift, program: ASTPath<Node>, taken: Set<string>, from: FormNeed, base: string): { local: string; imported: boolean; from: FormNeed } {
+  const imported = j(program)
+    .find(j.ImportDeclaration, { source: { value: from } })
+    .nodes()
+    .flatMap((d: Node) => d.specifiers ?? [])
+    .find((s: Node) => s.type === 'ImportDefaultSpecifier');
+  if (imported) return { local: imported.local.name, imported: true, from };
+  const required = j(program)
+    .find(j.VariableDeclarator, { id: { type: 'Identifier' }, init: { type: 'CallExpression', callee: { type: 'Identifier', name: 'require' } } })
+    .filter((p) => (p.node.init as Node).arguments[0]?.value === from)
+    .nodes()[0] as Node;
+  if (required) return { local: required.id.name, imported: true, from };
+  let local = base;
+  for (let i = 2; taken.has(local); i++) local = `${base}${i}`;
+  return { local, imported: false, from };
+}
+
+/** Whether a `res` chain sets a status without answering: `res.status(c);` alone, or `res.statusCode = c`. */
+function setsStatusApart(chain: { links: ChainLink[]; top: ASTPath<Node> }): boolean {
+  const last = chain.links[chain.links.length - 1];
+  if (!last) return false;
+  return last.member === 'status' || (last.member === 'statusCode' && isWritten(chain.top));
+}
+
+/** `next` in an error or not-found handler: `next(err)` → `reply.send(err)` when it reaches Fastify's error handling (options.nextToDefault), else refusals. */
+function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, replyName: string, options: HandlerOptions): Array<Edit | { reason: string }> {
+  const out: Array<Edit | { reason: string }> = [];
+  for (const ref of referencesOf(j, fn, nextParam.name)) {
+    const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
+    const args = isCall ? ref.parent.node.arguments : [];
+    if (options.nextToDefault && isCall && args.length === 1) {
+      const call = ref.parent.node;
+      out.push({ size: sizeOf(call), run: () => void (call.callee = j.memberExpression(j.identifier(replyName), j.identifier('send'))) });
+    } else if (options.role === 'not-found') out.push({ reason: isCall && args.length === 1 ? "it passes an error on with next(err) to error middleware that stays on Express" : 'it calls next(): a Fastify not-found handler must answer' });
+    else if (isCall && args.length === 1) out.push({ reason: 'it passes errors on with next(err) to another error handler' });
+    else out.push({ reason: isCall ? `it calls next(${args.length ? '…' : ''}) without an error` : 'it passes `next` on as a value' });
+  }
+  return out;
+}
+
+/**
+ * The signature types of an error or not-found handler: in TypeScript every parameter gets a
+ * type (an inline `app.use((req, res) => …)` handler was typed by Express's overloads, and
+ * standing alone as a Fastify handler it would be an implicit any): `FastifyRequest`,
+ * `FastifyReply`, `any` for an untyped `err`.
+ */
+function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [, reqParam, resParam, nextParam]: Node[], options: HandlerOptions) {
+  const refusals: string[] = [];
+  const declarator = fn.parent.node.type === 'VariableDeclarator' && fn.parent.node.init === fn.node ? fn.parent : null;
+  const handlerType = declarator?.node.id.typeAnnotation?.typeAnnotation;
+  if (handlerType && !isExpressHandlerType(handlerType)) refusals.push('it is typed with a type the codemod does not know');
+  const typed = options.typescript || !!handlerType;
+  const droppedTypes = [reqParam, resParam, nextParam, declarator?.node.id].flatMap((n) => (n?.typeAnnotation ? typeNamesIn(j, n.typeAnnotation) : []));
+  return {
+    refusals,
+    types: typed ? ['FastifyReply', 'FastifyRequest'] : [],
+    droppedTypes: [...new Set(droppedTypes)],
+    apply(request: Node, reply: Node, _next: Node | null, err: Node | null) {
+      if (!typed) return;
+      if (handlerType) declarator!.node.id.typeAnnotation = null;
+      if (err && !err.typeAnnotation) err.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
+      request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
+      reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
+    },
+  };
+}
+
+/** `err.status` reads → `err.status ?? err.statusCode`; `err.type === 'entity.parse.failed'` → `… || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'`. */
+function errorReadEdits(j: JSCodeshift, fn: ASTPath<Node>, errParam: Node, options: HandlerOptions): Edit[] {
+  const edits: Edit[] = [];
+  const reads = referencesOf(j, fn, errParam.name).map((ref) => {
+    // `(err as { status?: number }).status`: the member's object is the cast around the reference.
+    let object = ref;
+    while (['TSAsExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TSSatisfiesExpression'].includes(object.parent.node.type)) object = object.parent;
+    const member = object.parent.node.type === 'MemberExpression' && object.parent.node.object === object.node && !object.parent.node.computed ? object.parent : null;
+    return { ref, object, member, name: member?.node.property.name as string | undefined };
+  });
+  // A handler that reads err.statusCode already handles errors that carry only statusCode (Fastify's).
+  const readsStatusCode = reads.some((r) => r.name === 'statusCode');
+  const typed = options.typescript && errParam.typeAnnotation && errParam.typeAnnotation.typeAnnotation.type !== 'TSAnyKeyword';
+  // `err.statusCode`; in TypeScript, where `err` has a type, `(err as { statusCode?: number }).statusCode`
+  // (parsed from text, so recast prints it on one line with its parentheses).
+  const access = (object: Node, prop: string, type: 'number' | 'string') =>
+    typed || object.type !== 'Identifier'
+      ? j(`(${errParam.name} as { ${prop}?: ${type} }).${prop}`).find(j.MemberExpression).paths()[0].node
+      : j.memberExpression(j.identifier(errParam.name), j.identifier(prop));
+  for (const r of reads) {
+    if (!r.member) continue;
+    if (r.name === 'status' && !readsStatusCode && !isWritten(r.member) && !guardedByInstanceof(r.member, errParam.name, fn)) {
+      const member = r.member;
+      edits.push({ size: sizeOf(member.node), run: () => member.replace(j.logicalExpression('??', member.node, access(r.object.node, 'statusCode', 'number'))) });
+    }
+    if (r.name === 'type') {
+      const comparison = r.member.parent;
+      const cmp = comparison.node;
+      if (cmp.type !== 'BinaryExpression' || !['===', '==', '!==', '!='].includes(cmp.operator)) continue;
+      const literal = cmp.left === r.member.node ? cmp.right : cmp.right === r.member.node ? cmp.left : null;
+      const code = literal?.type === 'StringLiteral' ? BODY_PARSER_CODES[literal.value] : undefined;
+      if (!code) continue;
+      const negated = cmp.operator.startsWith('!');
+      edits.push({
+        size: sizeOf(cmp),
+        run: () => comparison.replace(j.logicalExpression(negated ? '&&' : '||', comparison.node, j.binaryExpression(cmp.operator, access(r.object.node, 'code', 'string'), j.stringLiteral(code)))),
+      });
+    }
+  }
+  return edits;
+}
+
+/** Whether `member` sits where `err instanceof X` holds: the consequent of an `if`/`?:` testing it, or the right of `&&`. */
+function guardedByInstanceof(member: ASTPath<Node>, errName: string, fn: ASTPath<Node>): boolean {
+  const tests = (node: Node): boolean =>
+    !!node &&
+    ((node.type === 'BinaryExpression' && node.operator === 'instanceof' && node.left.type === 'Identifier' && node.left.name === errName) ||
+      (node.type === 'LogicalExpression' && node.operator === '&&' && (tests(node.left) || tests(node.right))));
+  for (let p: ASTPath<Node> = member; p.parent && p !== fn; p = p.parent) {
+    const parent = p.parent.node;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.consequent === p.node && tests(parent.test)) return true;
+    if (parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === p.node && tests(parent.left)) return true;
+  }
+  return false;
+}
+
+/** `req.member` or `req.member(…)` at one reference; null when `req` is used otherwise. */
+function memberUse(ref: ASTPath<Node>): { member: string; args: Expr[] | null; top: ASTPath<Node>; memberNode: Node; written: boolean } | null {
+  const parent = ref.parent;
+  if (parent.node.type !== 'MemberExpression' || parent.node.object !== ref.node || parent.node.computed) return null;
+  const member = parent.node.property.name as string;
+  const grand = parent.parent;
+  if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) return { member, args: grand.node.arguments, top: grand, memberNode: parent.node, written: false };
+  return { member, args: null, top: parent, memberNode: parent.node, written: isWritten(parent) };
+}
+
+function isSameMember(expression: Node, use: { member: string; args: Expr[] | null }): boolean {
+  return use.args === null && expression.type === 'MemberExpression' && expression.object.type === 'Identifier' && !expression.computed && expression.property.name === use.member;
+}
+
+function setsContentType(link: { member: string; args: Expr[] | null }): boolean {
+  if (link.member === 'type' || link.member === 'contentType') return true;
+  // res.attachment(name) sets the type of the name's extension.
+  if (link.member === 'attachment') return !!link.args?.length;
+  if ((link.member === 'set' || link.member === 'header') && link.args?.length) {
+    const first = link.args[0];
+    if (first.type === 'StringLiteral') return first.value.toLowerCase() === 'content-type';
+    return first.type !== 'ObjectExpression' || first.properties.some((p: Node) => /^content-type$/i.test(p.key?.name ?? p.key?.value ?? ''));
+  }
+  return false;
+}
+
+function isExpressHandlerType(type: Node): boolean {
+  if (type.type !== 'TSTypeReference' || type.typeParameters) return false;
+  const name = type.typeName.type === 'Identifier' ? type.typeName.name : type.typeName.right?.name;
+  return EXPRESS_HANDLER_TYPES.has(name);
+}
+
+/** `rewrite` when it converts everything; else throws (the plan said it would: the file changed under it). */
+export function complete(rewrite: HandlerRewrite, file: string, anchor: { line: number }): HandlerRewrite {
+  if (rewrite.refusals.length) throw new Error(`${file}:${anchor.line}: the planned handler can no longer be rewritten (${rewrite.refusals.join('; ')}); did the file change since the plan?`);
+  return rewrite;
+}

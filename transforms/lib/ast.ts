@@ -1,0 +1,88 @@
+/**
+ * The syntax tree of a project file as every transform reads it: a jscodeshift API per file
+ * (parser by extension, lib/parser.ts), a node's source text, whether a node starts where the
+ * analyzer located something (its columns count characters, recast's count tabs as up to four),
+ * and the function the analyzer located.
+ */
+import jscodeshift, { type ASTPath, type Collection, type JSCodeshift } from 'jscodeshift';
+import type { Location } from '../../analyzer/model.js';
+import { parserFor } from './parser.js';
+
+/** Any AST node. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Node = any;
+
+/** jscodeshift bound to the parser `file` needs. */
+export function jFor(file: string): JSCodeshift {
+  return jscodeshift.withParser(parserFor(file));
+}
+
+/** `source` parsed as `file`, or null when it does not parse. */
+export function parseOrNull(file: string, source: string): { j: JSCodeshift; root: Collection } | null {
+  const j = jFor(file);
+  try {
+    return { j, root: j(source) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The node that carries a path's position: the path's own node, or for a declaration inside
+ * `export …` (whose `loc` recast drops so that it is never reprinted without its export) the
+ * export declaration.
+ */
+export function located(path: ASTPath<Node>): Node | null {
+  if (path.node.loc?.lines) return path.node;
+  return path.parent?.node.loc?.lines ? path.parent.node : null;
+}
+
+/**
+ * The source text of a node as recast read it (`loc.lines`), or null. Not `source.slice(start,
+ * end)`: after recast's parse, `start`/`end` count a tab as its expanded width, so they are not
+ * string offsets in tab-indented files. Line ends come back as `\n`.
+ */
+export function textOf(node: Node): string | null {
+  const loc = node?.loc;
+  return loc?.lines ? loc.lines.slice(loc.start, loc.end).toString() : null;
+}
+
+/** jscodeshift parses with recast's default tab width: its columns count a tab up to the next multiple of 4. */
+const RECAST_TAB_WIDTH = 4;
+
+/**
+ * Whether `node` starts at `at` (the analyzer's 1-based line and character column) in `source`:
+ * recast's column counts a tab as up to four columns, the analyzer's as one character.
+ */
+export function startsAt(node: Node, at: { line: number; column: number }, source: string): boolean {
+  const loc = node?.loc;
+  if (!loc || loc.start.line !== at.line) return false;
+  const line = source.split('\n', at.line)[at.line - 1] ?? '';
+  let column = 0;
+  for (const c of line.slice(0, at.column - 1)) column = c === '\t' ? column + RECAST_TAB_WIDTH - (column % RECAST_TAB_WIDTH) : column + 1;
+  return loc.start.column === column;
+}
+
+/** Function nodes of a file (declarations, expressions, arrows). */
+export function functionPaths(j: JSCodeshift, root: Collection): Array<ASTPath<Node>> {
+  return [...root.find(j.FunctionDeclaration).paths(), ...root.find(j.FunctionExpression).paths(), ...root.find(j.ArrowFunctionExpression).paths()];
+}
+
+/**
+ * Whether `file` (a path; only its extension counts) is TypeScript: `.ts`, `.mts`, `.cts`, `.tsx`.
+ * A moved handler there gets typed parameters and the Fastify type imports.
+ */
+export function isTypeScript(file: string): boolean {
+  return /\.[mc]?tsx?$/.test(file);
+}
+
+/**
+ * The function whose definition starts at `at` (an `export` in front counts as its start, as the
+ * analyzer reports it; so do `const x =` and an object key `show: function …`). Shared with the
+ * routes stage, which finds route handlers the same way.
+ */
+export function functionAt(j: JSCodeshift, root: Collection, at: Location, source: string): ASTPath<Node> | null {
+  const starts = (node: Node) => startsAt(node, at, source);
+  const all = functionPaths(j, root);
+  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
+}

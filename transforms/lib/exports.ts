@@ -1,0 +1,151 @@
+/**
+ * How the module that defines a handler makes it importable by the generated Fastify module:
+ * already exported (ESM `export`, CommonJS `module.exports`), a top-level declaration that needs an
+ * export, or a function written inside its registration that must become a declaration.
+ *
+ * `placementOf` decides (plan); `addExport` and `hoistHandler` edit (transform).
+ */
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from './ast.js';
+
+/** Where a handler function stands in its module. */
+export type Placement =
+  /** Exported already: imported with `form`; `name` is a good local name for it. */
+  | { kind: 'exported'; form: ImportForm; name: string }
+  /** A top-level declaration the module does not export: export it as `name`. */
+  | { kind: 'export-needed'; name: string }
+  /** Anything else (inside another function, a call argument, an object that is not exported). */
+  | { kind: 'nested' };
+
+/** Placement of the function at `fn` in the module `root`. */
+export function placementOf(j: JSCodeshift, root: Collection, fn: ASTPath<Node>): Placement {
+  const node = fn.node;
+  const parent = fn.parent.node;
+  if (node.type === 'FunctionDeclaration') {
+    if (parent.type === 'ExportNamedDeclaration') return { kind: 'exported', form: { kind: 'named', name: node.id.name }, name: node.id.name };
+    if (parent.type === 'ExportDefaultDeclaration') return { kind: 'exported', form: { kind: 'default' }, name: node.id?.name ?? '' };
+    if (parent.type === 'Program' && node.id) return exportedBinding(j, root, node.id.name);
+    return { kind: 'nested' };
+  }
+  if (parent.type === 'ExportDefaultDeclaration') return { kind: 'exported', form: { kind: 'default' }, name: node.id?.name ?? '' };
+  if (parent.type === 'VariableDeclarator' && parent.init === node && parent.id.type === 'Identifier') {
+    const declaration = fn.parent.parent;
+    if (declaration.parent.node.type === 'ExportNamedDeclaration') return { kind: 'exported', form: { kind: 'named', name: parent.id.name }, name: parent.id.name };
+    if (declaration.parent.node.type === 'Program') return exportedBinding(j, root, parent.id.name);
+    return { kind: 'nested' };
+  }
+  if (parent.type === 'AssignmentExpression' && parent.right === node) {
+    const target = moduleExportsTarget(parent.left);
+    if (target === 'module') return { kind: 'exported', form: { kind: 'default' }, name: node.id?.name ?? '' };
+    if (target) return { kind: 'exported', form: { kind: 'named', name: target }, name: target };
+  }
+  if (parent.type === 'ObjectProperty' && parent.value === node && !parent.computed) {
+    const object = fn.parent.parent.node;
+    const assignment = fn.parent.parent.parent.node;
+    if (assignment.type === 'AssignmentExpression' && assignment.right === object && moduleExportsTarget(assignment.left) === 'module') {
+      const name = parent.key.type === 'Identifier' ? parent.key.name : parent.key.value;
+      return { kind: 'exported', form: { kind: 'named', name }, name };
+    }
+  }
+  return { kind: 'nested' };
+}
+
+/**
+ * `module.exports` → 'module'; `module.exports.x` / `exports.x` → 'x'; anything else null.
+ */
+export function moduleExportsTarget(left: Node): string | null {
+  const isModuleExports = (n: Node) => n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && n.object.name === 'module' && n.property.name === 'exports';
+  if (isModuleExports(left)) return 'module';
+  if (left.type === 'MemberExpression' && !left.computed && left.property.type === 'Identifier') {
+    if (isModuleExports(left.object) || (left.object.type === 'Identifier' && left.object.name === 'exports')) return left.property.name;
+  }
+  return null;
+}
+
+/** How the module exports the top-level binding `name`: `export { name as x }`, `export default name`, `module.exports = …`. */
+function exportedBinding(j: JSCodeshift, root: Collection, name: string): Placement {
+  for (const p of root.find(j.ExportNamedDeclaration).paths()) {
+    if (p.node.source) continue;
+    const spec = ((p.node.specifiers ?? []) as Node[]).find((s) => s.local?.name === name);
+    if (spec) return { kind: 'exported', form: { kind: 'named', name: spec.exported.name }, name };
+  }
+  for (const p of root.find(j.ExportDefaultDeclaration).paths()) {
+    if (p.node.declaration.type === 'Identifier' && p.node.declaration.name === name) return { kind: 'exported', form: { kind: 'default' }, name };
+  }
+  for (const p of root.find(j.AssignmentExpression).paths()) {
+    const target = moduleExportsTarget(p.node.left);
+    const right = p.node.right as Node;
+    if (!target) continue;
+    if (right.type === 'Identifier' && right.name === name) return target === 'module' ? { kind: 'exported', form: { kind: 'default' }, name } : { kind: 'exported', form: { kind: 'named', name: target }, name };
+    if (target === 'module' && right.type === 'ObjectExpression') {
+      const prop = right.properties.find((q: Node) => q.type === 'ObjectProperty' && !q.computed && q.value.type === 'Identifier' && q.value.name === name);
+      if (prop) return { kind: 'exported', form: { kind: 'named', name: prop.key.type === 'Identifier' ? prop.key.name : prop.key.value }, name };
+    }
+  }
+  return { kind: 'export-needed', name };
+}
+
+/** Exports the top-level declaration of `name`: `export` in front (ESM), or a `module.exports` entry (CommonJS). */
+export function addExport(j: JSCodeshift, root: Collection, name: string, module: 'esm' | 'commonjs'): void {
+  if (module === 'commonjs') return addCommonJsExport(j, root, name);
+  const program = root.find(j.Program).paths()[0];
+  const body: Node[] = program.node.body;
+  const index = body.findIndex(
+    (s) => (s.type === 'FunctionDeclaration' && s.id?.name === name) || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.id.type === 'Identifier' && d.id.name === name)),
+  );
+  if (index < 0) return;
+  body[index] = wrapInExport(j, body[index]);
+}
+
+/** `export <declaration>`, the declaration's comments kept above the `export`. */
+function wrapInExport(j: JSCodeshift, declaration: Node): Node {
+  const exported = j.exportNamedDeclaration(declaration);
+  exported.comments = declaration.comments;
+  declaration.comments = null;
+  return exported;
+}
+
+/** Adds `name` to `module.exports = { … }` when the module has that form, else appends `module.exports.name = name;`. */
+function addCommonJsExport(j: JSCodeshift, root: Collection, name: string): void {
+  const program = root.find(j.Program).paths()[0];
+  const objectExports = root
+    .find(j.AssignmentExpression)
+    .filter((p) => p.parent.node.type === 'ExpressionStatement' && p.parent.parent.node.type === 'Program' && moduleExportsTarget(p.node.left) === 'module' && p.node.right.type === 'ObjectExpression')
+    .paths()[0];
+  if (objectExports) {
+    const prop = j.objectProperty(j.identifier(name), j.identifier(name));
+    prop.shorthand = true;
+    (objectExports.node.right as Node).properties.push(prop);
+    return;
+  }
+  program.node.body.push(j.expressionStatement(j.assignmentExpression('=', j.memberExpression(j.memberExpression(j.identifier('module'), j.identifier('exports')), j.identifier(name)), j.identifier(name))));
+}
+
+/**
+ * Puts the (already rewritten) handler `fn` in place of its registration statement as a
+ * declaration named `name`, exported: `export function name(…) {…}` / `export const name = (…) => …`
+ * (ESM), or the declaration plus a `module.exports` entry (CommonJS). The statement's comments
+ * stay above it.
+ */
+export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, fn: Node, name: string, module: 'esm' | 'commonjs'): void {
+  let declaration: Node;
+  if (fn.type === 'FunctionExpression') {
+    declaration = j.functionDeclaration(j.identifier(name), fn.params, fn.body);
+    declaration.async = fn.async;
+    declaration.generator = fn.generator;
+    declaration.returnType = fn.returnType;
+    declaration.typeParameters = fn.typeParameters;
+  } else {
+    declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), fn)]);
+  }
+  declaration.comments = statement.node.comments;
+  statement.replace(module === 'esm' ? wrapInExport(j, declaration) : declaration);
+  if (module === 'commonjs') addCommonJsExport(j, root, name);
+}
+
+/** How the generated module imports a handler from the module that defines it. */
+export type ImportForm =
+  /** `import x from` / `const x = require(…)` (ESM default export, or `module.exports = fn`). */
+  | { kind: 'default' }
+  /** `import { name } from` / `const { name } = require(…)`. */
+  | { kind: 'named'; name: string };

@@ -1,0 +1,173 @@
+/**
+ * Imports and requires in a file being transformed: what it imports, adding an import (merged into
+ * one of the same module when there is one, under a collision-free name, ESM `import` or CommonJS
+ * `require` by the module's system), and removing a binding nothing uses any more.
+ */
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from './ast.js';
+import type { ImportForm } from './exports.js';
+
+type Quote = 'single' | 'double';
+
+/** Specifiers the module imports or requires at its top level. */
+export function importedSpecifiers(j: JSCodeshift, root: Collection): Set<string> {
+  const out = new Set<string>();
+  root.find(j.ImportDeclaration).forEach((p) => void out.add(String(p.node.source.value)));
+  root.find(j.CallExpression, { callee: { type: 'Identifier', name: 'require' } }).forEach((p) => {
+    const arg = p.node.arguments[0] as Node;
+    if (arg?.type === 'StringLiteral') out.add(arg.value);
+  });
+  return out;
+}
+
+/** Removes the import specifier or `require` binding `name` when no reference to it is left. */
+export function removeUnusedImport(j: JSCodeshift, root: Collection, name: string): void {
+  const references = root.find(j.Identifier, { name }).filter((p) => {
+    const parent = p.parent.node;
+    if (/^Import/.test(parent.type)) return false;
+    if (parent.type === 'VariableDeclarator' && parent.id === p.node) return false;
+    if (parent.type === 'ObjectProperty' && p.parent.parent.node.type === 'ObjectPattern') return false;
+    if (parent.type === 'MemberExpression' && parent.property === p.node && !parent.computed) return false;
+    if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.shorthand && !parent.computed) return false;
+    return true;
+  });
+  if (references.size()) return;
+  root.find(j.ImportDeclaration).forEach((p) => {
+    const specifiers: Node[] = p.node.specifiers ?? [];
+    const kept = specifiers.filter((s) => s.local.name !== name);
+    if (kept.length === specifiers.length) return;
+    if (kept.length) p.node.specifiers = kept;
+    else p.prune();
+  });
+  root.find(j.VariableDeclarator).forEach((p) => {
+    const init = p.node.init;
+    const required = init && init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require';
+    if (!required || p.parent.parent.node.type !== 'Program') return;
+    if (p.node.id.type === 'Identifier' && p.node.id.name === name) {
+      p.prune();
+      return;
+    }
+    if (p.node.id.type === 'ObjectPattern') {
+      const props: Node[] = p.node.id.properties;
+      const kept = props.filter((q) => !(q.value?.type === 'Identifier' && q.value.name === name));
+      if (kept.length === props.length) return;
+      if (kept.length) p.node.id.properties = kept;
+      else p.prune();
+    }
+  });
+}
+
+/** The local name an existing import or require of `specifier` gives its export `form`, or null. */
+export function importedLocal(j: JSCodeshift, root: Collection, specifier: string, form: ImportForm): string | null {
+  for (const p of root.find(j.ImportDeclaration, { source: { value: specifier } }).paths()) {
+    for (const s of (p.node.specifiers ?? []) as Node[]) {
+      if (form.kind === 'default' && s.type === 'ImportDefaultSpecifier') return s.local.name;
+      if (form.kind === 'named' && s.type === 'ImportSpecifier' && s.imported.name === form.name) return s.local.name;
+    }
+  }
+  for (const p of requiresOf(j, root, specifier)) {
+    const id = p.node.id;
+    if (form.kind === 'default' && id.type === 'Identifier') return id.name;
+    if (form.kind === 'named' && id.type === 'ObjectPattern') {
+      const prop = id.properties.find((q: Node) => q.key?.name === form.name);
+      if (prop) return prop.value.name;
+    }
+  }
+  return null;
+}
+
+/** What addImport needs: the module, how it exports the value, the preferred local name. */
+export interface ImportRequest {
+  /** The module imported (`./middleware/error.js`, `encodeurl`). */
+  specifier: string;
+  /** How the module exports the value. */
+  form: ImportForm;
+  /** Preferred local name (made collision-free). */
+  local: string;
+  /** The importing file's module system: `import` or `require`. */
+  module: 'esm' | 'commonjs';
+}
+
+function requiresOf(j: JSCodeshift, root: Collection, specifier: string): Array<ASTPath<Node>> {
+  return root
+    .find(j.VariableDeclarator)
+    .filter((p) => {
+      const init = p.node.init as Node;
+      return init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && init.arguments[0]?.value === specifier;
+    })
+    .paths();
+}
+
+/** Adds the import (ESM) or require (CommonJS) after the module's last one; returns the local name. */
+/**
+ * Imports `entry.form` of `entry.specifier` under a collision-free local name (`local`, `local2`, …),
+ * merging into an import or destructuring require of the same module when there is one; ESM
+ * `import` or CommonJS `require` by `entry.module`. Shared with the routes stage.
+ * @returns the local name.
+ */
+export function addImport(j: JSCodeshift, root: Collection, entry: ImportRequest, quote: Quote): string {
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
+  let local = entry.local;
+  for (let i = 2; taken.has(local); i++) local = `${entry.local}${i}`;
+  if (mergeIntoImport(j, root, entry, local, quote)) return local;
+  const program = root.find(j.Program).paths()[0];
+  const body: Node[] = program.node.body;
+  const source = j.stringLiteral(entry.specifier);
+  let declaration: Node;
+  let last: number;
+  if (entry.module === 'esm') {
+    const specifier = entry.form.kind === 'default' ? j.importDefaultSpecifier(j.identifier(local)) : j.importSpecifier(j.identifier(entry.form.name), j.identifier(local));
+    declaration = j.importDeclaration([specifier], source);
+    last = lastIndex(body, (s) => s.type === 'ImportDeclaration');
+  } else {
+    declaration =
+      entry.form.kind === 'named'
+        ? destructuringRequire(j, [[entry.form.name, local]], entry.specifier, quote)
+        : j.variableDeclaration('const', [j.variableDeclarator(j.identifier(local), j.callExpression(j.identifier('require'), [source]))]);
+    last = lastIndex(body, (s) => s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
+  }
+  body.splice(last + 1, 0, declaration);
+  return local;
+}
+
+/** Adds the handler to an import (or destructuring require) of the same module, when there is one that can take it. */
+function mergeIntoImport(j: JSCodeshift, root: Collection, entry: ImportRequest, local: string, quote: Quote): boolean {
+  const form = entry.form;
+  const existing = root.find(j.ImportDeclaration, { source: { value: entry.specifier } }).filter((p) => p.node.importKind !== 'type').paths()[0];
+  if (existing) {
+    const specifiers = (existing.node.specifiers ?? []) as Node[];
+    if (specifiers.some((s) => s.type === 'ImportNamespaceSpecifier')) return false;
+    if (form.kind === 'named') specifiers.push(j.importSpecifier(j.identifier(form.name), j.identifier(local)));
+    else if (specifiers.some((s) => s.type === 'ImportDefaultSpecifier')) return false;
+    else specifiers.unshift(j.importDefaultSpecifier(j.identifier(local)));
+    existing.node.specifiers = specifiers;
+    return true;
+  }
+  const required = form.kind === 'named' ? requiresOf(j, root, entry.specifier).find((p) => p.node.id.type === 'ObjectPattern') : undefined;
+  const declaration = required?.parent;
+  if (!required || form.kind !== 'named' || declaration.node.declarations.length !== 1) return false;
+  const props = (required.node.id as Node).properties as Node[];
+  if (!props.every((q) => q.type === 'ObjectProperty' && q.key.type === 'Identifier' && q.value.type === 'Identifier')) return false;
+  const names: Array<[string, string]> = [...props.map((q): [string, string] => [q.key.name, q.value.name]), [form.name, local]];
+  const replacement = destructuringRequire(j, names, entry.specifier, quote);
+  replacement.comments = declaration.node.comments;
+  declaration.replace(replacement);
+  return true;
+}
+
+/**
+ * `const { a, b: c } = require('x');`, parsed from text: recast prints every object pattern it
+ * builds over several lines, so the one-line form a person writes is made as text.
+ */
+function destructuringRequire(j: JSCodeshift, names: Array<[string, string]>, specifier: string, quote: Quote): Node {
+  const q = quote === 'double' ? '"' : "'";
+  const list = names.map(([name, local]) => (name === local ? name : `${name}: ${local}`)).join(', ');
+  return j(`const { ${list} } = require(${q}${specifier}${q});`).find(j.VariableDeclaration).paths()[0].node;
+}
+
+function lastIndex(body: Node[], test: (s: Node) => boolean): number {
+  for (let i = body.length - 1; i >= 0; i--) if (test(body[i])) return i;
+  // No import yet: after a 'use strict' directive statement or at the top.
+  return -1;
+}

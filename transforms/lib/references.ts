@@ -1,0 +1,125 @@
+/**
+ * Other uses of a handler besides its registration: a handler that a route calls, or that is
+ * registered a second time, cannot move to Fastify alone (the other use would still expect the
+ * Express signature). Read from the source: references to its binding in its own module, and to
+ * its export in the modules that import it.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { Location } from '../../analyzer/model.js';
+import type { PlanContext } from '../model.js';
+import { moduleExportsTarget, type ImportForm } from './exports.js';
+import { parseOrNull, type Node } from './ast.js';
+import { projectSourceFiles, resolveRelative } from './project-files.js';
+
+/** What identifies the handler. */
+export interface HandlerIdentity {
+  /** Module that defines it. */
+  file: string;
+  /** Its top-level binding there, when it has one. */
+  binding: string | null;
+  /** How other modules import it, when it is exported. */
+  form: ImportForm | null;
+  /** Source range of the function itself (uses inside it do not count). */
+  range: [number, number];
+}
+
+/** The registration that moves with it: uses inside this call do not count. */
+export interface RegistrationSite {
+  file: string;
+  range: [number, number];
+}
+
+/** Locations (file, line, column) of the handler's other uses; empty when the registration is its only use. */
+export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registration: RegistrationSite): Location[] {
+  const found: Location[] = [];
+  const outside = (file: string, node: Node) => {
+    const ranges = [...(file === handler.file ? [handler.range] : []), ...(file === registration.file ? [registration.range] : [])];
+    return !ranges.some(([s, e]) => node.start >= s && node.end <= e);
+  };
+  const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });
+  const defSource = ctx.readFile(handler.file);
+  const def = defSource ? parseOrNull(handler.file, defSource) : null;
+  if (def && handler.binding) {
+    for (const p of referencesTo(def.j, def.root, handler.binding)) if (outside(handler.file, p.node) && !isExportSite(p)) found.push(at(handler.file, p.node));
+  }
+  if (!handler.form) return found;
+  const exists = (f: string) => existsSync(path.join(ctx.root, f));
+  const stem = path.posix.basename(handler.file).replace(/\.[^.]+$/, '');
+  for (const file of projectSourceFiles(ctx.root)) {
+    if (file === handler.file) continue;
+    const source = ctx.readFile(file);
+    if (!source || !source.includes(stem)) continue;
+    const parsed = parseOrNull(file, source);
+    if (!parsed) continue;
+    for (const use of importedUses(parsed.j, parsed.root, file, handler, exists)) if (outside(file, use)) found.push(at(file, use));
+  }
+  return found;
+}
+
+/** Identifier paths reading the top-level binding `name` (not declarations, property names or imports). */
+function referencesTo(j: JSCodeshift, root: Collection, name: string): Array<ASTPath<Node>> {
+  return root
+    .find(j.Identifier, { name })
+    .filter((p) => {
+      const parent = p.parent.node;
+      if (/^(Import|Export)\w*Specifier$/.test(parent.type)) return false;
+      if ((parent.type === 'FunctionDeclaration' || parent.type === 'VariableDeclarator' || parent.type === 'FunctionExpression' || parent.type === 'ClassDeclaration') && parent.id === p.node) return false;
+      if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return false;
+      // A shorthand property `{ name }` has a key and a value node: the value is the reference.
+      if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.computed) return false;
+      // `const { name } = require(…)`: a binding, not a use.
+      if (parent.type === 'ObjectProperty' && p.parent.parent.node.type === 'ObjectPattern') return false;
+      if (/^TS/.test(parent.type)) return false;
+      if (p.scope && p.scope.lookup(name) && !p.scope.lookup(name).isGlobal) return false;
+      return true;
+    })
+    .paths();
+}
+
+/** `export default name`, `module.exports = name`, `module.exports = { name }`, `exports.x = name`: the export itself, not a use. */
+function isExportSite(p: ASTPath<Node>): boolean {
+  const parent = p.parent.node;
+  if (parent.type === 'ExportDefaultDeclaration') return true;
+  if (parent.type === 'AssignmentExpression' && parent.right === p.node) return moduleExportsTarget(parent.left) !== null;
+  if (parent.type === 'ObjectProperty' && parent.value === p.node) {
+    const assignment = p.parent.parent.parent.node;
+    // `export default { shorten, redirect }` (a controller object), or `module.exports = { … }`.
+    if (assignment.type === 'ExportDefaultDeclaration') return true;
+    return assignment.type === 'AssignmentExpression' && assignment.right === p.parent.parent.node && moduleExportsTarget(assignment.left) === 'module';
+  }
+  return false;
+}
+
+/** Nodes in one module that use the handler through an import or require of its module. */
+function importedUses(j: JSCodeshift, root: Collection, file: string, handler: HandlerIdentity, exists: (f: string) => boolean): Node[] {
+  const form = handler.form!;
+  const uses: Node[] = [];
+  const targetsHandler = (specifier: unknown) => typeof specifier === 'string' && resolveRelative(file, specifier, exists) === handler.file;
+  const usesOf = (local: string, member: string | null) => {
+    for (const p of referencesTo(j, root, local)) {
+      if (!member) uses.push(p.node);
+      else if (p.parent.node.type === 'MemberExpression' && p.parent.node.object === p.node && p.parent.node.property.name === member) uses.push(p.parent.node);
+    }
+  };
+  root.find(j.ImportDeclaration).forEach((p) => {
+    if (!targetsHandler(p.node.source.value)) return;
+    for (const s of (p.node.specifiers ?? []) as Node[]) {
+      if (s.type === 'ImportDefaultSpecifier' && form.kind === 'default') usesOf(s.local.name, null);
+      else if (s.type === 'ImportSpecifier' && form.kind === 'named' && s.imported.name === form.name) usesOf(s.local.name, null);
+      else if (s.type === 'ImportNamespaceSpecifier') usesOf(s.local.name, form.kind === 'named' ? form.name : 'default');
+    }
+  });
+  root.find(j.VariableDeclarator).forEach((p) => {
+    const init = p.node.init as Node;
+    if (!(init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && targetsHandler(init.arguments[0]?.value))) return;
+    const id = p.node.id as Node;
+    if (id.type === 'Identifier') usesOf(id.name, form.kind === 'named' ? form.name : null);
+    else if (id.type === 'ObjectPattern' && form.kind === 'named') {
+      const prop = id.properties.find((q: Node) => q.key?.name === form.name);
+      if (prop?.value?.type === 'Identifier') usesOf(prop.value.name, null);
+    }
+  });
+  return uses;
+}

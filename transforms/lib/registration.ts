@@ -1,0 +1,85 @@
+/**
+ * The registration of a handler in the Express app (`app.use(errorHandler)`,
+ * `app.all('*', notFound)`): found from the inventory's location (plan), deleted with the import
+ * it leaves unused, or marked with a `TODO(migrate)` comment (transform).
+ */
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { Location } from '../../analyzer/model.js';
+import { startsAt, textOf, type Node } from './ast.js';
+import { removeUnusedImport } from './imports.js';
+
+/** Methods a handler is registered with. */
+const REGISTRATION_METHODS = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/** A handler's registration: the call, the statement around it, and whether the step can delete it. */
+export interface Registration {
+  /** The statement that holds the call (where a TODO comment goes). */
+  statement: ASTPath<Node>;
+  call: ASTPath<Node>;
+  /** Index of the handler among the call's arguments. */
+  argIndex: number;
+  /** The handler is written in the call itself. */
+  inline: boolean;
+  /** Why the statement cannot simply be deleted; absent when it can. */
+  refuse?: string;
+}
+
+/**
+ * The `X.use(…)` / `X.all(path, …)` call at `at` whose argument is the handler (its reference
+ * text `name`, or the function that starts at `definition`). It can be deleted when it is a
+ * statement of its own with no other middleware: `app.use(h)`, `app.use('/', h)`, `app.all(path, h)`.
+ * @returns null when no such call is at `at`.
+ */
+export function findRegistration(j: JSCodeshift, root: Collection, source: string, at: Location, name: string, definition: Location | undefined): Registration | null {
+  const calls = root
+    .find(j.CallExpression)
+    .filter((p) => {
+      const { callee } = p.node as Node;
+      return startsAt(p.node, at, source) && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
+    })
+    .paths();
+  for (const call of calls) {
+    const args: Node[] = call.node.arguments;
+    const argIndex = args.findIndex((a) => textOf(a) === name || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
+    if (argIndex < 0) continue;
+    const inline = /Function/.test(args[argIndex].type);
+    let statement: ASTPath<Node> = call;
+    while (statement.parent && !/Statement$|Declaration$/.test(statement.node.type)) statement = statement.parent;
+    const found: Registration = { statement, call, argIndex, inline };
+    const others = args.filter((_, i) => i !== argIndex);
+    const method = (call.node.callee as Node).property.name;
+    const alone = method === 'use' ? others.length === 0 || (others.length === 1 && others[0].type === 'StringLiteral' && others[0].value === '/') : others.length === 1 && argIndex === 1 && isPath(others[0]);
+    if (call.parent.node.type !== 'ExpressionStatement') found.refuse = 'it is registered inside a larger expression (a chain of calls); give the registration a statement of its own';
+    else if (!alone) found.refuse = 'it is registered together with other middleware in one call; register it on its own';
+    return found;
+  }
+  return null;
+}
+
+function isPath(node: Node): boolean {
+  return node.type === 'StringLiteral' || node.type === 'TemplateLiteral' || node.type === 'RegExpLiteral';
+}
+
+/**
+ * Deletes a registration statement. Its leading comments move to the next statement when that one
+ * follows without a blank line (a banner over several registrations), and go with it otherwise
+ * (they described it). The import or require of the handler goes too when nothing else uses it.
+ */
+export function removeRegistration(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, handlerArg: Node): void {
+  const container: Node[] | null = Array.isArray(statement.parent.node.body) ? statement.parent.node.body : null;
+  const index = container ? container.indexOf(statement.node) : -1;
+  const next = container && index >= 0 ? container[index + 1] : null;
+  const leading = (statement.node.comments ?? []).filter((c: Node) => c.leading);
+  if (next && leading.length && next.loc && statement.node.loc && next.loc.start.line === statement.node.loc.end.line + 1) next.comments = [...leading, ...(next.comments ?? [])];
+  const bindingName = rootIdentifier(handlerArg);
+  statement.prune();
+  if (bindingName) removeUnusedImport(j, root, bindingName);
+}
+
+/** `errorHandler` → `errorHandler`; `errors.errorHandler` → `errors`; a function → null. */
+function rootIdentifier(node: Node): string | null {
+  let n = node;
+  while (n.type === 'MemberExpression' && !n.computed) n = n.object;
+  return n.type === 'Identifier' ? n.name : null;
+}
+

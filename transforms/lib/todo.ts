@@ -1,0 +1,40 @@
+/**
+ * `// TODO(migrate): …` comments above the statements a step leaves for a human: added once,
+ * replaced when a later run gives another reason, removed when the statement no longer needs one.
+ * Each step's comments begin with its own prefix, so steps never touch each other's.
+ */
+import type { ASTPath, JSCodeshift } from 'jscodeshift';
+import type { Node } from './ast.js';
+
+/**
+ * `// TODO(migrate): reason` above the statement, unless it is there already. A TODO(migrate) of
+ * the same step (`prefix`) left there by an earlier run for another reason is replaced, not
+ * stacked: the reason can change when the app changes between runs, and a second run must not add
+ * a second note. Other TODOs stay (the other step's, for another handler of the same call).
+ */
+export function addTodo(j: JSCodeshift, statement: ASTPath<Node>, reason: string, prefix: string): boolean {
+  const text = ` TODO(migrate): ${reason}`;
+  const comments: Node[] = statement.node.comments ?? [];
+  if (comments.some((c) => c.value.trim() === text.trim())) return false;
+  const kept = comments.filter((c) => !isTodoOf(c, prefix));
+  statement.node.comments = [...kept, j.commentLine(text, true, false)];
+  return true;
+}
+
+/** Whether the statement carries a leading `TODO(migrate): <prefix>…` comment (one this step wrote). */
+export function hasTodoOf(statement: ASTPath<Node>, prefix: string): boolean {
+  return ((statement.node.comments ?? []) as Node[]).some((c) => isTodoOf(c, prefix));
+}
+
+/** Deletes the leading `TODO(migrate): <prefix>…` comments of the statement; whether there was one. */
+export function removeTodo(statement: ASTPath<Node>, prefix: string): boolean {
+  const comments: Node[] = statement.node.comments ?? [];
+  const kept = comments.filter((c) => !isTodoOf(c, prefix));
+  if (kept.length === comments.length) return false;
+  statement.node.comments = kept;
+  return true;
+}
+
+function isTodoOf(comment: Node, prefix: string): boolean {
+  return comment.leading && String(comment.value).trim().startsWith(`TODO(migrate): ${prefix}`);
+}

@@ -1,0 +1,211 @@
+/**
+ * Step 6 of the routes plan: the file entries, items, verdicts and counts from the settled states.
+ * Each router's moving routes go into a plugin written in its file (with the router's error
+ * handler when it moves too), their Express registrations are deleted and their handlers,
+ * helpers and native hooks rewritten where they are; the generated server module registers each
+ * plugin under its mount paths (and @fastify/view when a moved route renders); the hooks module
+ * is written once.
+ */
+import { stageThatLifts } from '../../rules/catalogue/blockers.js';
+import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
+import { anchorOf } from '../lib/anchor.js';
+import { isTypeScript } from '../lib/ast.js';
+import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
+import type { ParsedFiles } from '../lib/parsed-files.js';
+import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
+import { hooksModuleFile } from '../server-module/locate.js';
+import { leftRoutes } from './left.js';
+import type { PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
+import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
+import type { NativeHook } from './native-hooks.js';
+import type { RouterErrorHandler } from './router-error-handlers.js';
+import type { Selection } from './select.js';
+import type { RouteState } from './state.js';
+import type { ViewsOf } from './views.js';
+
+/** What assembling reads: the earlier steps' results. */
+export interface Settled {
+  selection: Selection;
+  states: Map<string, RouteState>;
+  parsed: ParsedFiles;
+  handlers: RouterErrorHandler[];
+  hooks: NativeHook[];
+  views: ViewsOf;
+}
+
+/** One router's plugin, as the moving routes fill it. */
+interface PluginDraft {
+  file: string;
+  owner: string;
+  receiver: string;
+  routes: PluginRoute[];
+  prefixes: Set<string>;
+  adapters: Set<string>;
+  app: string;
+}
+
+/** The step's plan from the settled states. */
+export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEntry> {
+  const { states } = settled;
+  const files = new Map<string, FilePlan<RoutesEntry>>();
+  const add = (file: string, entry: RoutesEntry) => {
+    const plan = files.get(file) ?? { file, entries: [] };
+    plan.entries.push(entry);
+    files.set(file, plan);
+  };
+  const moving = [...states.values()].filter((s) => !s.blockers.length);
+  const plugins = moveRoutes(ctx, moving, add);
+  for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file) });
+  const left = leftRoutes([...states.values()].filter((s) => s.blockers.length));
+  for (const t of left.todos) add(t.file, { kind: 'todo', statement: t.statement, reason: t.reason });
+  const viewDependencies = registerPlugins(ctx, settled, plugins, add, files);
+  const groups = countGroups(ctx, states);
+  const done = moving.length;
+  return {
+    step: 'routes-move',
+    files: [...files.values()],
+    manual: left.manual,
+    deferred: left.deferred,
+    verdicts: [...states.values()].map(verdictOf),
+    moved: { what: 'routes', done, of: groups.reduce((n, g) => n + g.of, 0), groups },
+    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas))) : [],
+    dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
+  };
+}
+
+/** A route's verdict: it moves, or stays with its blockers (waiting for the stage that lifts them all). */
+function verdictOf(s: RouteState): Verdict {
+  const waitsFor = stageThatLifts(s.blockers);
+  return { id: s.route.id, kind: 'route', moves: !s.blockers.length, blockers: s.blockers, ...(waitsFor ? { waitsFor: waitsFor as StageName } : {}) };
+}
+
+/** Per router: routes moved, routes that could move (those waiting for a later stage left out), and those waiting. */
+function countGroups(ctx: PlanContext, states: Map<string, RouteState>): Array<{ name: string; done: number; of: number; later?: number }> {
+  const groups = new Map<string, { done: number; of: number; later?: number }>();
+  for (const s of states.values()) {
+    const name = groupName(ctx.inventory, s.route);
+    const counts = groups.get(name) ?? { done: 0, of: 0 };
+    groups.set(name, counts);
+    if (!s.blockers.length) counts.done++;
+    if (s.blockers.length && stageThatLifts(s.blockers)) counts.later = (counts.later ?? 0) + 1;
+    else counts.of++;
+  }
+  return [...groups].map(([name, g]) => ({ name, ...g }));
+}
+
+/** The module system of a project file, as it is now. */
+function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
+  return moduleSystemOfFile(file, ctx.readFile(file) ?? '', ctx.inventory.project.moduleKind);
+}
+
+/**
+ * The entries of the moving routes in their own files — each registration statement deleted once,
+ * inline param callbacks named, handlers and the helpers they hand `req` to rewritten once — and
+ * the plugin drafts their routes fill, one per router and file.
+ */
+function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void): Map<string, PluginDraft> {
+  const plugins = new Map<string, PluginDraft>();
+  const unregistered = new Set<string>();
+  const rewritten = new Set<string>();
+  const once = (key: string) => !rewritten.has(key) && !!rewritten.add(key);
+  for (const s of moving) {
+    const r = s.route;
+    const key = `${r.registration.file}\0${r.ownerId}`;
+    const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+    plugins.set(key, plugin);
+    plugin.prefixes.add(prefixOf(r));
+    const methodKey = `${s.statementKey}\0${r.method}`;
+    if (!unregistered.has(methodKey)) {
+      plugin.routes.push(s.pluginRoute!);
+      for (const h of s.pluginRoute!.hooks) {
+        const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
+        if (adapter) plugin.adapters.add(adapter);
+      }
+      unregistered.add(methodKey);
+    }
+    if (!unregistered.has(s.statementKey!)) {
+      add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
+      unregistered.add(s.statementKey!);
+    }
+    for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
+    for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+    if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
+  }
+  return plugins;
+}
+
+/**
+ * Each plugin written in its file (with the router's error handler when it moves too), registered
+ * in the server module of its app under its prefixes, @fastify/view registered there when a moved
+ * route of the app renders, and the hooks module created next to each server module that lacks
+ * one. Returns the packages @fastify/view's registration needs.
+ */
+function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string, PluginDraft>, add: (file: string, entry: RoutesEntry) => void, files: Map<string, FilePlan<RoutesEntry>>): Record<string, string> {
+  const { selection, states, parsed, handlers, views } = settled;
+  const registrations = new Map<string, RegisterEntry>();
+  const namesGiven = new Map<string, Set<string>>();
+  const viewDependencies: Record<string, string> = {};
+  for (const p of plugins.values()) {
+    const target = selection.modules.get(p.app)!;
+    const reg = parsed(p.file)!;
+    const name = pluginName(ctx, p.file, p.owner, reg, namesGiven, [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
+    const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
+    const hooksFile = hooksModuleFile(target.file);
+    // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
+    const importer = [reg.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const adapters = p.adapters.size ? { specifier: importSpecifier(p.file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, importer), names: [...p.adapters].sort() } : null;
+    const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
+    if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
+    if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}) });
+    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
+    registrations.set(target.file, register);
+    register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+    const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
+    const registration = rendering ? views(rendering.route).registration : null;
+    if (registration && !('refuse' in registration)) {
+      register.views = { imports: registration.imports, statements: registration.statements };
+      Object.assign(viewDependencies, registration.dependencies);
+    }
+  }
+  for (const [file, entry] of registrations) {
+    add(file, entry);
+    const hooksFile = hooksModuleFile(file);
+    if (ctx.readFile(hooksFile) === null) {
+      const target = [...selection.modules.values()].find((m) => m?.file === file)!;
+      files.set(hooksFile, { file: hooksFile, create: true, entries: [{ kind: 'hooks-module', module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 }] });
+    }
+  }
+  return viewDependencies;
+}
+
+/**
+ * The packages the moved handlers now import (`encodeurl` for a Location), at the catalogued range
+ * (rules/catalogue/versions.ts), and their `@types` where a TypeScript file imports one that ships
+ * no types.
+ */
+function depsOf(states: Map<string, RouteState>): Record<string, string> | undefined {
+  const deps: Record<string, string> = {};
+  for (const s of states.values()) {
+    if (s.blockers.length) continue;
+    for (const i of s.imports) {
+      deps[i.from] = versionOf(i.from);
+      if (s.typescript && isVersioned(`@types/${i.from}`)) deps[`@types/${i.from}`] = versionOf(`@types/${i.from}`);
+    }
+  }
+  return Object.keys(deps).length ? deps : undefined;
+}
+
+/** The framework deltas of moved routes: always ETag and OPTIONS, and the redirect body when a moved handler redirects. */
+function deltaTexts(ids: Set<string>): FrameworkDelta[] {
+  const out: FrameworkDelta[] = [
+    {
+      text: "Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both); register @fastify/etag ({ weak: true }) if clients rely on them.",
+      restoredByParityExpress: false,
+    },
+  ];
+  if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
+  return out;
+}
+

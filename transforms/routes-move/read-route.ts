@@ -1,0 +1,158 @@
+/**
+ * Step 2 of the routes plan: everything about one route that does not depend on the other routes —
+ * its registration statement as written (lib/route-statement.ts), what the inventory and findings
+ * say against it (route-blockers.ts), whether its handler rewrites completely to `(request, reply)`
+ * (handler-rewrite/, role `route`, with the helpers it hands `req` to), its hooks, and the Fastify
+ * route it becomes.
+ */
+import type { ASTPath } from 'jscodeshift';
+import type { Inventory, Route } from '../../analyzer/model.js';
+import { jsonOptions } from '../handler-rewrite/json-settings.js';
+import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
+import { anchorOf } from '../lib/anchor.js';
+import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
+import { placementOf } from '../lib/exports.js';
+import { moduleSystemOfFile } from '../lib/module-system.js';
+import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
+import { otherUses } from '../lib/references.js';
+import { routeStatementAt, usesOnlyModuleScope } from '../lib/route-statement.js';
+import { detectStyle, stringLiteral } from '../lib/style.js';
+import type { Blocker, PlanContext } from '../model.js';
+import type { GeneratedModule } from '../server-module/locate.js';
+import { withHelpers } from './handler-helpers.js';
+import { hookSources } from './hook-sources.js';
+import type { PluginRoute } from './model.js';
+import { fastifyPaths } from './paths.js';
+import { inventoryBlockers } from './route-blockers.js';
+import { collect, newState, type RouteState } from './state.js';
+import type { ViewsOf } from './views.js';
+
+/** What reading a route needs besides the route: the parsed files, the app's server module, its views, and the files that start an app. */
+export interface ReadInput {
+  parsed: ParsedFiles;
+  target: GeneratedModule;
+  views: ViewsOf;
+  /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp). */
+  startsApp: (file: string) => boolean;
+}
+
+/** The state of `route` after reading it: its blockers, or (nothing blocking) the Fastify route it becomes. */
+export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): RouteState {
+  const { parsed, target, views } = input;
+  const state = newState(route, isTypeScript(route.registration.file) || isTypeScript(route.handler.definition?.file ?? ''));
+  const block = (b: Blocker) => void state.blockers.push(b);
+  const reg = parsed(route.registration.file);
+  if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
+  const statement = routeStatementAt(reg.j, reg.root, route.registration);
+  if ('refuse' in statement) {
+    // Its TODO still goes above the statement, when there is one.
+    if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
+    return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+  }
+  state.statement = statement;
+  state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
+  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines));
+  const registration = statement.methods.find((m) => m.method === route.method);
+  if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
+  const topLevel = statement.statement.parent.node.type === 'Program';
+  // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
+  const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
+  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  // The plugin lives next to the registration and the generated module imports it: from the file that
+  // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
+  // module, and the route parity check cannot follow it.
+  if (input.startsApp(route.registration.file)) block({ code: 'route-start-file', reason: `it is registered in ${route.registration.file}, the file that starts the app, which the generated server module would have to import back (a cycle); move the routes into a module of their own` });
+  if (target.module === 'commonjs' && moduleSystemOfFile(route.registration.file, reg.source, ctx.inventory.project.moduleKind) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
+
+  const options: HandlerOptions = {
+    role: 'route',
+    nextToDefault: false,
+    ...jsonOptionsOf(ctx.inventory, route),
+    typescript: false,
+    scope: route.mountChain.length ? 'router' : 'app',
+    expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
+    views: views(route).option,
+  };
+  const style = detectStyle(reg.source, route.registration.file);
+  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
+  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, reg, registration.handler.node, options, block);
+  if (handler && !state.blockers.length) {
+    const forms = fastifyPaths(route);
+    const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
+    // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
+    if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${stringLiteral(forms.wildcard, style)})`);
+    const first = statement.methods[0].method === route.method;
+    state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
+  }
+  return state;
+}
+
+/** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */
+function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
+  const file = state.route.registration.file;
+  const own = { ...options, typescript: isTypeScript(file) };
+  const { rewrite, helpers } = withHelpers(state, file, reg, handler, own);
+  handlerBlockers(rewrite).forEach(block);
+  collect(state, rewrite);
+  state.handlerRange = { file, range: [handler.node.start, handler.node.end] };
+  return { inline: anchorOf(handler), options: own, ...(helpers.length ? { helpers } : {}) };
+}
+
+/** A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined, referred to from the plugin; null when it was not found. */
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, reg: ParsedFile, node: Node, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+  const route = state.route;
+  const text = textOf(node);
+  const def = route.handler.definition;
+  const defFile = def ? parsed(def.file) : null;
+  const fn = def && defFile ? functionAt(defFile.j, defFile.root, def, defFile.source) : null;
+  if (!text || !def || !defFile || !fn) return block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' }), null;
+  const own = { ...options, typescript: isTypeScript(def.file) };
+  const { rewrite, helpers } = withHelpers(state, def.file, defFile, fn, own);
+  handlerBlockers(rewrite).forEach(block);
+  collect(state, rewrite);
+  state.handlerKey = `${def.file}:${def.line}:${def.column}`;
+  state.rewrite = { file: def.file, fn, options: own, helpers };
+  state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
+  const placement = placementOf(defFile.j, defFile.root, fn);
+  const statement = state.statement!.statement.node;
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: route.registration.file, range: [statement.start, statement.end] });
+  const outside = uses.filter((u) => !(u.file === route.registration.file && isRegistrationLine(reg, u.line)));
+  if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
+  return { reference: text };
+}
+
+/** The comments above a statement as source lines, the TODO(migrate) notes of a former run left out (the route moves, the note goes). */
+function leadingComments(node: Node): string[] {
+  return ((node.comments ?? []) as Node[])
+    .filter((c) => c.leading && !String(c.value).includes('TODO(migrate)'))
+    .flatMap((c) => (c.type === 'CommentLine' ? [`//${c.value}`] : `/*${c.value}*/`.split('\n').map((l) => l.trim().replace(/^\*/, ' *'))));
+}
+
+/** Whether line `line` of a registration file lies in a route registration statement (another route sharing the handler). */
+export function isRegistrationLine(reg: Pick<ParsedFile, 'j' | 'root'>, line: number): boolean {
+  return reg.root
+    .find(reg.j.ExpressionStatement)
+    .filter((p) => (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''))
+    .size() > 0;
+}
+
+/** The handler's refusals as one blocker, which waits for the plugins stage when every refusal is one its plugins lift. */
+function handlerBlockers(rewrite: HandlerRewrite): Blocker[] {
+  if (!rewrite.refusals.length) return [];
+  const reason = `its handler ${rewrite.refusals.join('; ')}`.replace(/its handler it /, 'its handler ');
+  return [{ code: rewrite.waitsFor === 'plugins' ? 'route-handler-plugin-api' : 'route-handler-api', reason }];
+}
+
+/** The JSON print settings of the route's app, its router and the routers and sub-apps above it (handler-rewrite/json-settings.ts). */
+export function jsonOptionsOf(inventory: Inventory, route: Route): Pick<HandlerOptions, 'jsonSettings' | 'jsonSpaces'> {
+  // The app, the route's router and every router or sub-app it is mounted under (a sub-app's settings reach its routers).
+  const owners = new Set([
+    route.appId,
+    route.ownerId,
+    ...route.mountChain.flatMap((m) => {
+      const mount = inventory.mounts.find((x) => x.id === m.mountId);
+      return mount ? [mount.parent, mount.child] : [];
+    }),
+  ]);
+  return jsonOptions(inventory, route.appId, owners);
+}

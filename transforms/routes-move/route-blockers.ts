@@ -1,0 +1,134 @@
+/**
+ * What the inventory and its findings say against moving a route to Fastify now (the source-level
+ * checks — the handler's API uses, shared functions, scope of the registration — are read-route.ts's;
+ * what a route shares with others, settle.ts's). Each check
+ * keeps a moved route seeing exactly what it saw in Express (DESIGN.md "Stages", routes):
+ * - nothing registered after it may now run before it: Express middleware after it that covers its
+ *   path, or a later Express route that matches its URLs, would run in the bridge first;
+ * - nothing it saw may go missing: its own middleware and param callbacks become hooks, and the
+ *   error handler that caught its errors must already be Fastify's (the errors stage);
+ * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
+ *   routes that overlap move only when both agree on which answers.
+ */
+import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from '../../analyzer/model.js';
+import { prefixCovers } from '../../analyzer/path.js';
+import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
+import { middlewareFor } from '../../rules/catalogue/middleware.js';
+import { isOnFastify, movedNotFound } from '../lib/assumed.js';
+import type { Blocker, PlanContext } from '../model.js';
+import { fastifyPaths } from './paths.js';
+
+/** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
+export interface OwnChain {
+  middleware: ChainEntry[];
+  params: ChainEntry[];
+}
+
+/**
+ * The route-level and param entries of `route`'s chain that were registered with it: route-scope
+ * entries inside its registration statement (`lines`: first and last line of that statement, in
+ * the registration's file), and param callbacks (`router.param`). Route-scope entries outside it
+ * belong to an earlier route layer (`app.all('/api/*', auth)`, a duplicate route with next('route')).
+ */
+export function ownChain(route: Route, lines: [number, number]): OwnChain {
+  return {
+    middleware: route.chain.filter((e) => e.scope === 'route' && inStatement(route, e, lines)),
+    params: route.chain.filter((e) => e.scope === 'param'),
+  };
+}
+
+function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number]): boolean {
+  return e.registration.file === route.registration.file && e.registration.line >= first && e.registration.line <= last;
+}
+
+/**
+ * Blockers the inventory and its findings show for `route` (all of them, most fundamental first);
+ * `lines`: the first and last line of its registration statement.
+ */
+export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number]): Blocker[] {
+  const inventory = ctx.inventory;
+  const blockers: Blocker[] = [];
+  const add = (code: BlockerCode, reason: string, where?: string[], at?: Location) => blockers.push({ code, reason, ...(where ? { where } : {}), ...(at ? { at } : {}) });
+  if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
+  const paths = fastifyPaths(route);
+  if ('refuse' in paths) add('route-path-syntax', paths.refuse);
+  if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
+  if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
+  if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
+  if (route.handler.wrappers.length) add('route-handler-wrapped', `its handler is wrapped in ${route.handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`);
+  const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));
+  if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`), earlier[0].registration);
+  for (const e of ownChain(route, lines).middleware) {
+    if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
+    else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
+    // Packages that only read the request run through the expressMiddleware adapter (catalogue
+    // `readsRequestOnly`); multer reads the stream, passport answers through Express's response.
+    else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
+  }
+  const later = laterMiddleware(ctx, route);
+  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`), later[0].registration);
+  // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
+  const catching = inventory.errorHandlers.filter((h) => !isOnFastify(ctx, h) && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
+  const parents = catching.filter((h) => h.scope === 'router');
+  const appLevel = catching.filter((h) => h.scope !== 'router');
+  if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`), parents[0].registration);
+  if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that is still on Express; the errors stage moves it (see its items for why it stayed)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`), appLevel[0].registration);
+  // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
+  const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })));
+  if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`), replaced[0].f.location);
+  for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`], f.location);
+  const own = ownChain(route, lines);
+  if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
+  const options = routerOptionsDiffer(inventory, route);
+  if (options) add('route-router-options', options);
+  return blockers;
+}
+
+/**
+ * Express middleware of the route's app registered after it (a larger `order`) whose mount path
+ * covers its path; a catch-all the errors stage moves to Fastify's not-found handler (when the plan
+ * assesses with that stage assumed) is not one.
+ */
+function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
+  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full) && !movedNotFound(ctx, m.registration));
+}
+
+/**
+ * The findings about `route`, or about middleware in its chain that apply to it (their
+ * `appliesTo`), that need a human — an error, or a finding no stage acts on (stage `manual`), not
+ * fixed unaided — other than those a check of this step decides itself (BlockerFacts.covers):
+ * method-override at app level would re-route a moved route's requests in Express, after Fastify
+ * routed them.
+ */
+function humanFindings(inventory: Inventory, route: Route): Finding[] {
+  const covered = new Set<string>(Object.values(BLOCKERS).flatMap((b) => ('covers' in b ? [...b.covers] : [])));
+  const uses = new Set([...route.usage.req, ...route.usage.res, ...route.usage.next].map((u) => u.api));
+  const subjects = new Set([route.id, ...route.chain.flatMap((c) => (c.middlewareId ? [c.middlewareId] : []))]);
+  const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(route.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
+  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f));
+}
+
+/** Under a mount path with parameters, in a router without mergeParams, where the handler or its own middleware would see req.params. */
+function readsUnmergedParams(inventory: Inventory, route: Route, hasOwnChain: boolean): boolean {
+  if (!route.mountChain.some((m) => m.mountPath.includes(':'))) return false;
+  const router = inventory.routers.find((r) => r.id === route.ownerId);
+  return !!router && !router.options?.mergeParams && (hasOwnChain || route.usage.req.some((u) => u.api === 'req.params'));
+}
+
+/**
+ * Fastify matches case and trailing slashes one way for every route (the shim copied the app's
+ * 'case sensitive routing' and 'strict routing'); an Express router matches by its own options
+ * (`Router({ caseSensitive, strict })`, default off, not inherited from the app). The reason when
+ * they differ for the route's router, else null.
+ */
+function routerOptionsDiffer(inventory: Inventory, route: Route): string | null {
+  const router = inventory.routers.find((r) => r.id === route.ownerId && r.kind === 'router');
+  if (!router) return null;
+  const app = (key: string) => inventory.settings.some((s) => s.appId === route.appId && s.ownerId === route.appId && s.key === key && (s.kind === 'enable' || (s.kind === 'set' && s.value === true)));
+  const differs = [
+    (router.options.caseSensitive ?? false) !== app('case sensitive routing') ? 'letter case' : null,
+    (router.options.strict ?? false) !== app('strict routing') ? 'trailing slashes' : null,
+  ].filter(Boolean);
+  return differs.length ? `its router matches ${differs.join(' and ')} by its own options, unlike the app; Fastify matches every route one way` : null;
+}
+

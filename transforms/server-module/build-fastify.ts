@@ -1,0 +1,252 @@
+/**
+ * Editing `buildFastify`, the function of the generated server module (server-module/template.ts)
+ * that builds the Fastify instance in front of the Express app and ends in `return fastify`.
+ * Every stage edits it through this module, which finds it and its `return` one way:
+ * - `registerHandler`: `fastify.setErrorHandler(h)` / `fastify.setNotFoundHandler(h)` (errors stage);
+ * - `registerPlugin`, `movePluginRegistration`, `removePluginRegistration`: `fastify.register(p, options)`
+ *   after the bridge (Express middleware still runs first for the routes it registers) or before
+ *   it (it runs for the requests the bridge hands on too: plugins stage);
+ * - `addHook`: `fastify.addHook('<hook>', fn)`;
+ * - `bridgeOf`, `replaceBridge`, `removeBridge`: the `@fastify/express` registration that runs the
+ *   Express app (`fastify.register(fastifyExpress, …).after(() => fastify.use(expressBridge(app)))`).
+ * The moved routes' plugin (`movedRoutes`) is server-module/moved-routes.ts's.
+ *
+ * New statements are parsed from one snippet per place: recast keeps the line breaks inside a
+ * snippet and joins nodes of separate snippets on one line.
+ */
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import type { FastifyHook } from '../../analyzer/model.js';
+import type { Node } from '../lib/ast.js';
+import { addImport, importedLocal, removeUnusedImport, type ImportRequest } from '../lib/imports.js';
+
+type Quote = 'single' | 'double';
+
+/** `buildFastify` as found: its statements (the array itself, to edit), its last statement `return <instance>`, and that instance's name. */
+export interface BuildFastify {
+  body: Node[];
+  returned: Node;
+  /** The name of the Fastify instance it returns (`fastify`). */
+  instance: string;
+}
+
+/**
+ * The generated module's `function buildFastify` and the `return <identifier>` that ends it.
+ * @param purpose what the caller is about to do, for the error (`register src/error.js's handler`)
+ * @throws Error when the module has no `function buildFastify` ending in `return <identifier>` (it
+ *   was edited by hand): what the stage moves would be taken from Express and registered nowhere
+ */
+export function buildFastifyOf(j: JSCodeshift, root: Collection, purpose: string): BuildFastify {
+  const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
+  if (!build) throw new Error(`the generated module has no function buildFastify to ${purpose} in`);
+  const body: Node[] = build.node.body.body;
+  const returned = body[body.length - 1];
+  if (returned?.type !== 'ReturnStatement' || returned.argument?.type !== 'Identifier') throw new Error(`buildFastify in the generated module does not end in \`return <fastify instance>\`, where the stage would ${purpose}`);
+  return { body, returned, instance: returned.argument.name };
+}
+
+/** What `registerHandler` registers: the Fastify method, the handler's import, and where it came from (for the comment above the call). */
+export interface HandlerRegistration {
+  method: 'setErrorHandler' | 'setNotFoundHandler';
+  import: ImportRequest;
+  /** The file the handler came from (`src/middleware/error.js`). */
+  from: string;
+}
+
+/**
+ * Registers the app's error or 404 handler in `buildFastify`: imports it (reusing an import of the
+ * same module), replaces a handler registered for the same method before (the shim's
+ * `--parity express` page), and adds `fastify.<method>(handler)` before `return fastify`.
+ * @returns whether the module changed (false when that call is there already).
+ * @throws Error as buildFastifyOf
+ */
+export function registerHandler(j: JSCodeshift, root: Collection, entry: HandlerRegistration, quote: Quote): boolean {
+  const build = buildFastifyOf(j, root, `register ${entry.from}'s handler`);
+  const imported = importedLocal(j, root, entry.import.specifier, entry.import.form);
+  const calls = build.body.filter((s) => callOn(s, build.instance)?.method === entry.method);
+  if (imported && calls.some((s) => s.expression.arguments[0]?.type === 'Identifier' && s.expression.arguments[0].name === imported)) return false;
+  for (const call of calls) build.body.splice(build.body.indexOf(call), 1);
+  const local = imported ?? addImport(j, root, entry.import, quote);
+  const comment =
+    entry.method === 'setErrorHandler'
+      ? ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`
+      : ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`;
+  const statement = j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(local)]));
+  statement.comments = [j.commentLine(comment, true, false)];
+  build.body.splice(build.body.indexOf(build.returned), 0, statement);
+  return true;
+}
+
+/**
+ * Where a registration goes in buildFastify: `after-bridge` (before `return fastify`: in the
+ * bridge's phase the Express app runs first, and what is registered here runs only for the
+ * requests Express hands on — Fastify's routes) or `before-bridge` (ahead of the `@fastify/express`
+ * registration: its hooks of that phase run before the Express app, for every request, those
+ * Express answers too). Proved at run time in test/transforms/server-module.test.ts.
+ */
+export type Placement = 'after-bridge' | 'before-bridge';
+
+/** A plugin registration: the plugin's import, its options as source text (`{ origin: true }`), a comment line for above it. */
+export interface PluginRegistration {
+  import: ImportRequest;
+  /** Source of the options object, or absent for none. */
+  options?: string;
+  /** One line for a `//` comment above the registration (why it is there), without the `//`. */
+  comment?: string;
+  placement: Placement;
+}
+
+/**
+ * Adds `fastify.register(<plugin>[, <options>]);` to buildFastify at `placement`, importing the
+ * plugin. A registration of the same plugin already there is left as it is (options included: a
+ * second run changes nothing).
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf
+ */
+export function registerPlugin(j: JSCodeshift, root: Collection, entry: PluginRegistration, quote: Quote): boolean {
+  const build = buildFastifyOf(j, root, `register ${entry.import.specifier}`);
+  const imported = importedLocal(j, root, entry.import.specifier, entry.import.form);
+  if (imported && registrationsOf(build, imported).length) return false;
+  const local = imported ?? addImport(j, root, entry.import, quote);
+  const q = quote === 'double' ? '"' : "'";
+  const text = [...(entry.comment ? [`// ${entry.comment.replace(/'/g, q)}`] : []), `${build.instance}.register(${local}${entry.options ? `, ${entry.options}` : ''});`].join('\n');
+  insertAt(build, parseStatements(j, text), entry.placement, bridgeIndex(build));
+  return true;
+}
+
+/**
+ * Moves the registration of the plugin imported from `specifier` to `placement`.
+ * @returns whether the module changed (false when it is there already or not registered).
+ * @throws Error as buildFastifyOf
+ */
+export function movePluginRegistration(j: JSCodeshift, root: Collection, specifier: string, placement: Placement): boolean {
+  const build = buildFastifyOf(j, root, `move the registration of ${specifier}`);
+  const local = importedLocal(j, root, specifier, { kind: 'default' });
+  const [statement] = local ? registrationsOf(build, local) : [];
+  const bridge = bridgeIndex(build);
+  if (!statement || bridge < 0) return false;
+  const at = build.body.indexOf(statement);
+  if ((placement === 'before-bridge') === at < bridge) return false;
+  build.body.splice(at, 1);
+  insertAt(build, [statement], placement, bridgeIndex(build));
+  return true;
+}
+
+/**
+ * Deletes the registrations of the plugin imported from `specifier` (and the import, when nothing
+ * else uses it).
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf
+ */
+export function removePluginRegistration(j: JSCodeshift, root: Collection, specifier: string): boolean {
+  const build = buildFastifyOf(j, root, `remove the registration of ${specifier}`);
+  const local = importedLocal(j, root, specifier, { kind: 'default' });
+  const found = local ? registrationsOf(build, local) : [];
+  for (const statement of found) build.body.splice(build.body.indexOf(statement), 1);
+  if (found.length) removeUnusedImport(j, root, local!);
+  return found.length > 0;
+}
+
+/** A hook: the Fastify hook name and the hook function's import. */
+export interface HookRegistration {
+  hook: FastifyHook | 'onSend' | 'onResponse' | 'onError' | 'onTimeout' | 'onRequestAbort';
+  import: ImportRequest;
+  placement: Placement;
+}
+
+/**
+ * Adds `fastify.addHook('<hook>', <fn>);` at `placement`, importing the function; no change when
+ * that hook is added already.
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf
+ */
+export function addHook(j: JSCodeshift, root: Collection, entry: HookRegistration, quote: Quote): boolean {
+  const build = buildFastifyOf(j, root, `add the ${entry.hook} hook ${entry.import.local}`);
+  const imported = importedLocal(j, root, entry.import.specifier, entry.import.form);
+  const added = (s: Node) => {
+    const call = callOn(s, build.instance);
+    return call?.method === 'addHook' && call.args[0]?.value === entry.hook && call.args[1]?.type === 'Identifier' && call.args[1].name === imported;
+  };
+  if (imported && build.body.some(added)) return false;
+  const local = imported ?? addImport(j, root, entry.import, quote);
+  const q = quote === 'double' ? '"' : "'";
+  insertAt(build, parseStatements(j, `${build.instance}.addHook(${q}${entry.hook}${q}, ${local});`), entry.placement, bridgeIndex(build));
+  return true;
+}
+
+/**
+ * The statement that registers `@fastify/express` (the bridge to the Express app), or null when
+ * the module has none (it was removed: nothing is left on Express).
+ * @throws Error as buildFastifyOf
+ */
+export function bridgeOf(j: JSCodeshift, root: Collection): ASTPath<Node> | null {
+  const build = buildFastifyOf(j, root, 'find the @fastify/express bridge');
+  const index = bridgeIndex(build);
+  if (index < 0) return null;
+  return root.find(j.ExpressionStatement).filter((p) => p.node === build.body[index]).paths()[0] ?? null;
+}
+
+/**
+ * Replaces the bridge statement with `statements` (source text, parsed as one snippet): how a
+ * stage changes where or how the Express app runs.
+ * @returns whether the module changed (false without a bridge).
+ * @throws Error as buildFastifyOf
+ */
+export function replaceBridge(j: JSCodeshift, root: Collection, statements: string): boolean {
+  const build = buildFastifyOf(j, root, 'change the @fastify/express bridge');
+  const index = bridgeIndex(build);
+  if (index < 0) return false;
+  build.body.splice(index, 1, ...parseStatements(j, statements));
+  return true;
+}
+
+/**
+ * Deletes the bridge statement and the `@fastify/express` import (unshim: nothing is left on Express).
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf
+ */
+export function removeBridge(j: JSCodeshift, root: Collection): boolean {
+  const build = buildFastifyOf(j, root, 'remove the @fastify/express bridge');
+  const index = bridgeIndex(build);
+  if (index < 0) return false;
+  const local = importedLocal(j, root, EXPRESS_PLUGIN, { kind: 'default' });
+  build.body.splice(index, 1);
+  if (local) removeUnusedImport(j, root, local);
+  return true;
+}
+
+/** The package of the bridge. */
+const EXPRESS_PLUGIN = '@fastify/express';
+
+/** Index in buildFastify's body of the statement registering @fastify/express (`fastify.register(fastifyExpress, …)…`), or -1. */
+function bridgeIndex(build: BuildFastify): number {
+  return build.body.findIndex((s) => {
+    let call = s.type === 'ExpressionStatement' ? s.expression : null;
+    // `fastify.register(fastifyExpress, …).after(…)`: the register call is the callee's object.
+    while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'register') call = call.callee.object;
+    return call?.type === 'CallExpression' && call.callee.object?.name === build.instance && call.arguments[0]?.type === 'Identifier' && /^fastifyExpress\d*$/.test(call.arguments[0].name);
+  });
+}
+
+/** `<instance>.<method>(…args)` when `statement` is that call as a statement of its own. */
+function callOn(statement: Node, instance: string): { method: string; args: Node[] } | null {
+  const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
+  if (e?.type !== 'CallExpression' || e.callee.type !== 'MemberExpression' || e.callee.object.type !== 'Identifier' || e.callee.object.name !== instance) return null;
+  return { method: e.callee.property.name, args: e.arguments };
+}
+
+/** The statements of buildFastify that register `local` (`fastify.register(local, …)`). */
+function registrationsOf(build: BuildFastify, local: string): Node[] {
+  return build.body.filter((s) => {
+    const call = callOn(s, build.instance);
+    return call?.method === 'register' && call.args[0]?.type === 'Identifier' && call.args[0].name === local;
+  });
+}
+
+function insertAt(build: BuildFastify, statements: Node[], placement: Placement, bridge: number): void {
+  const at = placement === 'before-bridge' && bridge >= 0 ? bridge : build.body.indexOf(build.returned);
+  build.body.splice(at, 0, ...statements);
+}
+
+function parseStatements(j: JSCodeshift, text: string): Node[] {
+  return j(text).find(j.Program).paths()[0].node.body;
+}

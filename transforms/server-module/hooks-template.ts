@@ -1,0 +1,133 @@
+/**
+ * The module the `routes` stage writes next to the generated server module (`fastify-hooks.*`):
+ * adapters that run a moved route's Express middleware and param callbacks as Fastify preHandler
+ * hooks, exactly as Express ran them for the route, until the plugins and schemas stages replace
+ * them (express-fastify-mapping.md §1.1 "app.METHOD(path, mw, h)", §1.5.6). They rely on what the
+ * shim's bridge guarantees: by the time a route's own hooks run, the app's middleware has run in
+ * the bridge and `request.raw` / `reply.raw` are Express's own request and response.
+ */
+import { ROUTES_HOOKS_MARK } from '../../analyzer/generated.js';
+import { restyle, type CodeStyle } from '../lib/style.js';
+
+/** What the hooks module's text depends on. */
+export interface HooksModuleFacts {
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  /** Express 5 passes a middleware's rejected promise on as next(err); the adapters do the same. */
+  expressMajor: 4 | 5;
+}
+
+
+/** The module text in `style`. */
+export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
+  const ts = entry.typescript;
+  const t = (annotation: string) => (ts ? annotation : '');
+  const exported = entry.module === 'esm' ? 'export ' : '';
+  const lines = [
+    `// Fastify hooks for routes moved off Express: ${ROUTES_HOOKS_MARK} (express-to-fastify migrate).`,
+    "// A moved route's Express middleware and param callbacks run through these adapters until the",
+    '// plugins and schemas stages replace them with Fastify plugins, hooks and route schemas.',
+    ...(entry.module === 'commonjs' && !ts ? ["'use strict';"] : []),
+    ...(ts
+      ? [
+          "import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';",
+          '',
+          '/** An Express middleware or param callback, as the app wrote it. The hooks take any route generic, so a typed handler next to them keeps its own (`FastifyRequest<{ Params: … }>`). */',
+          'type ExpressFunction = (req: any, res: any, next: (error?: unknown) => void, ...rest: any[]) => unknown;',
+        ]
+      : []),
+    '',
+    '/**',
+    ' * Runs Express route middleware as a Fastify preHandler hook, as Express ran it for the route: on',
+    " * the raw request and response (Express's own while the app's middleware runs in the bridge), with",
+    ' * the route\'s params and body. What it sets on the request stays on `request.raw`; a body, query or',
+    ' * params it replaces (a validator) comes back to `request`. When it answers, the hooks stop there.',
+    ' */',
+    `${exported}function expressMiddleware(middleware${t(': ExpressFunction')}) {`,
+    `  return function expressRouteMiddleware(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}) {`,
+    '    const req = toExpress(request);',
+    `    ${result(entry)}middleware(req, reply.raw, (error${t('?: unknown')}) => {`,
+    '      fromExpress(request, req);',
+    `      done(error${t(' as Error | undefined')});`,
+    '    });',
+    ...settle(entry),
+    '  };',
+    '}',
+    '',
+    '/** Runs an Express param callback (`router.param(name, callback)`) as a preHandler hook of a route with that parameter. */',
+    `${exported}function expressParam(name${t(': string')}, callback${t(': ExpressFunction')}) {`,
+    `  return function expressParamCallback(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}) {`,
+    '    const req = toExpress(request);',
+    `    ${result(entry)}callback(req, reply.raw, (error${t('?: unknown')}) => {`,
+    '      fromExpress(request, req);',
+    `      done(error${t(' as Error | undefined')});`,
+    `    }, ${ts ? '(request.params as Record<string, string>)' : 'request.params'}[name], name);`,
+    ...settle(entry),
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * Express 5's wildcard parameter (`/files/*splat`) on find-my-way's `*`: the segments after the route's",
+    " * fixed part, split on `/` and each decoded, as Express gives them (`/files/a%2Fb/c` → ['a/b', 'c']),",
+    " * read from the URL as it came (find-my-way's `*` value is decoded whole and drops a trailing slash).",
+    ' */',
+    `${exported}function expressWildcard(name${t(': string')}) {`,
+    `  return function expressWildcardParam(request${t(': FastifyRequest<any>')}, _reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `    const params = request.params${t(' as Record<string, unknown>')};`,
+    "    if (params['*'] === undefined) return done();",
+    `    const pattern = request.routeOptions.url${t(' as string')};`,
+    "    const skip = pattern.slice(0, pattern.lastIndexOf('*')).split('/').length - 1;",
+    "    const segments = request.raw.url" + t('!') + ".split('?')[0].split('/').slice(skip);",
+    "    delete params['*'];",
+    '    try {',
+    '      params[name] = segments.map(decodeURIComponent);',
+    '    } catch {',
+    "      return done(Object.assign(new URIError(`Failed to decode param '${segments.join('/')}'`), { status: 400, statusCode: 400 }));",
+    '    }',
+    '    done();',
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * Content-type parser of the moved routes: the body stays unread for the app's Express body parsers,",
+    " * which read it in the bridge in the app's middleware order (a body they reject is answered where",
+    ' * Express answered it, after the middleware before them), until the plugins stage replaces them.',
+    ' */',
+    `${exported}function bodyLeftToExpress(_request${t(': FastifyRequest')}, _payload${t(': unknown')}, done${t(': (error: Error | null, body?: unknown) => void')}) {`,
+    '  done(null);',
+    '}',
+    '',
+    '/** The moved handlers\' `request.body`: what the app\'s Express body parsers gave (`{}` from Express 4 for no body, Express 5 undefined). */',
+    `${exported}function bodyLikeExpress(request${t(': FastifyRequest')}, _reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `  request.body = ${ts ? '(request.raw as any)' : 'request.raw'}.body;`,
+    '  done();',
+    '}',
+    '',
+    '/** The raw request as Express showed it to route middleware: with the route\'s params (its body is Express\'s already). */',
+    `function toExpress(request${t(': FastifyRequest')}) {`,
+    `  const req = request.raw${t(' as any')};`,
+    '  req.params = request.params;',
+    '  return req;',
+    '}',
+    '',
+    '/** What route middleware replaced on the raw request, back on Fastify\'s. */',
+    `function fromExpress(request${t(': FastifyRequest')}, req${t(': any')}) {`,
+    '  request.params = req.params;',
+    '  request.body = req.body;',
+    '  request.query = req.query;',
+    '}',
+    ...(entry.module === 'commonjs' && !ts ? ['', 'module.exports = { bodyLeftToExpress, bodyLikeExpress, expressMiddleware, expressParam, expressWildcard };'] : []),
+  ];
+  return restyle(lines, style);
+}
+
+/** Express 5 passes a rejected promise of a middleware on as `next(err)` (Express 4 does not look at it). */
+function settle(entry: HooksModuleFacts): string[] {
+  // Never returned: Fastify would take a returned promise for an async hook and continue twice.
+  if (entry.expressMajor !== 5) return [];
+  return ["    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, done);".replace(/ as Promise<unknown>/g, entry.typescript ? ' as Promise<unknown>' : '')];
+}
+
+function result(entry: HooksModuleFacts): string {
+  return entry.expressMajor === 5 ? 'const result = ' : '';
+}

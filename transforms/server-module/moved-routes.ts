@@ -1,0 +1,158 @@
+/**
+ * The generated server module (`fastify-server.*`) learns the moved routes: a `movedRoutes`
+ * plugin, registered in `buildFastify` before `return fastify` (so after the bridge, whose Express
+ * middleware then runs first for them, as it did in Express), that registers each router's plugin
+ * under each of its mount paths (`prefix`) — a router mounted twice is one plugin registered twice.
+ *
+ * New statements are parsed from one snippet per place (imports, registrations): recast keeps the
+ * line breaks between nodes of one snippet, and joins nodes of separate snippets on one line.
+ */
+import type { Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from '../lib/ast.js';
+import { importedLocal } from '../lib/imports.js';
+import { buildFastifyOf } from './build-fastify.js';
+
+type Quote = 'single' | 'double';
+
+/** What the routes stage registers in the generated server module. */
+export interface MovedRoutesRegistration {
+  /** Each router's plugin: its name, its import from the server module, the prefixes it is registered under, the file it is in. */
+  plugins: Array<{ name: string; specifier: string; prefixes: string[]; from: string }>;
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+  /** Specifier of the generated hooks module from the server module. */
+  hooksSpecifier: string;
+  /**
+   * @fastify/view, registered in movedRoutes as the app's Express views (plugin-registrations/view.ts),
+   * when a moved route renders: its imports and statements. movedRoutes then takes the Express app
+   * (`fastify.register(movedRoutes, { app })`).
+   */
+  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
+}
+
+/**
+ * Adds what `entry` registers; no change for registrations already there.
+ * @returns whether the module changed.
+ * @throws Error when the module has no `function buildFastify` returning its instance (edited by hand)
+ */
+export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, quote: Quote): boolean {
+  const q = quote === 'double' ? '"' : "'";
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
+  const imports: ImportLine[] = [];
+  const localOf = (name: string, specifier: string) => {
+    const existing = imports.find((i) => i.name === name && i.specifier === specifier) ?? importedLocal(j, root, specifier, { kind: 'named', name });
+    if (existing) return typeof existing === 'string' ? existing : existing.local;
+    let local = name;
+    for (let i = 2; taken.has(local); i++) local = `${name}${i}`;
+    taken.add(local);
+    imports.push({ name, local, specifier, kind: 'named' });
+    return local;
+  };
+  const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
+  const body = moved ? null : { parser: localOf('bodyLeftToExpress', entry.hooksSpecifier), hook: localOf('bodyLikeExpress', entry.hooksSpecifier) };
+  const lines: string[] = [];
+  for (const plugin of entry.plugins) {
+    const local = localOf(plugin.name, plugin.specifier);
+    for (const prefix of plugin.prefixes) {
+      const text = prefix ? `fastify.register(${local}, { prefix: ${q}${prefix}${q} });` : `fastify.register(${local});`;
+      if (!moved || !moved.body.body.some((s: Node) => j(s).toSource() === text)) lines.push(text);
+    }
+  }
+  // @fastify/view as the app's Express views, once, when a moved route renders (plugin-registrations/view.ts).
+  const views = entry.views && !(moved && j(moved).toSource().includes("decorateReply('locals'")) ? entry.views : null;
+  for (const i of views?.imports ?? []) imports.push({ name: i.local, local: i.local, specifier: i.from, kind: i.kind });
+  const viewLines = (views?.statements ?? []).map((l) => l.replace(/'/g, q));
+  if (!lines.length && !viewLines.length && moved) return false;
+  if (!moved) addMovedRoutes(j, root, entry, body!, [...viewLines, ...lines], q, !!views);
+  else {
+    if (viewLines.length) {
+      const at = moved.body.body.findIndex((st: Node) => /\.register\(/.test(j(st).toSource()));
+      moved.body.body.splice(at < 0 ? moved.body.body.length : at, 0, ...j(viewLines.join('\n')).find(j.Program).paths()[0].node.body);
+      takeApp(j, root, moved, entry);
+    }
+    if (lines.length) moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
+  }
+  if (imports.length) insertImports(j, program, entry, imports, q);
+  return true;
+}
+
+/** One import the module gains: a named import (`{ name as local }`), a default or a namespace. */
+interface ImportLine {
+  name: string;
+  local: string;
+  specifier: string;
+  kind: 'named' | 'default' | 'namespace';
+}
+
+/** movedRoutes of a former run, given the Express app now that it registers the views: `movedRoutes(fastify, { app })`, registered with `{ app }`. */
+function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRoutesRegistration): void {
+  if (moved.params.length > 1) return;
+  moved.params.push(j(`function f(${appParam(entry)}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[0]);
+  root
+    .find(j.CallExpression, { callee: { property: { name: 'register' } } })
+    .filter((p) => (p.node.arguments[0] as Node)?.type === 'Identifier' && (p.node.arguments[0] as Node).name === 'movedRoutes' && p.node.arguments.length === 1)
+    .forEach((p) => void p.node.arguments.push(j('x({ app })').find(j.ObjectExpression).paths()[0].node));
+}
+
+/** The second parameter of movedRoutes when it takes the Express app. */
+function appParam(entry: MovedRoutesRegistration): string {
+  return entry.typescript ? '{ app }: { app: ExpressApp }' : '{ app }';
+}
+
+/** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
+function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegistration, imports: ImportLine[], q: string): void {
+  const text = imports
+    .map((i) => {
+      const from = `${q}${i.specifier}${q}`;
+      if (i.kind === 'namespace') return `import * as ${i.local} from ${from};`;
+      if (i.kind === 'default') return entry.module === 'esm' ? `import ${i.local} from ${from};` : `const ${i.local} = require(${from});`;
+      const binding = i.name === i.local ? i.name : entry.module === 'esm' ? `${i.name} as ${i.local}` : `${i.name}: ${i.local}`;
+      return entry.module === 'esm' ? `import { ${binding} } from ${from};` : `const { ${binding} } = require(${from});`;
+    })
+    .join('\n');
+  const isImport = (s: Node) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
+  let last = -1;
+  program.forEach((s, i) => {
+    if (isImport(s)) last = i;
+  });
+  program.splice(last + 1, 0, ...j(text).find(j.Program).paths()[0].node.body);
+}
+
+/** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
+  const { body: statements, instance } = buildFastifyOf(j, root, 'register the moved routes');
+  const register = j(
+    [
+      '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
+      '// middleware runs first for them, as it did in Express.',
+      `${instance}.register(movedRoutes${takesApp ? ', { app }' : ''});`,
+    ].join('\n'),
+  )
+    .find(j.Program)
+    .paths()[0].node.body;
+  statements.splice(statements.length - 1, 0, ...register);
+  const t = (s: string) => (entry.typescript ? s : '');
+  const fn = j(
+    [
+      '/**',
+      ' * The routes moved off Express, each router as a plugin under its mount path (prefix). Their bodies',
+      " * are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and",
+      ' * handed to their handlers as request.body, until the plugins stage moves body parsing to Fastify.',
+      ' */',
+      `async function movedRoutes(fastify${t(': FastifyInstance')}${takesApp ? `, ${appParam(entry)}` : ''}) {`,
+      '  fastify.removeAllContentTypeParsers();',
+      `  fastify.addContentTypeParser(${q}*${q}, ${body.parser});`,
+      `  fastify.addHook(${q}preHandler${q}, ${body.hook});`,
+      ...registrations.map((r) => `  ${r}`),
+      '}',
+    ].join('\n'),
+  )
+    .find(j.Program)
+    .paths()[0].node.body;
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const exportsAt = program.findIndex((s: Node) => s.type === 'ExpressionStatement' && /module\.exports\s*=/.test(j(s).toSource()));
+  if (exportsAt >= 0) program.splice(exportsAt, 0, ...fn);
+  else program.push(...fn);
+}
