@@ -192,8 +192,8 @@ function findingsSection(inv: Inventory, findings: Finding[], ruleById: Map<stri
 function routersSection(inv: Inventory): string {
   const totals = inv.readiness?.totals ?? [];
   if (!totals.length) return '';
-  const rows = totals.map((t, i) => `<tr data-order="${i}"><td>${e(routerLabel(inv, t.ownerId, t.name))}</td>${READINESS.map((r) => `<td class="num">${Number(t[r])}</td>`).join('')}<td class="num">${Number(t.auto) + Number(t.assisted) + Number(t.manual)}</td></tr>`);
-  return table('routers', 'Readiness by router', 'routers-table', ['Router', 'Auto', 'Assisted', 'Manual', 'Routes'], rows, [], '', '');
+  const rows = totals.map((t, i) => `<tr data-order="${i}"><td>${e(routerLabel(inv, t.ownerId, t.name))}</td>${READINESS.map((r) => `<td class="num">${Number(t[r])}</td>`).join('')}<td class="num">${READINESS.reduce((n, r) => n + Number(t[r]), 0)}</td></tr>`);
+  return table('routers', 'Readiness by router', 'routers-table', ['Router', 'Auto', 'Assisted', 'Later', 'Manual', 'Routes'], rows, [], '', '');
 }
 
 function planSection(inv: Inventory): string {

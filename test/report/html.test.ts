@@ -156,7 +156,7 @@ describe('renderHtml', () => {
     expect(plan.indexOf('<h3>routes')).toBeLessThan(plan.indexOf('<h3>manual'));
     expect(plan).toContain('<li>bodyLimit &lt;= 1mb</li>');
     expect(html).toContain('<section id="routers">');
-    expect(html).toMatch(/<td>auth at \/api\/v1\/auth<\/td><td class="num">2<\/td><td class="num">0<\/td><td class="num">1<\/td><td class="num">3<\/td>/);
+    expect(html).toMatch(/<td>auth at \/api\/v1\/auth<\/td><td class="num">2<\/td><td class="num">0<\/td><td class="num">0<\/td><td class="num">1<\/td><td class="num">3<\/td>/);
     expect(html).toContain('<code>router-error-handler</code> Router-level error handler');
     const unresolved = html.slice(html.indexOf('<section id="unresolved">'));
     expect(unresolved).toContain(escapeHtml('cannot follow require(`./plugins/${name}`)'));
