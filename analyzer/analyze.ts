@@ -115,7 +115,10 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
     diagnostics.push({ code: 'no-express', severity: 'info', message: `no Express app or router was found in this folder${hint}` });
   }
 
-  const files = sourceFileFacts(discovered.files, (abs) => (failed.has(abs) ? null : project.getSourceFile(abs)?.compilerNode ?? parseQuietly(abs)), root, resolver);
+  // The entry is a project file too when discovery leaves it out for its name (`bin/www` has no extension).
+  const entryFile = entry.entry ? path.join(root, entry.entry) : null;
+  const factFiles = entryFile && !allowed.has(entryFile) && existsSync(entryFile) ? [...discovered.files, entryFile] : discovered.files;
+  const files = sourceFileFacts(factFiles, (abs) => (failed.has(abs) ? null : project.getSourceFile(abs)?.compilerNode ?? parseQuietly(abs)), root, resolver);
   const inventory: Inventory = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'express-to-fastify-migrate', version: toolVersion() },

@@ -568,8 +568,9 @@ export interface Inventory {
   settings: Setting[];
   /**
    * Every project source file discovery lists (files.ts: `.gitignore` honoured; node_modules,
-   * build output and unreadable files left out), declaration files (`.d.ts`) and files that do
-   * not parse excepted, sorted by file: what codemods read instead of walking the tree.
+   * build output and unreadable files left out), and the entry when its name has no source
+   * extension (`bin/www`), declaration files (`.d.ts`) and files that do not parse excepted,
+   * sorted by file: what codemods read instead of walking the tree.
    */
   files: SourceFileFacts[];
   diagnostics: Diagnostic[];

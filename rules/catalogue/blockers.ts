@@ -69,6 +69,7 @@ export const BLOCKERS = {
   // ── routes: what the inventory shows ──────────────────────────────────────────────────────
   'route-unresolved': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The analysis did not resolve the route exactly.', covers: ['unresolved-route'] },
   'route-path-syntax': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its path has no exact find-my-way form in the codemod.', covers: ['regexp-path'] },
+  'route-method': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its method is one Fastify routes only once it is added (fastify.addHttpMethod).' },
   'route-all': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "app.all() matches every method; Fastify's all() only the methods it knows." },
   'route-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The route is registered under a condition.' },
   'route-handler-package': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler comes from a package and works on Express’s req/res.' },

@@ -51,6 +51,18 @@ describe('what the shim reports', () => {
     expect(result.dependencies).toEqual({ '@fastify/express': '^4.0.7', fastify: '^5.12.8' });
   });
 
+  it('body-parser options kept in a config module are copied as the analyzer folded them; a run-time option is reported with its path (at its line once the import is added)', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'folded', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'config.js': "module.exports = { body: { limit: '1mb', type: ['application/json', 'application/*+json'] } };\n",
+      'server.js': "const express = require('express');\nconst config = require('./config');\nconst app = express();\napp.use(express.json(config.body));\napp.use(express.urlencoded({ extended: true, limit: process.env.FORM_LIMIT }));\napp.post('/x', (req, res) => res.json(req.body));\napp.listen(3000);\n",
+    });
+    const result = await runStage({ root, stage: 'shim', dry: true });
+    const server = result.changes.find((c) => c.file === 'fastify-server.js')!.after;
+    expect(server).toContain("parseBodyLikeExpress([express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] })])");
+    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`, m.reason.includes('limit (process.env.FORM_LIMIT')])).toEqual([['body-parser-options', 'server.js:6', true]]);
+  });
+
   it('--parity express restores Express pages with finalhandler and adds it to package.json', async () => {
     const { files, result } = await runFixture('shim-server', 'parity-express', 'shim');
     expect(files['fastify-server.js']).toMatch(/setNotFoundHandler[\s\S]*finalhandler\(request\.raw, reply\.raw/);

@@ -160,7 +160,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const rewrite = planHandlerRewrite(def.j, fn, options);
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });
 
-  const defModule = moduleSystemOfFile(defFile, defSource, ctx.inventory.project.moduleKind);
+  const defModule = moduleSystemOfFile(ctx.inventory, defFile, defSource);
   if (target.module === 'commonjs' && defModule === 'esm') return stay({ code: 'module-system', reason: `${defFile} is an ES module and the generated module (${target.file}) is CommonJS` });
   if (target.module === 'commonjs' && requiresGenerated(defSource, target)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module itself, so the generated module cannot require it back` });
 

@@ -3,6 +3,7 @@
  * with: what every stage needs to write an import the project's own way.
  */
 import path from 'node:path';
+import type { Inventory } from '../../analyzer/model.js';
 
 /** A project file as an import target: where it is, its module system, whether it is TypeScript. */
 export interface ModuleFile {
@@ -12,9 +13,17 @@ export interface ModuleFile {
   typescript: boolean;
 }
 
-/** The module system of the project file `file` with text `source` (moduleSystemOf by its extension). */
-export function moduleSystemOfFile(file: string, source: string, packageKind: 'esm' | 'commonjs'): 'esm' | 'commonjs' {
-  return moduleSystemOf(source, path.posix.extname(file), packageKind);
+/**
+ * How the project file `file` is written, for the imports a stage adds to it: `import` (esm) or
+ * `require` (commonjs). By its extension (`.mjs`/`.mts`, `.cjs`/`.cts`), else the syntax the
+ * analyzer read in it (Inventory.files), else how Node runs it; a file the analysis has not seen
+ * (one a stage is writing) by moduleSystemOf on its text.
+ */
+export function moduleSystemOfFile(inventory: Pick<Inventory, 'files' | 'project'>, file: string, source: string): 'esm' | 'commonjs' {
+  const ext = path.posix.extname(file);
+  const facts = inventory.files.find((f) => f.file === file);
+  if (!facts || ['.mjs', '.mts', '.cjs', '.cts'].includes(ext)) return moduleSystemOf(source, ext, inventory.project.moduleKind);
+  return facts.syntax === 'none' ? facts.moduleSystem : facts.syntax;
 }
 
 /** ESM when the file uses import/export syntax (or its extension or package type says so), CommonJS otherwise. */

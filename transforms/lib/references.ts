@@ -2,16 +2,14 @@
  * Other uses of a handler besides its registration: a handler that a route calls, or that is
  * registered a second time, cannot move to Fastify alone (the other use would still expect the
  * Express signature). Read from the source: references to its binding in its own module, and to
- * its export in the modules that import it.
+ * its export in the modules that import it (Inventory.files: the analyzer's resolution of every
+ * import, tsconfig paths included).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
 import { moduleExportsTarget, type ImportForm } from './exports.js';
 import { parseOrNull, type Node } from './ast.js';
-import { projectSourceFiles, resolveRelative } from './project-files.js';
 
 /** What identifies the handler. */
 export interface HandlerIdentity {
@@ -45,15 +43,14 @@ export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrati
     for (const p of referencesTo(def.j, def.root, handler.binding)) if (outside(handler.file, p.node) && !isExportSite(p)) found.push(at(handler.file, p.node));
   }
   if (!handler.form) return found;
-  const exists = (f: string) => existsSync(path.join(ctx.root, f));
-  const stem = path.posix.basename(handler.file).replace(/\.[^.]+$/, '');
-  for (const file of projectSourceFiles(ctx.root)) {
-    if (file === handler.file) continue;
-    const source = ctx.readFile(file);
-    if (!source || !source.includes(stem)) continue;
-    const parsed = parseOrNull(file, source);
+  // The modules that import the handler's, and with which specifiers, as the analyzer resolved them (tsconfig paths included).
+  for (const facts of ctx.inventory.files) {
+    const specifiers = new Set(facts.imports.filter((i) => i.resolved === handler.file).map((i) => i.specifier));
+    if (facts.file === handler.file || !specifiers.size) continue;
+    const source = ctx.readFile(facts.file);
+    const parsed = source ? parseOrNull(facts.file, source) : null;
     if (!parsed) continue;
-    for (const use of importedUses(parsed.j, parsed.root, file, handler, exists)) if (outside(file, use)) found.push(at(file, use));
+    for (const use of importedUses(parsed.j, parsed.root, handler, specifiers)) if (outside(facts.file, use)) found.push(at(facts.file, use));
   }
   return found;
 }
@@ -93,10 +90,10 @@ function isExportSite(p: ASTPath<Node>): boolean {
 }
 
 /** Nodes in one module that use the handler through an import or require of its module. */
-function importedUses(j: JSCodeshift, root: Collection, file: string, handler: HandlerIdentity, exists: (f: string) => boolean): Node[] {
+function importedUses(j: JSCodeshift, root: Collection, handler: HandlerIdentity, specifiers: ReadonlySet<string>): Node[] {
   const form = handler.form!;
   const uses: Node[] = [];
-  const targetsHandler = (specifier: unknown) => typeof specifier === 'string' && resolveRelative(file, specifier, exists) === handler.file;
+  const targetsHandler = (specifier: unknown) => typeof specifier === 'string' && specifiers.has(specifier);
   const usesOf = (local: string, member: string | null) => {
     for (const p of referencesTo(j, root, local)) {
       if (!member) uses.push(p.node);

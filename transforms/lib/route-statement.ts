@@ -1,16 +1,16 @@
 /**
- * The Express statement that registers a route, read from the syntax tree: `router.get(path,
- * ...middleware, handler)` or `router.route(path).get(…).post(…)`. The plan takes the pieces
- * (path, middleware and handler source) to build the Fastify route; the transform deletes the
- * statement once every route in it moved.
+ * The Express statement that registers a route — the one the analyzer located (Route.statement)
+ * — read from the syntax tree: `router.get(path, ...middleware, handler)` or
+ * `router.route(path).get(…).post(…)`, the verbs those Express creates (analyzer ROUTE_METHODS).
+ * The plan takes the pieces (path, middleware and handler source) to build the Fastify route; the
+ * transform deletes the statement once every route in it moved.
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { Location } from '../../analyzer/model.js';
-import type { Node } from './ast.js';
+import { ROUTE_METHODS } from '../../analyzer/express-api.js';
+import type { Route } from '../../analyzer/model.js';
+import { startsAt, type Node } from './ast.js';
 
 const span = (n: Node): [number, number] => [n.loc?.start.line ?? 0, n.loc?.end.line ?? 0];
-
-const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all']);
 
 /** One method's registration inside the statement. */
 export interface MethodRegistration {
@@ -34,18 +34,16 @@ export interface RouteStatement {
 }
 
 /**
- * The registration statement around `at` (a route's registration location): the smallest
- * expression statement spanning that line whose expression is a verb call or a `route()` chain.
+ * The registration statement of `route` in its file (`root`, parsed from `source`): the statement
+ * the analyzer located, when it is the registration itself (StatementSpan.own) — a verb call or a
+ * `route()` chain as a statement of its own.
  * @returns the statement, or a reason it cannot be read (another shape, a spread argument, …)
  */
-export function routeStatementAt(j: JSCodeshift, root: Collection, at: Location): RouteStatement | { refuse: string; statement?: ASTPath<Node> } {
-  const spans = root
-    .find(j.ExpressionStatement)
-    .filter((p) => span(p.node)[0] <= at.line && span(p.node)[1] >= at.line)
-    .paths()
-    .sort((a, b) => span(a.node)[1] - span(a.node)[0] - (span(b.node)[1] - span(b.node)[0]));
-  const statement = spans[0];
-  if (!statement) return { refuse: 'its registration was not found where the analysis put it' };
+export function routeStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'statement'>): RouteStatement | { refuse: string; statement?: ASTPath<Node> } {
+  const at = route.statement;
+  const statement = at ? root.find(j.Statement).filter((p) => startsAt(p.node, at.start, source)).paths()[0] : undefined;
+  if (!at || !statement) return { refuse: 'its registration was not found where the analysis put it' };
+  if (!at.own || statement.node.type !== 'ExpressionStatement') return { refuse: 'its registration is neither X.METHOD(path, …) nor X.route(path).METHOD(…) as a statement of its own', statement };
   const lines = span(statement.node);
   const expr = statement.get('expression');
   const verb = verbCall(expr);
@@ -78,7 +76,7 @@ function verbCall(p: ASTPath<Node>): string | null {
   const n = p.node;
   if (n.type !== 'CallExpression' || n.callee.type !== 'MemberExpression' || n.callee.computed) return null;
   const name = n.callee.property.name;
-  if (!VERBS.has(name)) return null;
+  if (!ROUTE_METHODS.has(name)) return null;
   // `router.route('/x').get(h)`: the verb's object is a call; `router.get(path, h)`: an identifier.
   return n.callee.object.type === 'Identifier' || n.callee.object.type === 'CallExpression' ? name : null;
 }

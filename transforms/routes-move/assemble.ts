@@ -95,7 +95,7 @@ function countGroups(ctx: PlanContext, states: Map<string, RouteState>): Array<{
 
 /** The module system of a project file, as it is now. */
 function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
-  return moduleSystemOfFile(file, ctx.readFile(file) ?? '', ctx.inventory.project.moduleKind);
+  return moduleSystemOfFile(ctx.inventory, file, ctx.readFile(file) ?? '');
 }
 
 /**
@@ -149,7 +149,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const target = selection.modules.get(p.app)!;
     const reg = parsed(p.file)!;
     const name = pluginName(ctx, p.file, p.owner, reg, namesGiven, [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
-    const module = moduleSystemOfFile(p.file, reg.source, ctx.inventory.project.moduleKind);
+    const module = moduleSystemOfFile(ctx.inventory, p.file, reg.source);
     const hooksFile = hooksModuleFile(target.file);
     // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
     const importer = [reg.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');

@@ -37,7 +37,7 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const views = viewsPerApp(ctx, selection.modules, parsed);
   const read = (r: Route) => {
     const target = selection.modules.get(r.appId)!;
-    return readRoute(ctx, r, { parsed, target, views, startsApp: (file) => startsApp(ctx, file, target) });
+    return readRoute(ctx, r, { parsed, target, views, startsApp: (file) => startsApp(ctx, file) });
   };
   const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);

@@ -15,7 +15,7 @@ import { placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
 import { otherUses } from '../lib/references.js';
-import { routeStatementAt, usesOnlyModuleScope } from '../lib/route-statement.js';
+import { routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
 import type { GeneratedModule } from '../server-module/locate.js';
@@ -43,7 +43,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
-  const statement = routeStatementAt(reg.j, reg.root, route.registration);
+  const statement = routeStatementOf(reg.j, reg.root, reg.source, route);
   if ('refuse' in statement) {
     // Its TODO still goes above the statement, when there is one.
     if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
@@ -62,7 +62,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
   // module, and the route parity check cannot follow it.
   if (input.startsApp(route.registration.file)) block({ code: 'route-start-file', reason: `it is registered in ${route.registration.file}, the file that starts the app, which the generated server module would have to import back (a cycle); move the routes into a module of their own` });
-  if (target.module === 'commonjs' && moduleSystemOfFile(route.registration.file, reg.source, ctx.inventory.project.moduleKind) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
+  if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
 
   const options: HandlerOptions = {
     role: 'route',

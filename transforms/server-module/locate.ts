@@ -10,9 +10,8 @@ import { generatedKind } from '../../analyzer/generated.js';
 import type { App } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
 import { moduleSystemOf, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
-import { projectSourceFiles } from '../lib/project-files.js';
 import { isOnFastify } from '../lib/assumed.js';
-import { startSites } from './start-sites.js';
+import { importsServerModule, startSites } from './start-sites.js';
 
 /** The generated module of an app. */
 export interface GeneratedModule extends ModuleFile {
@@ -36,8 +35,8 @@ export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule 
     const { file } = serverModuleFor(ctx, start);
     if (isGeneratedModule(ctx.readFile(file))) return describe(ctx, file);
   }
-  const all = projectSourceFiles(ctx.root).filter((f) => path.posix.basename(f).startsWith('fastify-') && isGeneratedModule(ctx.readFile(f)));
-  return all.length === 1 ? describe(ctx, all[0]) : null;
+  const all = ctx.inventory.files.filter((f) => f.generated === 'server-module');
+  return all.length === 1 ? describe(ctx, all[0].file) : null;
 }
 
 /**
@@ -61,21 +60,19 @@ export function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
 }
 
 /**
- * Whether `file` starts an app served by `module` — it imports the generated module (the shim
+ * Whether `file` starts an app — it imports a generated server module (the shim
  * rewrote its `app.listen(…)`), or, before the shim ran, it is where the app is started: a module
  * there that the generated one imported back would be a cycle.
  */
-export function startsApp(ctx: PlanContext, file: string, module: ModuleFile): boolean {
-  const stem = path.posix.basename(module.file).replace(/\.[^.]+$/, '');
-  if (new RegExp(`(from|require\\()\\s*['"][^'"]*/${stem}(\\.[cm]?[jt]s)?['"]`).test(ctx.readFile(file) ?? '')) return true;
-  return startSites(ctx).some((s) => s.file === file);
+export function startsApp(ctx: PlanContext, file: string): boolean {
+  return importsServerModule(ctx.inventory, file) || startSites(ctx).some((s) => s.file === file);
 }
 
 function describe(ctx: PlanContext, file: string): GeneratedModule {
   const source = ctx.readFile(file) ?? '';
   return {
     file,
-    module: moduleSystemOfFile(file, source, ctx.inventory.project.moduleKind),
+    module: moduleSystemOfFile(ctx.inventory, file, source),
     typescript: /\.[mc]?ts$/.test(file),
     source,
     parityErrorPage: /\.setErrorHandler\(\s*\(/.test(source),

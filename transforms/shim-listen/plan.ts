@@ -1,18 +1,19 @@
 /**
- * Plans the rewrite of every place that starts an Express app: the `app.listen(…)` calls the
- * analyzer recorded, and `http.createServer(app)` / `https.createServer(options, app)` in the entry
- * and the files that listen (the analyzer does not record those; the transform checks that the
- * argument is the app). Each file gets the specifier of the generated module it must import.
+ * Plans the rewrite of every place that starts an Express app, as the analyzer found them
+ * (App.starts: `app.listen(…)`, `http.createServer([options,] app)`, `new https.Server(options,
+ * app)`, …): each file gets the places, and the specifier of the generated module it must import.
  */
 import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
 import { importSpecifier } from '../lib/module-system.js';
 import { serverModuleFor } from '../server-module/locate.js';
 import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
 
-/** One place to rewrite; `line` is 1-based (the call's first line). */
+/** One place to rewrite: where the call starts (1-based line and character column), and for a server factory which argument is the app. */
 export interface ListenEntry {
   kind: 'listen' | 'create-server';
   line: number;
+  column: number;
+  appArgument?: number;
   /** How the file imports the generated module (`./fastify-server.js`). */
   specifier: string;
   module: 'esm' | 'commonjs';
@@ -24,7 +25,7 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   for (const site of startSites(ctx)) {
     const target = serverModuleFor(ctx, site.file);
     const plan = byFile.get(site.file) ?? { file: site.file, entries: [] };
-    plan.entries.push({ kind: site.kind, line: site.line, specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
+    plan.entries.push({ kind: site.kind, line: site.line, column: site.column, ...(site.appArgument !== undefined ? { appArgument: site.appArgument } : {}), specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
     byFile.set(site.file, plan);
   }
   const manual: ManualItem[] = [];

@@ -10,7 +10,7 @@ import type { TransformOptions } from '../model.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { printWithStyle } from '../lib/print.js';
 import type { ListenEntry } from './plan.js';
-import { startCallsIn } from '../server-module/start-sites.js';
+import { startsAt } from '../lib/ast.js';
 
 /**
  * jscodeshift transform; null when there is no plan.
@@ -26,10 +26,10 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const names = freeNames(j, root);
   const used = new Set<keyof Names>();
   for (const entry of entries) {
-    const call = plannedCall(j, root, entry);
+    const call = plannedCall(j, root, entry, file.source);
     if (!call) throw new Error(`shim-listen: no ${entry.kind === 'listen' ? 'app.listen(…)' : 'createServer(app)'} call on line ${entry.line} of ${file.path}`);
     if (entry.kind === 'listen') rewriteListen(j, call, names, used);
-    else rewriteServerArgument(j, call, names, used);
+    else rewriteServerArgument(j, call, entry.appArgument, names, used);
   }
   const printed = printWithStyle(root, file.source, style);
   return insertImport(j, printed, importLine(entries[0], names, used, style), style);
@@ -37,13 +37,11 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 
 type Names = Record<'buildFastify' | 'listen' | 'requestListener', string>;
 
-/** The planned call on its line: `.listen(…)` for a listen site, a server factory for the others. */
-function plannedCall(j: JSCodeshift, root: Collection, entry: ListenEntry): ASTPath | undefined {
-  const onLine = (p: ASTPath) => (p.node as { loc?: { start: { line: number } } }).loc?.start.line === entry.line;
-  if (entry.kind === 'listen') {
-    return root.find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } }).filter(onLine).paths()[0];
-  }
-  return startCallsIn(j, root).find((c) => c.kind === 'create-server' && c.line === entry.line)?.path;
+/** The planned call where the analyzer found it: `.listen(…)` for a listen site, a server factory (call or `new`) for the others. */
+function plannedCall(j: JSCodeshift, root: Collection, entry: ListenEntry, source: string): ASTPath | undefined {
+  const at = (p: ASTPath) => startsAt(p.node, entry, source);
+  if (entry.kind === 'listen') return root.find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } }).filter(at).paths()[0];
+  return [...root.find(j.CallExpression).filter(at).paths(), ...root.find(j.NewExpression).filter(at).paths()][0];
 }
 
 /** `X.listen(args)` → `listen(buildFastify(X), args)`. */
@@ -55,10 +53,11 @@ function rewriteListen(j: JSCodeshift, p: ASTPath, names: Names, used: Set<keyof
 }
 
 /** `http.createServer([options,] app)`, `http.Server(app)`, `new http.Server(app)` → the app replaced by Fastify's request listener. */
-function rewriteServerArgument(j: JSCodeshift, p: ASTPath, names: Names, used: Set<keyof Names>): void {
+function rewriteServerArgument(j: JSCodeshift, p: ASTPath, appArgument: number | undefined, names: Names, used: Set<keyof Names>): void {
   const args = (p.node as CallExpression).arguments;
-  const app = args[args.length - 1];
-  args[args.length - 1] = j.callExpression(j.identifier(names.requestListener), [j.callExpression(j.identifier(names.buildFastify), [app])]);
+  const index = appArgument ?? args.length - 1;
+  const app = args[index];
+  args[index] = j.callExpression(j.identifier(names.requestListener), [j.callExpression(j.identifier(names.buildFastify), [app])]);
   used.add('requestListener').add('buildFastify');
 }
 

@@ -89,34 +89,43 @@ function queryParserOf(s: Setting | undefined, major: 4 | 5, manual: ManualItem[
   return null;
 }
 
-const PARSER_CALL = /^([A-Za-z_$][\w$]*)\.(json|urlencoded|text|raw)\(([\s\S]*)\)$/;
+/** The body-parser factories the generated module rebuilds, and how it imports their package. */
+const PARSER_METHODS = new Set(['json', 'urlencoded', 'text', 'raw']);
 const PARSER_PACKAGES: Record<string, Import> = { express: { name: 'express', from: 'express' }, 'body-parser': { name: 'bodyParser', from: 'body-parser' } };
 
 /**
  * The app-level body parsers (`express.json(…)`, `bodyParser.urlencoded(…)`), rebuilt in the generated
- * module with the same options so Fastify routes get the same bodies. Options that use names from the
- * app's code (not literals) cannot be copied: reported, and that parser left out.
+ * module with the same options so Fastify routes get the same bodies: the options as the analyzer
+ * folded them (Middleware.factory), so options kept in constants or config modules are copied too.
+ * Options known only at run time (an environment variable, a function such as `verify`) cannot be
+ * copied: reported, and that parser left out.
  */
 function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): ServerFacts['bodyParsers'] {
   const sources: string[] = [];
   const imports: Import[] = [];
   for (const m of middleware) {
     const pkg = m.package && PARSER_PACKAGES[m.package];
-    const call = pkg && m.fullPath === '/' ? PARSER_CALL.exec(m.source.trim()) : null;
-    if (!pkg || !call) continue;
-    if (!isLiteralOptions(call[3])) {
-      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values from the app's code; routes that move to Fastify get no ${call[2]} body until they are copied into the generated module` });
+    const method = m.factory?.callee.split('.').at(-1) ?? '';
+    if (!pkg || m.fullPath !== '/' || !m.factory || !PARSER_METHODS.has(method)) continue;
+    const open = m.factory.args.flatMap((a) => (a.resolution === 'exact' ? [] : (a.unresolved ?? [{ path: a.source, reason: 'not known before run time' }]).map((u) => `${u.path} (${u.reason})`)));
+    if (open.length) {
+      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); routes that move to Fastify get no ${method} body until they are copied into the generated module` });
       continue;
     }
-    sources.push(`${pkg.name}.${call[2]}(${call[3].trim()})`);
+    sources.push(`${pkg.name}.${method}(${m.factory.args.map((a) => jsLiteral(a.value)).join(', ')})`);
     if (!imports.includes(pkg)) imports.push(pkg);
   }
   return { sources, imports };
 }
 
-/** Whether `text` (call arguments) holds only literals: strings, numbers, booleans, null, objects and arrays of them. */
-function isLiteralOptions(text: string): boolean {
-  const withoutStrings = text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, '0');
-  const withoutKeys = withoutStrings.replace(/[A-Za-z_$][\w$]*\s*:/g, '');
-  return !/[A-Za-z_$`]/.test(withoutKeys.replace(/\b(true|false|null|undefined)\b/g, ''));
+/** A folded JSON value as JavaScript source in the template's style: single quotes, identifier keys bare (`{ limit: '1mb' }`). */
+function jsLiteral(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k)}: ${jsLiteral(v)}`);
+    return entries.length ? `{ ${entries.join(', ')} }` : '{}';
+  }
+  return JSON.stringify(value);
 }
