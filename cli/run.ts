@@ -35,6 +35,19 @@ function positiveInteger(flag: string): (n: number) => number {
   };
 }
 
+/** Options `migrate run` itself declares (with yargs' own keys): every other `--name[=value]` is an option of the stage. */
+const OWN = new Set(['_', '$0', 'dir', 'stage', 'dry', 'check', 'allow-dirty', 'allowDirty', 'commit', 'typecheck', 'parity', 'only', 'entry', 'app', 'workers', 'install', 'format', 'steps-dir', 'stepsDir', 'help', 'version']);
+
+/** The stage options given on the command line, by their kebab-case name (yargs' camelCase copies left out). */
+function stageOptionsOf(args: Record<string, unknown>): Record<string, boolean | string> {
+  const out: Record<string, boolean | string> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (OWN.has(key) || /[A-Z]/.test(key)) continue;
+    out[key] = typeof value === 'boolean' ? value : String(value);
+  }
+  return out;
+}
+
 /** The yargs command; `setExit` receives the exit code. */
 export function runCommand(setExit: (code: number) => void): CommandModule<object, RunArgs> {
   return {
@@ -57,6 +70,8 @@ export function runCommand(setExit: (code: number) => void): CommandModule<objec
         .option('install', { type: 'boolean', describe: "Run the project's package manager when dependencies were added" })
         .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format on stdout (json: the whole RunResult)' })
         .option('steps-dir', { type: 'string', hidden: true, describe: 'Folder of the steps (tests only)' })
+        // The stage's own options (StepMeta.options, `--keep-log-format`) are the steps' to declare: runStage checks them.
+        .strict(false)
         .conflicts('dry', 'check')
         .conflicts('dry', 'commit')
         .conflicts('check', 'commit')
@@ -81,6 +96,7 @@ export function runCommand(setExit: (code: number) => void): CommandModule<objec
           app: args.app,
           workers: args.workers,
           install: args.install,
+          stageOptions: stageOptionsOf(args),
           stepsDir: args['steps-dir'] && path.resolve(args['steps-dir']),
           onProgress: stop.update,
         });

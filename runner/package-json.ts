@@ -37,8 +37,8 @@ export function mergeDependencies(text: string, wanted: Record<string, string>):
 
 /**
  * Removes the packages `names` from the `dependencies` and `devDependencies` of the package.json
- * `text` (what a stage took out of the code: `express` at unshim), keeping the rest of the text as
- * it was (jsonc-parser edits). Returns the text and the names removed (those that were there).
+ * `text` (what a stage took out of the code: `express` at unshim), a section they leave empty with
+ * them, keeping the rest of the text as it was (jsonc-parser edits). Returns the text and the names removed (those that were there).
  * @throws Error when `text` is not a JSON object
  */
 export function removeDependencies(text: string, names: readonly string[]): { text: string; removed: string[] } {
@@ -47,11 +47,13 @@ export function removeDependencies(text: string, names: readonly string[]): { te
   let out = text;
   const removed: string[] = [];
   for (const section of ['dependencies', 'devDependencies'] as const) {
-    for (const name of names) {
-      if (!pkg[section] || !Object.hasOwn(pkg[section], name)) continue;
-      out = jsonc.applyEdits(out, jsonc.modify(out, [section, name], undefined, { formattingOptions: formatting(out) }));
-      if (!removed.includes(name)) removed.push(name);
-    }
+    const present = names.filter((name) => pkg[section] && Object.hasOwn(pkg[section], name));
+    if (!present.length) continue;
+    // A section left empty goes too, as a package manager leaves it.
+    const emptied = Object.keys(pkg[section]!).every((k) => present.includes(k));
+    const paths = emptied ? [[section]] : present.map((name) => [section, name]);
+    for (const at of paths) out = jsonc.applyEdits(out, jsonc.modify(out, at, undefined, { formattingOptions: formatting(out) }));
+    for (const name of present) if (!removed.includes(name)) removed.push(name);
   }
   return { text: out, removed };
 }

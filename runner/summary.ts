@@ -44,6 +44,7 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     out.push(`  ${paint[label](label.padEnd(9))} ${o.file}${o.reason ? ` — ${o.reason}` : ''}`);
   }
   if (unchanged.length > MAX_UNCHANGED_LISTED) out.push(`  ${c.dim(`unchanged ${unchanged.length} files (--format json lists them)`)}`);
+  if (result.refusal) out.push('', c.bold(c.yellow(`Refused: ${result.refusal}`)), '  nothing was written; the work left is listed below');
 
   if (result.moved.length) {
     out.push('', c.bold('Moved'));
@@ -52,6 +53,7 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
       for (const g of m.groups ?? []) out.push(`    ${g.name}: ${g.done} of ${g.of}${g.later ? ` (${g.later} left for a later stage)` : ''}`);
     }
   }
+  if (result.removedDependencies.length) out.push('', c.bold('Dependencies removed from package.json'), `  ${result.removedDependencies.join(', ')}`);
   const deps = Object.entries(result.dependencies);
   if (deps.length) {
     out.push('', c.bold('Dependencies added to package.json'));
@@ -108,6 +110,7 @@ function deltaLine(d: FrameworkDelta): string {
 
 /** What the user does now, from how the run ended. */
 function nextSteps(result: RunResult, mode: SummaryMode): string[] {
+  if (result.refusal) return ['do the work left for a human below, then run the stage again'];
   if (result.exitCode === 2 && !result.written) return ['fix what failed above (or report it), then run the stage again; nothing was written'];
   if (result.exitCode === 2) return ['the stage broke a check above; inspect it with `git diff`, undo it with `git restore` (files listed in the notes), and report the case (the output above and the app\'s shape) to the maintainers of migrate'];
   const done = result.manual.length || result.todos.length ? 'nothing more to change automatically: finish the items left for a human, then run the stage again to confirm' : 'nothing to change: this stage is done';

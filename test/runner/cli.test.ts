@@ -82,4 +82,17 @@ describe('migrate run (built CLI)', () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe("migrate run: stage 'routes' has no steps yet; stages with steps: shim\n");
   });
+
+  it("passes the stage's own options to its steps, refuses one they do not declare (2), and ends a work-left refusal with 1", () => {
+    const dir = marked(0, { 'a.js': '// MARK:option\nconst a = 1;\n' });
+    const given = migrate('--stage', 'shim', dir, '--shout', '--label', 'x', '--dry', '--format', 'json');
+    expect(given.code).toBe(0);
+    expect(JSON.parse(given.stdout).manual.map((m: { reason: string }) => m.reason)).toEqual(['shout=true label=x']);
+    const unknown = migrate('--stage', 'shim', dir, '--whisper', '--dry');
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'migrate run: the shim stage has no option --whisper; its options: --shout, --label\n']);
+    const left = migrate('--stage', 'shim', marked(0, { 'b.js': '// MARK:workleft\n' }), '--allow-dirty');
+    expect(left.code).toBe(1);
+    expect(left.stdout).toContain('Refused: 1 marked thing(s) still need a human');
+    expect(left.stdout).toContain('b.js:1 a marked thing is left');
+  });
 });

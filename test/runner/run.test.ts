@@ -253,6 +253,33 @@ describe('runStage: refusals of what is not there to migrate', () => {
   });
 });
 
+describe('runStage: the step contract (issue 15)', () => {
+  it('a step that refuses because work is left (StepWorkLeft): exit 1, its message and items, nothing written', async () => {
+    const root = app({ 'a.js': `// MARK:append MARK:workleft\nconst a = 1;\n` });
+    const result = await run(root);
+    expect([result.exitCode, result.refusal, result.written, result.changes]).toEqual([1, '1 marked thing(s) still need a human', false, []]);
+    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`, m.reason])).toEqual([['test-left', 'a.js:1', 'a marked thing is left']]);
+    expect(readFileSync(path.join(root, 'a.js'), 'utf8')).toBe(`// MARK:append MARK:workleft\nconst a = 1;\n`);
+    expect(renderSummary(result)).toContain('Refused: 1 marked thing(s) still need a human\n  nothing was written');
+  });
+
+  it("the stage's options reach its planners, defaults filled in; an option no step declares, or of the wrong type, is refused", async () => {
+    const root = app({ 'a.js': `// MARK:option\nconst a = 1;\n` });
+    expect((await run(root, { stageOptions: {} })).manual.map((m) => m.reason)).toEqual(['shout=false label=none']);
+    expect((await run(root, { stageOptions: { shout: true, label: 'x' } })).manual.map((m) => m.reason)).toEqual(['shout=true label=x']);
+    await expect(run(root, { stageOptions: { whisper: true } })).rejects.toMatchObject({ code: 'bad-option', message: 'the shim stage has no option --whisper; its options: --shout, --label' });
+    await expect(run(root, { stageOptions: { shout: 'loud' } })).rejects.toMatchObject({ code: 'bad-option', message: '--shout takes a boolean' });
+  });
+
+  it('a step removes packages from package.json (dependencies and devDependencies, a section left empty with them), keeping the rest of the text', async () => {
+    const root = app({ 'a.js': `// MARK:undeps\nconst a = 1;\n` });
+    writeFileSync(path.join(root, 'package.json'), '{\n  "name": "x",\n  "dependencies": {\n    "express": "^4.21.2",\n    "left-pad": "^1.3.0"\n  },\n  "devDependencies": {\n    "left-pad": "^1.3.0"\n  }\n}\n');
+    const result = await run(root);
+    expect(result.removedDependencies).toEqual(['left-pad']);
+    expect(readFileSync(path.join(root, 'package.json'), 'utf8')).toBe('{\n  "name": "x",\n  "dependencies": {\n    "express": "^4.21.2"\n  }\n}\n');
+  });
+});
+
 describe('runStage: items deferred to a later stage', () => {
   it('are listed under their stage, with no exit 1', async () => {
     const result = await run(app({ 'a.js': `// MARK:append\nconst a = 1;\n`, 'd.js': `// MARK:deferred\n` }));

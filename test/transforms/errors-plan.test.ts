@@ -3,13 +3,15 @@
  * out of what could move, the deltas, the missing-shim item (reported once for the stage), and the
  * route parity check accepting a catch-all route moved to a Fastify not-found handler.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
 import type { Inventory, NotFoundHandler, Route } from '../../analyzer/model.js';
 import { routeParity } from '../../analyzer/route-parity.js';
 import { runRules } from '../../rules/index.js';
+import { runStage } from '../../runner/run.js';
+import { project } from '../helpers/tmp.js';
 import { plan as planHandler } from '../../transforms/errors-handler/plan.js';
 import { plan as planNotFound } from '../../transforms/errors-not-found/plan.js';
 import { StepRefusal, type FrameworkDelta, type PlanContext } from '../../transforms/model.js';
@@ -101,6 +103,21 @@ describe('errors plans', () => {
     expect(plan.manual[0].reason).toMatch(/\(app\.js:11\)$/);
     const todo = plan.files[0].entries[0];
     expect(todo.kind === 'todo' && todo.reason).not.toMatch(/app\.js:11/);
+  });
+});
+
+describe('a handler whose module requires the generated module', () => {
+  it('stays (circular-require): the CommonJS generated module cannot require it back', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'circle', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'errors.js': "module.exports = function errorHandler(err, req, res, next) {\n  res.status(500).json({ error: err.message });\n};\n",
+      'server.js': "const express = require('express');\nconst errorHandler = require('./errors');\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\napp.use(errorHandler);\napp.listen(3000);\n",
+    });
+    expect((await runStage({ root, stage: 'shim', allowDirty: true })).written).toBe(true);
+    // The handler's module now requires the module the shim wrote (say, for its listen helper).
+    writeFileSync(path.join(root, 'errors.js'), `const { listen } = require('./fastify-server');\n${readFileSync(path.join(root, 'errors.js'), 'utf8')}module.exports.listen = listen;\n`);
+    const result = await runStage({ root, stage: 'errors', dry: true });
+    expect(result.manual.map((m) => [m.code, m.file])).toEqual([['circular-require', 'server.js']]);
   });
 });
 

@@ -7,7 +7,6 @@
  * move at all) come in as `blockers`. Without any generated module the stage is refused
  * (StepRefusal: run the shim first).
  */
-import path from 'node:path';
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
@@ -162,7 +161,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
 
   const defModule = moduleSystemOfFile(ctx.inventory, defFile, defSource);
   if (target.module === 'commonjs' && defModule === 'esm') return stay({ code: 'module-system', reason: `${defFile} is an ES module and the generated module (${target.file}) is CommonJS` });
-  if (target.module === 'commonjs' && requiresGenerated(defSource, target)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module itself, so the generated module cannot require it back` });
+  if (target.module === 'commonjs' && requires(ctx, defFile, target.file)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module itself, so the generated module cannot require it back` });
 
   let form: ImportForm;
   let local: string;
@@ -189,9 +188,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   return { entries };
 }
 
-function requiresGenerated(source: string, target: GeneratedModule): boolean {
-  const stem = path.posix.basename(target.file).replace(/\.[^.]+$/, '');
-  return new RegExp(`require\\(\\s*['"][^'"]*${stem}(\\.[cm]?[jt]s)?['"]\\s*\\)`).test(source);
+/** Whether the project file `file` requires `target` (as the analyzer resolved its imports). */
+function requires(ctx: PlanContext, file: string, target: string): boolean {
+  return !!ctx.inventory.files.find((f) => f.file === file)?.imports.some((i) => i.kind === 'require' && i.resolved === target);
 }
 
 /** `base`, or `base2`, … when the module already uses the name. */

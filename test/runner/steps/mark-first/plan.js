@@ -22,13 +22,25 @@ export function plan(ctx) {
     refusal.name = 'StepRefusal';
     throw refusal;
   }
-  const manual = filesWith(ctx.root, 'MARK:manual').map((file) => ({ file, line: 1, reason: 'a marked thing needs a human', code: 'test-manual' }));
+  const workLeft = filesWith(ctx.root, 'MARK:workleft');
+  if (workLeft.length) {
+    // A StepWorkLeft, known by its name as the StepRefusal above.
+    const refusal = new Error(`${workLeft.length} marked thing(s) still need a human`);
+    refusal.name = 'StepWorkLeft';
+    refusal.items = workLeft.map((file) => ({ file, line: 1, reason: 'a marked thing is left', code: 'test-left' }));
+    throw refusal;
+  }
+  const manual = [
+    ...filesWith(ctx.root, 'MARK:manual').map((file) => ({ file, line: 1, reason: 'a marked thing needs a human', code: 'test-manual' })),
+    ...filesWith(ctx.root, 'MARK:option').map((file) => ({ file, line: 1, reason: `shout=${ctx.options.shout} label=${ctx.options.label}`, code: 'test-option' })),
+  ];
   const deferred = filesWith(ctx.root, 'MARK:deferred').map((file) => ({ file, line: 1, reason: 'a marked thing the routes stage takes', code: 'test-deferred', stage: 'routes' }));
   const appended = filesWith(ctx.root, 'MARK:append');
   return {
     step: 'mark-first',
     files: [...byFile.values()],
     dependencies: deps,
+    ...(filesWith(ctx.root, 'MARK:undeps').length ? { removeDependencies: ['left-pad', 'not-there'] } : {}),
     manual,
     deferred,
     moved: { what: 'marked files', done: appended.length, of: appended.length },
