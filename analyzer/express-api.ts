@@ -20,7 +20,8 @@ import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
 import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js';
 import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
-import { type AltValue, type FnValue, type Value, alt, obj, toJson, UNDEF, unknown } from './values.js';
+import { type AltValue, type FnValue, type Value, alt, obj, UNDEF, unknown } from './values.js';
+import { toJson } from './folded.js';
 import type { Location, Reason } from './model.js';
 import { FastifyApi } from './fastify-api.js';
 

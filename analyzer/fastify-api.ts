@@ -19,7 +19,8 @@ import { clip, describeEntry } from './entry.js';
 import { FASTIFY_PHASES, type FastifyContext } from './fastify-graph.js';
 import { fastifyPrefix } from './fastify-path.js';
 import { bindingName, flattenArgs } from './express-api.js';
-import { type FnValue, type Value, obj, toJson, UNDEF, unknown } from './values.js';
+import { type FnValue, type Value, obj, UNDEF, unknown } from './values.js';
+import { toJson } from './folded.js';
 
 /** Fastify's route shorthand methods (Fastify 5 `fastify.js`); `all` registers every supported method. */
 export const FASTIFY_ROUTE_METHODS = new Set(['get', 'head', 'post', 'put', 'delete', 'patch', 'options', 'trace', 'query', 'all']);

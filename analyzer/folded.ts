@@ -31,6 +31,16 @@ export function foldedValue(v: Value, node: Node): FoldedValue {
   return { source: node.getText().slice(0, 500), ...(value === SKIP ? {} : { value }), resolution, ...(unresolved.length ? { unresolved } : {}) };
 }
 
+/**
+ * JSON form of a value the evaluator folded completely (a setting's value, an option it compares),
+ * or undefined when any part of it is known only at run time (fold lists nothing as unresolved).
+ */
+export function toJson(v: Value): unknown {
+  const unresolved: Unresolved = [];
+  const value = fold(v, '', unresolved);
+  return value === SKIP || unresolved.length ? undefined : value;
+}
+
 function fold(v: Value, path: string, out: Unresolved): unknown {
   switch (v.k) {
     case 'str':

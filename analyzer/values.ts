@@ -106,29 +106,3 @@ export function obj(entries: [string, Value][] = []): ObjectValue {
   return { k: 'object', props: new Map(entries) };
 }
 
-/** JSON-compatible form of a folded value, or undefined when it has none. */
-export function toJson(v: Value): unknown {
-  switch (v.k) {
-    case 'str':
-    case 'num':
-    case 'bool':
-      return v.v;
-    case 'null':
-      return null;
-    case 'array': {
-      const items = v.items.map(toJson);
-      return items.some((i) => i === undefined) ? undefined : items;
-    }
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const [key, val] of v.props) {
-        const j = toJson(val);
-        if (j === undefined) return undefined;
-        out[key] = j;
-      }
-      return out;
-    }
-    default:
-      return undefined;
-  }
-}

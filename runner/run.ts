@@ -333,26 +333,10 @@ function workLeft(options: RunOptions, root: string, git: GitState, e: RunError,
  */
 function removeFromPackageJson(root: string, names: string[], changes: FileChange[], outcomes: FileOutcome[]): string[] {
   if (!names.length) return [];
-  const file = 'package.json';
-  const existing = changes.find((c) => c.file === file);
-  let text: string;
-  try {
-    text = existing?.after ?? readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return [];
-  }
-  let result;
-  try {
-    result = removeDependencies(text, names);
-  } catch (e) {
-    outcomes.push({ file, status: 'failed', reason: `cannot remove the dependencies: ${(e as Error).message}` });
-    return [];
-  }
-  if (!result.removed.length) return [];
-  if (existing) existing.after = result.text;
-  else changes.push({ file, before: text, after: result.text });
-  if (!outcomes.some((o) => o.file === file)) outcomes.push({ file, status: 'changed' });
-  return result.removed;
+  return editPackageJson(root, changes, outcomes, 'remove the dependencies', (text) => {
+    const result = removeDependencies(text, names);
+    return { text: result.text, result: result.removed, changed: result.removed.length > 0 };
+  }) ?? [];
 }
 
 /**
@@ -362,27 +346,41 @@ function removeFromPackageJson(root: string, names: string[], changes: FileChang
  */
 function mergePackageJson(root: string, wanted: Record<string, string>, changes: FileChange[], outcomes: FileOutcome[], manual: ManualItem[]): Record<string, string> {
   if (Object.keys(wanted).length === 0) return {};
+  const added = editPackageJson(root, changes, outcomes, 'add the dependencies', (text) => {
+    const merged = mergeDependencies(text, wanted);
+    return { text: merged.text, result: merged.changed, changed: Object.keys(merged.changed).length > 0 };
+  });
+  if (added === null) manual.push({ file: 'package.json', line: 1, code: 'package-json-missing', reason: `no package.json: add the dependencies ${Object.entries(wanted).map(([n, r]) => `${n}@${r}`).join(', ')}` });
+  return added ?? {};
+}
+
+/**
+ * Applies `edit` to the project's package.json — as a step already changed it, or as it is on
+ * disk —, recording a changed text as a change and a `changed` outcome. Returns the edit's result;
+ * null when there is no package.json; undefined when the edit throws (the file is not a JSON
+ * object), which becomes a failed outcome (`what` says what it was doing).
+ */
+function editPackageJson<R>(root: string, changes: FileChange[], outcomes: FileOutcome[], what: string, edit: (text: string) => { text: string; result: R; changed: boolean }): R | undefined | null {
   const file = 'package.json';
   const existing = changes.find((c) => c.file === file);
   let text: string;
   try {
     text = existing?.after ?? readFileSync(path.join(root, file), 'utf8');
   } catch {
-    manual.push({ file, line: 1, code: 'package-json-missing', reason: `no package.json: add the dependencies ${Object.entries(wanted).map(([n, r]) => `${n}@${r}`).join(', ')}` });
-    return {};
+    return null;
   }
-  let merged;
+  let edited;
   try {
-    merged = mergeDependencies(text, wanted);
+    edited = edit(text);
   } catch (e) {
-    outcomes.push({ file, status: 'failed', reason: `cannot add the dependencies: ${(e as Error).message}` });
-    return {};
+    outcomes.push({ file, status: 'failed', reason: `cannot ${what}: ${(e as Error).message}` });
+    return undefined;
   }
-  if (Object.keys(merged.changed).length === 0) return {};
-  if (existing) existing.after = merged.text;
-  else changes.push({ file, before: text, after: merged.text });
+  if (!edited.changed) return edited.result;
+  if (existing) existing.after = edited.text;
+  else changes.push({ file, before: text, after: edited.text });
   const outcome = outcomes.find((o) => o.file === file);
   if (outcome) outcome.status = 'changed';
   else outcomes.push({ file, status: 'changed' });
-  return merged.changed;
+  return edited.result;
 }
