@@ -16,7 +16,7 @@
  *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
  *   which is Fastify's done there.
  * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
- *   handler-rewrite/forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
+ *   reply-forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async

@@ -1,6 +1,6 @@
 /**
  * An Express handler function → Fastify's signature, with every `req`/`res`/`next` use rewritten
- * through the tables of transforms/handler-rewrite/forms.ts:
+ * through the forms of reply-forms.ts and request-forms.ts (keyed by the rows of rules/catalogue/api.ts):
  * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
  * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
  * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
@@ -260,7 +260,7 @@ interface UsesPlan {
 }
 
 /**
- * Every use of `res` as a chain of handler-rewrite/forms.ts rows: its edit, or why it cannot move; the chains
+ * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
 function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
@@ -298,7 +298,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
 }
 
 /**
- * Every use of `req` through the `req` table of handler-rewrite/forms.ts: its edit, or why it cannot move;
+ * Every use of `req` through the forms of request-forms.ts: its edit, or why it cannot move;
  * members kept on Express's request are reached through `raw`; the reads of params/body/query
  * (for the TypeScript signature); the callees `req` is passed to first (`helperCalls`, sorted),
  * those in `helpers` allowed (renaming the parameter is their whole edit).

@@ -1,5 +1,5 @@
 /**
- * The `res.render` row of the `res` table (handler-rewrite/forms.ts): on a moved route handler whose plugin
+ * The `res.render` form (reply-forms.ts; its row in rules/catalogue/api.ts): on a moved route handler whose plugin
  * context registers @fastify/view as the app's Express views (transforms/plugin-registrations/view.ts),
  * `res.render(view[, locals])` becomes `reply.view(view[, locals])`, arguments unchanged.
  *
