@@ -38,7 +38,7 @@ export const BLOCKERS = {
   // ── shim ──────────────────────────────────────────────────────────────────────────────────
   'no-listen': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'Nothing starts the app where it is created; start it with the generated listen() or requestListener().' },
   'setting-not-copied': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'An app setting Fastify must copy is known only at run time.' },
-  'body-parser-options': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "A body parser's options use values from the app's code, so Fastify's routes cannot parse bodies the same way yet." },
+  'body-parser-options': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "A body parser's options are known only at run time, so Fastify's routes cannot parse bodies the same way yet." },
 
   // ── errors: app-level error and 404 handlers ─────────────────────────────────────────────
   'error-handler-router': { subject: 'error-handler', stage: 'errors', liftedBy: 'routes', summary: "A router's error handler: the routes stage moves it with the router, as its plugin's error handler." },

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ruleDoc } from '../../rules/docs.js';
+import { codesDoc, ruleDoc } from '../../rules/docs.js';
 import { RULES } from '../../rules/index.js';
 
 const DOCS = path.resolve(import.meta.dirname, '../../docs/rules');
@@ -20,5 +20,9 @@ describe('rule docs', () => {
   it('the index lists every rule', () => {
     const index = readFileSync(path.join(DOCS, 'README.md'), 'utf8');
     for (const rule of RULES) expect(index).toContain(`[\`${rule.id}\`](${rule.id}.md)`);
+  });
+
+  it('docs/codes.md lists every code of rules/catalogue/blockers.ts (npm run docs:rules)', () => {
+    expect(readFileSync(path.resolve(DOCS, '../codes.md'), 'utf8')).toBe(codesDoc());
   });
 });
