@@ -12,7 +12,7 @@
  */
 import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { closeImportGaps, keepDirectiveGap, printWithStyle } from '../lib/print.js';
+import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
 import { registerHandler } from '../server-module/build-fastify.js';
 import { complete, planHandlerRewrite } from '../handler-rewrite/rewrite.js';
@@ -90,7 +90,6 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   if (!changed) return null;
   addFastifyTypes(j, root, [...types]);
   dropUnusedImports(j, root, [...dropped]);
-  const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
-  return keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+  return printEdited(j, root, file.source, style, importsBefore);
 }
 

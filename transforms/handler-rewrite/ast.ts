@@ -4,7 +4,7 @@
  * callback, the tail of its control flow), what a value is, and fresh names. Nothing here edits.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import type { Node } from '../lib/ast.js';
+import { identifierNames, type Node } from '../lib/ast.js';
 import type { ValueKind } from './forms.js';
 
 export type { Node };
@@ -57,6 +57,7 @@ export function renameParam(j: JSCodeshift, fn: ASTPath<Node>, from: string, to:
 
 /** Every identifier name used under `at` (a function or the program), to keep new names free of collisions. */
 export function namesIn(j: JSCodeshift, at: ASTPath<Node>): Set<string> {
+  if (at.node.type === 'Program' || at.node.type === 'File') return identifierNames(j, j(at));
   const names = new Set<string>();
   j(at).find(j.Identifier).forEach((p) => void names.add(p.node.name));
   return names;

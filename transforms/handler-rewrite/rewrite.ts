@@ -21,6 +21,7 @@
  * act, so both decide alike. Nothing is changed unless `apply()` is called.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
+import { pathsOfType } from '../lib/ast.js';
 import type { Expr, FormContext, FormNeed } from './forms.js';
 import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js';
 import { convertReplyChain } from './reply-forms.js';
@@ -340,20 +341,28 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
  * (`base`, `base2`, …).
  */
 function defaultImportBinding(j: JSCodeshift, program: ASTPath<Node>, taken: Set<string>, from: FormNeed, base: string): { local: string; imported: boolean; from: FormNeed } {
-  const imported = j(program)
-    .find(j.ImportDeclaration, { source: { value: from } })
-    .nodes()
-    .flatMap((d: Node) => d.specifiers ?? [])
-    .find((s: Node) => s.type === 'ImportDefaultSpecifier');
-  if (imported) return { local: imported.local.name, imported: true, from };
-  const required = j(program)
-    .find(j.VariableDeclarator, { id: { type: 'Identifier' }, init: { type: 'CallExpression', callee: { type: 'Identifier', name: 'require' } } })
-    .filter((p) => (p.node.init as Node).arguments[0]?.value === from)
-    .nodes()[0] as Node;
-  if (required) return { local: required.id.name, imported: true, from };
+  const bound = defaultImports(j, program).get(from) ?? null;
+  if (bound) return { local: bound, imported: true, from };
   let local = base;
   for (let i = 2; taken.has(local); i++) local = `${base}${i}`;
   return { local, imported: false, from };
+}
+
+/** The local names the program binds the default exports of modules to: `import X from 'm'`, `const X = require('m')` (module → local, the first of each). */
+function defaultImports(j: JSCodeshift, program: ASTPath<Node>): Map<string, string> {
+  const out = new Map<string, string>();
+  const tree = j(program);
+  for (const p of pathsOfType(j, tree, 'ImportDeclaration')) {
+    const specifier = (p.node.specifiers ?? []).find((s: Node) => s.type === 'ImportDefaultSpecifier');
+    const from = String(p.node.source.value);
+    if (specifier && !out.has(from)) out.set(from, specifier.local.name);
+  }
+  for (const p of pathsOfType(j, tree, 'VariableDeclarator')) {
+    const init = p.node.init;
+    const from = init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' ? init.arguments[0]?.value : undefined;
+    if (p.node.id.type === 'Identifier' && typeof from === 'string' && !out.has(from)) out.set(from, p.node.id.name);
+  }
+  return out;
 }
 
 /** Whether a `res` chain sets a status without answering: `res.status(c);` alone, or `res.statusCode = c`. */

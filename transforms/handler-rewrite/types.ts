@@ -36,6 +36,7 @@
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { textOf, type Node } from '../lib/ast.js';
+import { memoOn } from '../lib/memo.js';
 import { freeName, snippet, typeNamesIn } from './ast.js';
 
 /** How a file names Express's types. */
@@ -58,6 +59,10 @@ export type RequestPart = 'params' | 'body' | 'query';
 
 /** Express's type names in the file of `program` (a Program path). */
 export function expressTypeNames(j: JSCodeshift, program: ASTPath<Node>): ExpressTypeNames {
+  return memoOn(program.node, 'express-types', () => readExpressTypeNames(j, program));
+}
+
+function readExpressTypeNames(j: JSCodeshift, program: ASTPath<Node>): ExpressTypeNames {
   const names: ExpressTypeNames = { named: new Map(), namespaces: [] };
   j(program)
     .find(j.ImportDeclaration, { source: { value: 'express' } })

@@ -6,6 +6,7 @@
  */
 import jscodeshift, { type ASTPath, type Collection, type JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
+import { memoOn } from './memo.js';
 import { parserFor } from './parser.js';
 
 /** Any AST node. */
@@ -65,7 +66,59 @@ export function startsAt(node: Node, at: { line: number; column: number }, sourc
 
 /** Function nodes of a file (declarations, expressions, arrows). */
 export function functionPaths(j: JSCodeshift, root: Collection): Array<ASTPath<Node>> {
-  return [...root.find(j.FunctionDeclaration).paths(), ...root.find(j.FunctionExpression).paths(), ...root.find(j.ArrowFunctionExpression).paths()];
+  return indexOf(j, root).functions;
+}
+
+/** The names of every identifier in a tree (a new set: callers add the names they take). */
+export function identifierNames(j: JSCodeshift, root: Collection): Set<string> {
+  return new Set(indexOf(j, root).identifiers.keys());
+}
+
+/** The identifier paths of a tree by name. */
+export function identifiersNamed(j: JSCodeshift, root: Collection, name: string): Array<ASTPath<Node>> {
+  return indexOf(j, root).identifiers.get(name) ?? [];
+}
+
+/** The statements of a tree, in source order. */
+export function statementPaths(j: JSCodeshift, root: Collection): Array<ASTPath<Node>> {
+  return indexOf(j, root).statements;
+}
+
+/** The paths of the given node types in a tree, in source order (`ExportNamedDeclaration`, `AssignmentExpression`, …). */
+export function pathsOfType(j: JSCodeshift, root: Collection, type: string): Array<ASTPath<Node>> {
+  return indexOf(j, root).byType.get(type) ?? [];
+}
+
+/** What the planners look up in a tree, from one walk of it (jscodeshift walks are what planning costs). */
+interface TreeIndex {
+  /** Function declarations, then function expressions, then arrows (as three `find`s would list them). */
+  functions: Array<ASTPath<Node>>;
+  statements: Array<ASTPath<Node>>;
+  identifiers: Map<string, Array<ASTPath<Node>>>;
+  byType: Map<string, Array<ASTPath<Node>>>;
+}
+
+function indexOf(j: JSCodeshift, root: Collection): TreeIndex {
+  // A program's index is its file's: one walk however the tree is asked for.
+  const top = root.paths()[0];
+  const key = top.node.type === 'Program' && top.parent?.node.type === 'File' ? top.parent.node : top.node;
+  return memoOn(key, 'index', () => {
+    const index: TreeIndex = { functions: [], statements: [], identifiers: new Map(), byType: new Map() };
+    const add = (map: Map<string, Array<ASTPath<Node>>>, key: string, p: ASTPath<Node>) => {
+      const list = map.get(key);
+      if (list) list.push(p);
+      else map.set(key, [p]);
+    };
+    root.find(j.Node).forEach((p) => {
+      const node = p.node as Node;
+      add(index.byType, node.type, p);
+      if (j.Statement.check(node)) index.statements.push(p);
+      if (j.Identifier.check(node)) add(index.identifiers, node.name, p);
+    });
+    const of = (type: string) => index.byType.get(type) ?? [];
+    index.functions = [...of('FunctionDeclaration'), ...of('FunctionExpression'), ...of('ArrowFunctionExpression')];
+    return index;
+  });
 }
 
 /**

@@ -6,7 +6,7 @@
  * `placementOf` decides (plan); `addExport` and `hoistHandler` edit (transform).
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { Node } from './ast.js';
+import { pathsOfType, type Node } from './ast.js';
 
 /** Where a handler function stands in its module. */
 export type Placement =
@@ -64,15 +64,16 @@ export function moduleExportsTarget(left: Node): string | null {
 
 /** How the module exports the top-level binding `name`: `export { name as x }`, `export default name`, `module.exports = …`. */
 function exportedBinding(j: JSCodeshift, root: Collection, name: string): Placement {
-  for (const p of root.find(j.ExportNamedDeclaration).paths()) {
+  const sites = { named: pathsOfType(j, root, 'ExportNamedDeclaration'), defaults: pathsOfType(j, root, 'ExportDefaultDeclaration'), assignments: pathsOfType(j, root, 'AssignmentExpression') };
+  for (const p of sites.named) {
     if (p.node.source) continue;
     const spec = ((p.node.specifiers ?? []) as Node[]).find((s) => s.local?.name === name);
     if (spec) return { kind: 'exported', form: { kind: 'named', name: spec.exported.name }, name };
   }
-  for (const p of root.find(j.ExportDefaultDeclaration).paths()) {
+  for (const p of sites.defaults) {
     if (p.node.declaration.type === 'Identifier' && p.node.declaration.name === name) return { kind: 'exported', form: { kind: 'default' }, name };
   }
-  for (const p of root.find(j.AssignmentExpression).paths()) {
+  for (const p of sites.assignments) {
     const target = moduleExportsTarget(p.node.left);
     const right = p.node.right as Node;
     if (!target) continue;

@@ -16,8 +16,16 @@ export interface ParsedFile {
 /** The parsed file at a POSIX path relative to the project root, or null when it does not exist or does not parse. */
 export type ParsedFiles = (file: string) => ParsedFile | null;
 
-/** A ParsedFiles reading through `ctx.readFile`, caching every file it parsed (or failed to). */
+/** The ParsedFiles of a plan context: it reads through `ctx.readFile` and parses each file once (or fails to) for every planner of the stage. */
 export function parsedFiles(ctx: Pick<PlanContext, 'readFile'>): ParsedFiles {
+  let files = FILES.get(ctx);
+  if (!files) FILES.set(ctx, (files = readAndParse(ctx)));
+  return files;
+}
+
+const FILES = new WeakMap<object, ParsedFiles>();
+
+function readAndParse(ctx: Pick<PlanContext, 'readFile'>): ParsedFiles {
   const cache = new Map<string, ParsedFile | null>();
   return (file) => {
     if (!cache.has(file)) {

@@ -20,7 +20,8 @@
  * nothing must return null rather than print.
  */
 import { diffLines } from 'diff';
-import type { Collection } from 'jscodeshift';
+import type { Collection, JSCodeshift } from 'jscodeshift';
+import { importedSpecifiers } from './imports.js';
 import type { CodeStyle } from './style.js';
 
 /**
@@ -121,7 +122,7 @@ function previousLineOpens(lines: string[], i: number): boolean {
  * recast reprints a program whose statement list changed without the blank line that followed
  * its directive (`'use strict';`); put it back when the original had it.
  */
-export function keepDirectiveGap(original: string, printed: string): string {
+function keepDirectiveGap(original: string, printed: string): string {
   const directive = /^([ \t]*(['"])use strict\2;?)(\r?\n)/m;
   const before = directive.exec(original);
   const after = directive.exec(printed);
@@ -137,7 +138,7 @@ export function keepDirectiveGap(original: string, printed: string): string {
  * recast separates a statement added after the last import by the blank line that followed that
  * import; an import we added belongs to the block above it, so that blank line goes.
  */
-export function closeImportGaps(text: string, specifiers: string[]): string {
+function closeImportGaps(text: string, specifiers: string[]): string {
   if (!specifiers.length) return text;
   const lines = text.split('\n');
   const isImport = (line: string) => /^\s*(import\s|(const|let|var)\s.*\brequire\()/.test(line);
@@ -147,4 +148,14 @@ export function closeImportGaps(text: string, specifiers: string[]): string {
     if (at >= 2 && lines[at - 1].trim() === '' && isImport(lines[at - 2])) lines.splice(at - 1, 1);
   }
   return lines.join('\n');
+}
+
+/**
+ * The epilogue of a transform that added imports: printWithStyle, then the blank lines recast
+ * leaves wrong closed (closeImportGaps for the imports added since `importsBefore` — the
+ * specifiers importedSpecifiers gave before the edits —, keepDirectiveGap for `'use strict'`).
+ */
+export function printEdited(j: JSCodeshift, root: Collection, original: string, style: CodeStyle, importsBefore: ReadonlySet<string>): string {
+  const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
+  return keepDirectiveGap(original, closeImportGaps(printWithStyle(root, original, style), added));
 }

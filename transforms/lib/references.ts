@@ -9,7 +9,8 @@ import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Location } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
 import { moduleExportsTarget, type ImportForm } from './exports.js';
-import { parseOrNull, type Node } from './ast.js';
+import { identifiersNamed, pathsOfType, type Node } from './ast.js';
+import { parsedFiles } from './parsed-files.js';
 
 /** What identifies the handler. */
 export interface HandlerIdentity {
@@ -38,7 +39,7 @@ export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrati
   };
   const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });
   const defSource = ctx.readFile(handler.file);
-  const def = defSource ? parseOrNull(handler.file, defSource) : null;
+  const def = defSource ? parsedFiles(ctx)(handler.file) : null;
   if (def && handler.binding) {
     for (const p of referencesTo(def.j, def.root, handler.binding)) if (outside(handler.file, p.node) && !isExportSite(p)) found.push(at(handler.file, p.node));
   }
@@ -48,7 +49,7 @@ export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrati
     const specifiers = new Set(facts.imports.filter((i) => i.resolved === handler.file).map((i) => i.specifier));
     if (facts.file === handler.file || !specifiers.size) continue;
     const source = ctx.readFile(facts.file);
-    const parsed = source ? parseOrNull(facts.file, source) : null;
+    const parsed = source ? parsedFiles(ctx)(facts.file) : null;
     if (!parsed) continue;
     for (const use of importedUses(parsed.j, parsed.root, handler, specifiers)) if (outside(facts.file, use)) found.push(at(facts.file, use));
   }
@@ -57,9 +58,7 @@ export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrati
 
 /** Identifier paths reading the top-level binding `name` (not declarations, property names or imports). */
 function referencesTo(j: JSCodeshift, root: Collection, name: string): Array<ASTPath<Node>> {
-  return root
-    .find(j.Identifier, { name })
-    .filter((p) => {
+  return identifiersNamed(j, root, name).filter((p) => {
       const parent = p.parent.node;
       if (/^(Import|Export)\w*Specifier$/.test(parent.type)) return false;
       if ((parent.type === 'FunctionDeclaration' || parent.type === 'VariableDeclarator' || parent.type === 'FunctionExpression' || parent.type === 'ClassDeclaration') && parent.id === p.node) return false;
@@ -71,8 +70,7 @@ function referencesTo(j: JSCodeshift, root: Collection, name: string): Array<AST
       if (/^TS/.test(parent.type)) return false;
       if (p.scope && p.scope.lookup(name) && !p.scope.lookup(name).isGlobal) return false;
       return true;
-    })
-    .paths();
+    });
 }
 
 /** `export default name`, `module.exports = name`, `module.exports = { name }`, `exports.x = name`: the export itself, not a use. */
@@ -100,23 +98,23 @@ function importedUses(j: JSCodeshift, root: Collection, handler: HandlerIdentity
       else if (p.parent.node.type === 'MemberExpression' && p.parent.node.object === p.node && p.parent.node.property.name === member) uses.push(p.parent.node);
     }
   };
-  root.find(j.ImportDeclaration).forEach((p) => {
-    if (!targetsHandler(p.node.source.value)) return;
+  for (const p of pathsOfType(j, root, 'ImportDeclaration')) {
+    if (!targetsHandler(p.node.source.value)) continue;
     for (const s of (p.node.specifiers ?? []) as Node[]) {
       if (s.type === 'ImportDefaultSpecifier' && form.kind === 'default') usesOf(s.local.name, null);
       else if (s.type === 'ImportSpecifier' && form.kind === 'named' && s.imported.name === form.name) usesOf(s.local.name, null);
       else if (s.type === 'ImportNamespaceSpecifier') usesOf(s.local.name, form.kind === 'named' ? form.name : 'default');
     }
-  });
-  root.find(j.VariableDeclarator).forEach((p) => {
+  }
+  for (const p of pathsOfType(j, root, 'VariableDeclarator')) {
     const init = p.node.init as Node;
-    if (!(init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && targetsHandler(init.arguments[0]?.value))) return;
+    if (!(init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && targetsHandler(init.arguments[0]?.value))) continue;
     const id = p.node.id as Node;
     if (id.type === 'Identifier') usesOf(id.name, form.kind === 'named' ? form.name : null);
     else if (id.type === 'ObjectPattern' && form.kind === 'named') {
       const prop = id.properties.find((q: Node) => q.key?.name === form.name);
       if (prop?.value?.type === 'Identifier') usesOf(prop.value.name, null);
     }
-  });
+  }
   return uses;
 }

@@ -8,7 +8,7 @@
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Route } from '../../analyzer/model.js';
-import { startsAt, type Node } from './ast.js';
+import { startsAt, statementPaths, type Node } from './ast.js';
 
 const span = (n: Node): [number, number] => [n.loc?.start.line ?? 0, n.loc?.end.line ?? 0];
 
@@ -41,7 +41,7 @@ export interface RouteStatement {
  */
 export function routeStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'statement'>): RouteStatement | { refuse: string; statement?: ASTPath<Node> } {
   const at = route.statement;
-  const statement = at ? root.find(j.Statement).filter((p) => startsAt(p.node, at.start, source)).paths()[0] : undefined;
+  const statement = at ? statementPaths(j, root).find((p) => startsAt(p.node, at.start, source)) : undefined;
   if (!at || !statement) return { refuse: 'its registration was not found where the analysis put it' };
   if (!at.own || statement.node.type !== 'ExpressionStatement') return { refuse: 'its registration is neither X.METHOD(path, …) nor X.route(path).METHOD(…) as a statement of its own', statement };
   const lines = span(statement.node);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Inventory, Route } from '../../analyzer/model.js';
 import { joinPaths } from '../../analyzer/path.js';
+import { identifierNames } from '../lib/ast.js';
 import type { ParsedFile } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
 
@@ -43,8 +44,7 @@ export function pluginName(ctx: PlanContext, file: string, owner: string, reg: P
   given.set(file, inFile);
   const existing = new RegExp(`Fastify routes of the Express ${escape(ownerLabel(ctx.inventory, owner))}[\\s\\S]*?function (\\w+)\\(`).exec(reg.source);
   if (existing) return existing[1];
-  const taken = new Set<string>();
-  reg.root.find(reg.j.Identifier).forEach((p) => void taken.add(p.node.name));
+  const taken = identifierNames(reg.j, reg.root);
   let name = base;
   for (let i = 2; taken.has(name) || inFile.has(name); i++) name = `${base}${i}`;
   inFile.add(name);

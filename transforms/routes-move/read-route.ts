@@ -10,12 +10,13 @@ import type { Inventory, Route } from '../../analyzer/model.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { anchorOf } from '../lib/anchor.js';
-import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
+import { functionAt, isTypeScript, statementPaths, textOf, type Node } from '../lib/ast.js';
 import { placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
 import { otherUses } from '../lib/references.js';
 import { routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
+import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
 import type { GeneratedModule } from '../server-module/locate.js';
@@ -73,7 +74,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
   };
-  const style = detectStyle(reg.source, route.registration.file);
+  const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
   const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, reg, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
@@ -130,10 +131,7 @@ function leadingComments(node: Node): string[] {
 
 /** Whether line `line` of a registration file lies in a route registration statement (another route sharing the handler). */
 export function isRegistrationLine(reg: Pick<ParsedFile, 'j' | 'root'>, line: number): boolean {
-  return reg.root
-    .find(reg.j.ExpressionStatement)
-    .filter((p) => (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''))
-    .size() > 0;
+  return statementPaths(reg.j, reg.root).some((p) => p.node.type === 'ExpressionStatement' && (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''));
 }
 
 /** The handler's refusals as one blocker, which waits for the plugins stage when every refusal is one its plugins lift. */

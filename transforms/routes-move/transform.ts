@@ -12,7 +12,7 @@
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { closeImportGaps, keepDirectiveGap, printWithStyle } from '../lib/print.js';
+import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
 import { addImport, importedSpecifiers } from '../lib/imports.js';
 import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
@@ -116,8 +116,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   addFastifyTypes(j, root, [...types]);
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
-  const added = [...importedSpecifiers(j, root)].filter((s) => !importsBefore.has(s));
-  const printed = keepDirectiveGap(file.source, closeImportGaps(printWithStyle(root, file.source, style), added));
+  const printed = printEdited(j, root, file.source, style, importsBefore);
   // recast puts the appended plugin right under the last statement; a blank line sets it apart.
   if (!plugins.length) return printed;
   // recast puts an appended plugin right under the statement before it (two of them on one line): a blank line sets each apart.
