@@ -5,7 +5,7 @@
  * truncating the route tables and saying so.
  */
 import type { Inventory } from '../analyzer/model.js';
-import { cell, expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
+import { causesByCode, cell, expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 const COMMENT_LIMIT = 65_536;
 
@@ -94,7 +94,11 @@ function readinessSummary(inv: Inventory): string[] {
     '|---|---:|---:|---:|---:|',
     ...r.totals.map((t) => `| \`${cell(t.name)}\` | ${t.auto} | ${t.assisted} | ${t.later} | ${t.manual} |`),
     '',
-    ...r.causes.slice(0, 5).map((x) => `- ${x.readiness}${x.readiness === 'later' && x.stage ? ` (${x.stage} stage)` : ''} because of \`${x.code}\` at \`${x.location.file}:${x.location.line}\` (${plural(x.routes, 'route')}): ${cell(x.message)}`),
+    ...(['manual', 'later', 'assisted'] as const).flatMap((readiness) =>
+      causesByCode(r.causes, readiness)
+        .slice(0, 5)
+        .map((g) => `- ${readiness}${g.stage ? ` (${g.stage} stage)` : ''} because of \`${g.code}\` ${g.places.length === 1 ? `at \`${g.places[0].file}:${g.places[0].line}\`` : `in ${g.places.length} places (first \`${g.places[0].file}:${g.places[0].line}\`)`} (${plural(g.routes, 'route')}): ${cell(r.causes.find((x) => x.code === g.code && x.readiness === readiness)!.message)}`),
+    ),
     ...(r.causes.length ? [''] : []),
     ...r.plan.filter((p) => p.findings).map((p) => `- **${p.stage}**: ${cell(p.changes.join('; '))}`),
     '',

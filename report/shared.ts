@@ -81,3 +81,30 @@ export function cell(s: string): string {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** What holds routes at one readiness, per code (a blocker code or a rule id): how many routes, where. */
+export interface CauseGroup {
+  code: string;
+  /** Routes held (a route counted once per code). */
+  routes: number;
+  /** The places named, most routes first. */
+  places: Location[];
+  /** For `later`: the stage the routes wait for. */
+  stage?: string;
+}
+
+/**
+ * The readiness causes of `readiness` grouped by code, most routes first: one blocker repeated per
+ * route ("route-handler-wrapped" at each registration) reads as one cause with its count.
+ */
+export function causesByCode(causes: NonNullable<Inventory['readiness']>['causes'], readiness: string): CauseGroup[] {
+  const groups = new Map<string, CauseGroup>();
+  for (const c of causes.filter((x) => x.readiness === readiness)) {
+    const key = `${c.code}\0${c.stage ?? ''}`;
+    const group = groups.get(key) ?? { code: c.code, routes: 0, places: [], ...(c.stage && readiness === 'later' ? { stage: c.stage } : {}) };
+    group.routes += c.routes;
+    group.places.push(c.location);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.routes - a.routes || a.code.localeCompare(b.code));
+}

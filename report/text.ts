@@ -5,7 +5,7 @@
  */
 import { createColors } from 'picocolors';
 import type { ChainEntry, Finding, Inventory, Route } from '../analyzer/model.js';
-import { expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
+import { causesByCode, expressLabel, groupRoutes, loc, plural, problemsAndNotes, resolutionNote, type ReportItem } from './shared.js';
 
 /** Renders `inv` as plain text; `color` adds ANSI colours (the CLI decides: TTY, no NO_COLOR). */
 export function renderText(inv: Inventory, color = false): string {
@@ -85,9 +85,11 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.later} later${laterStages(r)} · ${r.overall.manual} manual${onFastify ? ` · ${onFastify} already on Fastify` : ''}` + c.dim('  (auto: the routes stage moves it; assisted: moves, with findings to review; later: a later stage takes it; manual: stays on Express until you act)'));
   for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.later} later, ${t.manual} manual`));
   for (const readiness of ['manual', 'later', 'assisted'] as const) {
-    const top = r.causes.filter((x) => x.readiness === readiness).slice(0, 5);
-    if (top.length) line(`  ${readiness} because of: ${top.map((x) => `${x.code} ${loc(x.location)} (${plural(x.routes, 'route')})`).join('; ')}`);
+    const groups = causesByCode(r.causes, readiness);
+    const shown = groups.slice(0, 5).map((g) => `${g.code}${g.stage ? ` (${g.stage} stage)` : ''} ${g.places.length === 1 ? loc(g.places[0]) : `in ${g.places.length} places`} (${plural(g.routes, 'route')})`);
+    if (shown.length) line(`  ${readiness} because of: ${shown.join('; ')}${groups.length > 5 ? `; and ${groups.length - 5} more (--format json lists every route's reasons)` : ''}`);
   }
+  if (r.causes.some((x) => x.readiness !== 'assisted')) line(c.dim('  what each code means: docs/codes.md; every route\'s reasons: --format json (readiness.routes[].blockers)'));
   line();
   const counts = (['error', 'warning', 'info'] as const).map((sev) => `${findings.filter((f) => f.severity === sev).length} ${sev}${sev === 'info' ? '' : 's'}`).join(' · ');
   line(c.bold('Findings') + `  ${counts}` + c.dim('  (rule docs: docs/rules/<rule>.md)'));

@@ -130,6 +130,9 @@ describe('next and the error', () => {
     expect(rewrite('function nf(req, res, next) {\n  next();\n}', { role: 'not-found' }).refusals.join()).toContain('must answer');
     expect(rewrite('function nf(req, res, next) {\n  next(createError(404));\n}', { role: 'not-found' }).out).toContain('function nf(request, reply) {\n  reply.send(createError(404));');
     expect(rewrite('function nf(req, res, next) {\n  next(createError(404));\n}', { role: 'not-found', nextToDefault: false }).refusals.join()).toContain('error middleware that stays on Express');
+    // Express takes any value as the error; reply.send would answer 200 with a plain object or a string as the body.
+    expect(rewrite("function nf(req, res, next) {\n  next({ status: 404, message: 'Path not found' });\n}", { role: 'not-found' }).refusals.join()).toContain('it passes a plain object to next(…): Express takes it as the error');
+    expect(rewrite("function nf(req, res, next) {\n  next('missing');\n}", { role: 'not-found' }).refusals.join()).toContain('it passes a string to next(…)');
   });
 
   it.each([

@@ -11,7 +11,7 @@ import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
-import { serverModuleOf, type GeneratedModule } from '../server-module/locate.js';
+import { serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
@@ -161,7 +161,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
 
   const defModule = moduleSystemOfFile(ctx.inventory, defFile, defSource);
   if (target.module === 'commonjs' && defModule === 'esm') return stay({ code: 'module-system', reason: `${defFile} is an ES module and the generated module (${target.file}) is CommonJS` });
-  if (target.module === 'commonjs' && requires(ctx, defFile, target.file)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module itself, so the generated module cannot require it back` });
+  if (target.module === 'commonjs' && startsApp(ctx, defFile)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module (it starts the app through it, or imports it), so the generated CommonJS module cannot require it back; move the handler into a module of its own` });
 
   let form: ImportForm;
   let local: string;
@@ -186,11 +186,6 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   entries.push([target.file, { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: defFile }]);
   return { entries };
-}
-
-/** Whether the project file `file` requires `target` (as the analyzer resolved its imports). */
-function requires(ctx: PlanContext, file: string, target: string): boolean {
-  return !!ctx.inventory.files.find((f) => f.file === file)?.imports.some((i) => i.kind === 'require' && i.resolved === target);
 }
 
 /** `base`, or `base2`, … when the module already uses the name. */

@@ -378,7 +378,10 @@ function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, reply
   for (const ref of referencesOf(j, fn, nextParam.name)) {
     const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
     const args = isCall ? ref.parent.node.arguments : [];
-    if (options.nextToDefault && isCall && args.length === 1) {
+    // Express takes any value handed to next() as the error (its handler reads err.status); Fastify's
+    // reply.send sends a value that is not an Error as the body (200): only what may be an Error converts.
+    if (options.nextToDefault && isCall && args.length === 1 && kindOf(j, ref, args[0]) !== 'unknown') out.push({ reason: `it passes a ${kindOf(j, ref, args[0]) === 'object' ? 'plain object' : kindOf(j, ref, args[0])} to next(…): Express takes it as the error, Fastify's reply.send would send it as the body (pass an Error, e.g. Object.assign(new Error(message), { status }))` });
+    else if (options.nextToDefault && isCall && args.length === 1) {
       const call = ref.parent.node;
       out.push({ size: sizeOf(call), run: () => void (call.callee = j.memberExpression(j.identifier(replyName), j.identifier('send'))) });
     } else if (options.role === 'not-found') out.push({ reason: isCall && args.length === 1 ? "it passes an error on with next(err) to error middleware that stays on Express" : 'it calls next(): a Fastify not-found handler must answer' });
