@@ -236,10 +236,3 @@ function compareVersions(a: string, b: string): number {
 
 /** The id of a catalogued default difference. */
 export type FrameworkDefaultId = keyof typeof FRAMEWORK_DEFAULTS;
-
-/**
- * The HTTP methods Fastify 5 routes without `fastify.addHttpMethod` (its `supportedMethods`:
- * fastify lib/httpMethods.js, Routes docs "Shorthand declaration"); Express routes every method of
- * Node's `http.METHODS` (`app.propfind`, `app.search`, …), which Fastify answers with 404 until added.
- */
-export const FASTIFY_HTTP_METHODS: readonly string[] = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];

@@ -10,10 +10,10 @@
  * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
  *   routes that overlap move only when both agree on which answers.
  */
+import { FASTIFY_ROUTE_METHODS } from '../../analyzer/fastify-api.js';
 import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from '../../analyzer/model.js';
 import { prefixCovers } from '../../analyzer/path.js';
 import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
-import { FASTIFY_HTTP_METHODS } from '../../rules/catalogue/framework-defaults.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
@@ -53,7 +53,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
   const paths = fastifyPaths(route);
   if ('refuse' in paths) add('route-path-syntax', paths.refuse);
-  if (route.method !== 'ALL' && !FASTIFY_HTTP_METHODS.includes(route.method)) add('route-method', `Fastify routes ${route.method} only once it is added with fastify.addHttpMethod('${route.method}')`);
+  if (!FASTIFY_ROUTE_METHODS.has(route.method.toLowerCase())) add('route-method', `Fastify routes ${route.method} only once it is added with fastify.addHttpMethod('${route.method}')`);
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
   if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
   if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);

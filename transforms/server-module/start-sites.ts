@@ -13,6 +13,8 @@ export interface StartSite {
   line: number;
   column: number;
   kind: 'listen' | 'create-server';
+  /** The callee as written, line breaks removed (`app.listen`, `require('http').createServer`, `new http.Server`). */
+  callee: string;
   /** create-server: the index of the argument that is the app. */
   appArgument?: number;
   app: App;
@@ -22,7 +24,7 @@ export interface StartSite {
 export function startSites(ctx: Pick<PlanContext, 'inventory'>): StartSite[] {
   return ctx.inventory.apps
     .filter((app) => app.framework !== 'fastify')
-    .flatMap((app) => app.starts.map((s): StartSite => ({ file: s.location.file, line: s.location.line, column: s.location.column, kind: s.kind, ...(s.appArgument !== undefined ? { appArgument: s.appArgument } : {}), app })))
+    .flatMap((app) => app.starts.map((s): StartSite => ({ file: s.location.file, line: s.location.line, column: s.location.column, kind: s.kind, callee: s.callee, ...(s.appArgument !== undefined ? { appArgument: s.appArgument } : {}), app })))
     .sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
 }
 

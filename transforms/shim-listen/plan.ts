@@ -13,6 +13,8 @@ export interface ListenEntry {
   kind: 'listen' | 'create-server';
   line: number;
   column: number;
+  /** The callee as the analyzer recorded it (`http.createServer`, `new http.Server`): several calls may start at one place. */
+  callee: string;
   appArgument?: number;
   /** How the file imports the generated module (`./fastify-server.js`). */
   specifier: string;
@@ -25,7 +27,7 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   for (const site of startSites(ctx)) {
     const target = serverModuleFor(ctx, site.file);
     const plan = byFile.get(site.file) ?? { file: site.file, entries: [] };
-    plan.entries.push({ kind: site.kind, line: site.line, column: site.column, ...(site.appArgument !== undefined ? { appArgument: site.appArgument } : {}), specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
+    plan.entries.push({ kind: site.kind, line: site.line, column: site.column, callee: site.callee, ...(site.appArgument !== undefined ? { appArgument: site.appArgument } : {}), specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
     byFile.set(site.file, plan);
   }
   const manual: ManualItem[] = [];

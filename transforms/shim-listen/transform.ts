@@ -10,7 +10,7 @@ import type { TransformOptions } from '../model.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { printWithStyle } from '../lib/print.js';
 import type { ListenEntry } from './plan.js';
-import { startsAt } from '../lib/ast.js';
+import { startsAt, textOf } from '../lib/ast.js';
 
 /**
  * jscodeshift transform; null when there is no plan.
@@ -37,10 +37,19 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
 
 type Names = Record<'buildFastify' | 'listen' | 'requestListener', string>;
 
-/** The planned call where the analyzer found it: `.listen(…)` for a listen site, a server factory (call or `new`) for the others. */
+/**
+ * The planned call where the analyzer found it: the call (or `new`) that starts there with the
+ * callee it recorded — several calls start at one place (`http.createServer(app).listen(3000)`,
+ * `require('http').createServer(app)`), the callee tells the site apart.
+ */
 function plannedCall(j: JSCodeshift, root: Collection, entry: ListenEntry, source: string): ASTPath | undefined {
-  const at = (p: ASTPath) => startsAt(p.node, entry, source);
-  if (entry.kind === 'listen') return root.find(j.CallExpression, { callee: { type: 'MemberExpression', property: { name: 'listen' } } }).filter(at).paths()[0];
+  // Spaces and parentheses left out on both sides: `new (require('http').Server)` is recorded with its parentheses, recast's callee has none.
+  const bare = (s: string) => s.replace(/[\s()]+/g, '');
+  const calleeOf = (p: ASTPath) => {
+    const node = p.node as unknown as { type: string; callee: unknown };
+    return `${node.type === 'NewExpression' ? 'new' : ''}${bare(textOf(node.callee) ?? '')}`;
+  };
+  const at = (p: ASTPath) => startsAt(p.node, entry, source) && calleeOf(p) === bare(entry.callee);
   return [...root.find(j.CallExpression).filter(at).paths(), ...root.find(j.NewExpression).filter(at).paths()][0];
 }
 
