@@ -24,7 +24,7 @@ export function factoryCall(f: FactoryRecord, locate: Locate): FactoryCall {
 }
 
 /** One argument folded: its JSON value where known, and the paths that are not. */
-export function foldedValue(v: Value, node: Node): FoldedValue {
+function foldedValue(v: Value, node: Node): FoldedValue {
   const unresolved: Unresolved = [];
   const value = fold(v, '', unresolved);
   const resolution = value === SKIP && v.k !== 'undef' ? 'unresolved' : unresolved.length ? 'partial' : 'exact';

@@ -12,6 +12,7 @@ export const SHIM_MARK = 'written by `migrate run --stage shim`';
 /** On the first line of the hooks module the `routes` stage writes. */
 export const ROUTES_HOOKS_MARK = 'written by `migrate run --stage routes`';
 
+/** Which module a stage wrote: the shim's server module or the routes stage's hooks module. */
 export type GeneratedKind = 'server-module' | 'hooks-module';
 
 /** Which generated module a file is, from its first line; null for the app's own files. */

@@ -22,7 +22,7 @@ const STATEMENTS = new Set([
  * chain) on a plain reference (`app`, `this.router`): removing it removes this registration and
  * nothing else. Undefined when no statement holds `site`.
  */
-export function statementSpan(site: Node, routeChain = false): StatementSpan | undefined {
+function statementSpan(site: Node, routeChain = false): StatementSpan | undefined {
   const call = site.compilerNode;
   let statement: ts.Node | undefined = call.parent;
   while (statement && !STATEMENTS.has(statement.kind)) statement = statement.parent;

@@ -70,7 +70,7 @@ export interface PlanContext {
   /** The values of the stage's options (StepMeta.options), by name, defaults filled in. */
   options: Readonly<Record<string, boolean | string | undefined>>;
   /**
-   * Set when the plan only assesses, for the readiness `migrate analyze` gives (runner/assess.ts):
+   * Set when the plan only assesses, for the readiness `migrate analyze` gives (runner/readiness.ts):
    * the inventory ids of what the earlier stages would have moved by then — apps the shim puts
    * behind Fastify, handlers the errors stage moves, routes the routes stage moves. A planner
    * treats those records as on Fastify already (isOnFastify) and does not refuse for a missing

@@ -110,11 +110,6 @@ export const BLOCKERS = {
 /** A code of BLOCKERS. */
 export type BlockerCode = keyof typeof BLOCKERS;
 
-/** Whether `code` is defined. */
-export function isBlockerCode(code: string): code is BlockerCode {
-  return Object.hasOwn(BLOCKERS, code);
-}
-
 /**
  * The stage that takes a thing once `blockers` are all that hold it — every one of them lifted by
  * that stage (an `as-partner` code by the stage in its `partnerWaitsFor`) —, or null when one needs

@@ -41,7 +41,7 @@ export const errStatus: Rule = {
 
 /**
  * The stage that moves Express error middleware `h` to Fastify (and so rewrites its reads), as
- * the errors stage's planner decides (transforms/errors-handler/plan.ts): a router's handler or
+ * the errors stage's planner decides (transforms/handler-move/error-handler.ts): a router's handler or
  * one under a path moves with its router in `routes`; a conditional or package handler stays for
  * a human; the app's own handler moves in `errors`.
  */

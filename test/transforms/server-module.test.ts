@@ -45,7 +45,9 @@ describe('buildFastifyOf', () => {
   it('refuses a module edited by hand, naming what the stage was about to do', () => {
     const j = jFor('fastify-server.js');
     expect(() => buildFastifyOf(j, j(GENERATED.replace('export function buildFastify(app) {', 'export const buildFastify = function (app) {')), 'register the moved routes')).toThrow('the generated module has no function buildFastify to register the moved routes in');
-    expect(() => buildFastifyOf(j, j(GENERATED.replace('  return fastify;\n}', '  return fastify;\n  console.log(1);\n}')), 'add a hook')).toThrow('does not end in `return <fastify instance>`, where the stage would add a hook');
+    expect(() => buildFastifyOf(j, j(GENERATED.replace('  return fastify;\n}', '  return fastify.ready();\n}')), 'add a hook')).toThrow('does not end in `return <fastify instance>`, where the stage would add a hook');
+    // A statement after the return (a helper someone declared there) does not hide it.
+    expect(buildFastifyOf(j, j(GENERATED.replace('  return fastify;\n}', '  return fastify;\n  function helper() {}\n}')), 'add a hook').instance).toBe('fastify');
   });
 });
 

@@ -28,7 +28,7 @@ export function withHelpers(state: RouteState, file: string, parsedFile: { j: JS
 }
 
 /** A function declared at the top level of the module under `name`, and the places that refer to it (start offsets). */
-export function moduleFunction(file: { j: JSCodeshift; root: Collection }, name: string): { fn: ASTPath<Node>; references: number[] } | null {
+function moduleFunction(file: { j: JSCodeshift; root: Collection }, name: string): { fn: ASTPath<Node>; references: number[] } | null {
   const declaration = file.root.find(file.j.FunctionDeclaration, { id: { name } }).filter((p) => p.parent.node.type === 'Program' || /^Export/.test(p.parent.node.type)).paths()[0];
   if (!declaration) return null;
   const references = file.root

@@ -30,7 +30,6 @@ export function ownerLabel(inventory: Inventory, ownerId: string): string {
   return !app?.name || app.name === 'app' ? 'app' : `app ${app.name}`;
 }
 
-/** `<file stem>Routes`, or the plugin a former run wrote in the file for the same router. */
 /**
  * The name of the plugin function for `owner`'s routes in `file`: `<file stem>Routes` (with
  * several routers in the file, `<receiver>Routes`), free in the file and among the names `given`

@@ -1,13 +1,19 @@
+/**
+ * Which routes answer the same URLs, and which one each framework picks: Express the first
+ * registered, Fastify (find-my-way) the most specific — static before parameter before wildcard
+ * (express-fastify-mapping.md §1.6, §2.7). settle.ts keeps routes that would disagree on Express.
+ */
 import type { Route } from '../../analyzer/model.js';
 
-export type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
+/** One segment of a path: fixed text (lower-cased: Express matches case-insensitively by default), a parameter, or a wildcard. */
+type Segment = { kind: 'static'; text: string } | { kind: 'param' } | { kind: 'wildcard' };
 
 /**
  * The paths a route path stands for, optional groups expanded (Express 5 `{/:id}` → without and
  * with; Express 4 `:id?` → without and with), each as segments: a segment with a wildcard or a
  * RegExp is `wildcard`, one with a parameter (`:id`, `:file.:ext`) is `param`.
  */
-export function variants(path: string): Segment[][] {
+function variants(path: string): Segment[][] {
   const group = /\{([^{}]*)\}/.exec(path);
   if (group) return [...variants(path.slice(0, group.index) + path.slice(group.index + group[0].length)), ...variants(path.slice(0, group.index) + group[1] + path.slice(group.index + group[0].length))];
   const optional = /\/:[A-Za-z_$][\w$]*(\([^)]*\))?\?/.exec(path);
@@ -25,7 +31,8 @@ export function overlaps(a: string, b: string): boolean {
   return variants(a).some((x) => variants(b).some((y) => segmentsOverlap(x, y)));
 }
 
-export function segmentsOverlap(x: Segment[], y: Segment[]): boolean {
+/** Whether some URL matches both segment lists. */
+function segmentsOverlap(x: Segment[], y: Segment[]): boolean {
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
     const s = x[i];
     const t = y[i];

@@ -69,7 +69,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   }
   const later = laterMiddleware(ctx, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`), later[0].registration);
-  // A router-level handler of the route's own router moves with the router's plugin (plan.ts).
+  // A router-level handler of the route's own router moves with the router's plugin (router-error-handlers.ts).
   const catching = inventory.errorHandlers.filter((h) => !isOnFastify(ctx, h) && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   const parents = catching.filter((h) => h.scope === 'router');
   const appLevel = catching.filter((h) => h.scope !== 'router');

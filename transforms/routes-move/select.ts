@@ -37,7 +37,7 @@ export function selectRoutes(ctx: PlanContext): Selection {
 }
 
 /** `migrate run --stage routes --only <router file | "METHOD /full/path">`: whether the run may move `route` (`root`: the project root, for an absolute file). */
-export function selectedByOnly(route: Route, only: string | undefined, root = ''): boolean {
+function selectedByOnly(route: Route, only: string | undefined, root = ''): boolean {
   if (!only) return true;
   if (/^[A-Za-z]+\s+\//.test(only)) {
     const [method, ...rest] = only.trim().split(/\s+/);

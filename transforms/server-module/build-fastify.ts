@@ -21,7 +21,7 @@ import { addImport, importedLocal, removeUnusedImport, type ImportRequest } from
 
 type Quote = 'single' | 'double';
 
-/** `buildFastify` as found: its statements (the array itself, to edit), its last statement `return <instance>`, and that instance's name. */
+/** `buildFastify` as found: its statements (the array itself, to edit), its last `return <instance>` statement, and that instance's name. */
 export interface BuildFastify {
   body: Node[];
   returned: Node;
@@ -30,7 +30,8 @@ export interface BuildFastify {
 }
 
 /**
- * The generated module's `function buildFastify` and the `return <identifier>` that ends it.
+ * The generated module's `function buildFastify` and its last `return <identifier>` (statements
+ * may follow it: a function declaration someone added by hand).
  * @param purpose what the caller is about to do, for the error (`register src/error.js's handler`)
  * @throws Error when the module has no `function buildFastify` ending in `return <identifier>` (it
  *   was edited by hand): what the stage moves would be taken from Express and registered nowhere
@@ -39,8 +40,8 @@ export function buildFastifyOf(j: JSCodeshift, root: Collection, purpose: string
   const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
   if (!build) throw new Error(`the generated module has no function buildFastify to ${purpose} in`);
   const body: Node[] = build.node.body.body;
-  const returned = body[body.length - 1];
-  if (returned?.type !== 'ReturnStatement' || returned.argument?.type !== 'Identifier') throw new Error(`buildFastify in the generated module does not end in \`return <fastify instance>\`, where the stage would ${purpose}`);
+  const returned = [...body].reverse().find((s) => s.type === 'ReturnStatement' && s.argument?.type === 'Identifier');
+  if (!returned) throw new Error(`buildFastify in the generated module does not end in \`return <fastify instance>\`, where the stage would ${purpose}`);
   return { body, returned, instance: returned.argument.name };
 }
 
@@ -109,7 +110,7 @@ export function registerPlugin(j: JSCodeshift, root: Collection, entry: PluginRe
   const local = imported ?? addImport(j, root, entry.import, quote);
   const q = quote === 'double' ? '"' : "'";
   const text = [...(entry.comment ? [`// ${entry.comment.replace(/'/g, q)}`] : []), `${build.instance}.register(${local}${entry.options ? `, ${entry.options}` : ''});`].join('\n');
-  insertAt(build, parseStatements(j, text), entry.placement, bridgeIndex(build));
+  insertAt(build, parseStatements(j, text), entry.placement, bridgeIndex(j, root, build));
   return true;
 }
 
@@ -122,12 +123,12 @@ export function movePluginRegistration(j: JSCodeshift, root: Collection, specifi
   const build = buildFastifyOf(j, root, `move the registration of ${specifier}`);
   const local = importedLocal(j, root, specifier, { kind: 'default' });
   const [statement] = local ? registrationsOf(build, local) : [];
-  const bridge = bridgeIndex(build);
+  const bridge = bridgeIndex(j, root, build);
   if (!statement || bridge < 0) return false;
   const at = build.body.indexOf(statement);
   if ((placement === 'before-bridge') === at < bridge) return false;
   build.body.splice(at, 1);
-  insertAt(build, [statement], placement, bridgeIndex(build));
+  insertAt(build, [statement], placement, bridgeIndex(j, root, build));
   return true;
 }
 
@@ -169,7 +170,7 @@ export function addHook(j: JSCodeshift, root: Collection, entry: HookRegistratio
   if (imported && build.body.some(added)) return false;
   const local = imported ?? addImport(j, root, entry.import, quote);
   const q = quote === 'double' ? '"' : "'";
-  insertAt(build, parseStatements(j, `${build.instance}.addHook(${q}${entry.hook}${q}, ${local});`), entry.placement, bridgeIndex(build));
+  insertAt(build, parseStatements(j, `${build.instance}.addHook(${q}${entry.hook}${q}, ${local});`), entry.placement, bridgeIndex(j, root, build));
   return true;
 }
 
@@ -180,7 +181,7 @@ export function addHook(j: JSCodeshift, root: Collection, entry: HookRegistratio
  */
 export function bridgeOf(j: JSCodeshift, root: Collection): ASTPath<Node> | null {
   const build = buildFastifyOf(j, root, 'find the @fastify/express bridge');
-  const index = bridgeIndex(build);
+  const index = bridgeIndex(j, root, build);
   if (index < 0) return null;
   return root.find(j.ExpressionStatement).filter((p) => p.node === build.body[index]).paths()[0] ?? null;
 }
@@ -193,7 +194,7 @@ export function bridgeOf(j: JSCodeshift, root: Collection): ASTPath<Node> | null
  */
 export function replaceBridge(j: JSCodeshift, root: Collection, statements: string): boolean {
   const build = buildFastifyOf(j, root, 'change the @fastify/express bridge');
-  const index = bridgeIndex(build);
+  const index = bridgeIndex(j, root, build);
   if (index < 0) return false;
   build.body.splice(index, 1, ...parseStatements(j, statements));
   return true;
@@ -206,7 +207,7 @@ export function replaceBridge(j: JSCodeshift, root: Collection, statements: stri
  */
 export function removeBridge(j: JSCodeshift, root: Collection): boolean {
   const build = buildFastifyOf(j, root, 'remove the @fastify/express bridge');
-  const index = bridgeIndex(build);
+  const index = bridgeIndex(j, root, build);
   if (index < 0) return false;
   const local = importedLocal(j, root, EXPRESS_PLUGIN, { kind: 'default' });
   build.body.splice(index, 1);
@@ -217,13 +218,15 @@ export function removeBridge(j: JSCodeshift, root: Collection): boolean {
 /** The package of the bridge. */
 const EXPRESS_PLUGIN = '@fastify/express';
 
-/** Index in buildFastify's body of the statement registering @fastify/express (`fastify.register(fastifyExpress, …)…`), or -1. */
-function bridgeIndex(build: BuildFastify): number {
+/** Index in buildFastify's body of the statement registering @fastify/express (`fastify.register(<its import>, …)…`), or -1. */
+function bridgeIndex(j: JSCodeshift, root: Collection, build: BuildFastify): number {
+  const plugin = importedLocal(j, root, EXPRESS_PLUGIN, { kind: 'default' });
+  if (!plugin) return -1;
   return build.body.findIndex((s) => {
     let call = s.type === 'ExpressionStatement' ? s.expression : null;
     // `fastify.register(fastifyExpress, …).after(…)`: the register call is the callee's object.
     while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'register') call = call.callee.object;
-    return call?.type === 'CallExpression' && call.callee.object?.name === build.instance && call.arguments[0]?.type === 'Identifier' && /^fastifyExpress\d*$/.test(call.arguments[0].name);
+    return call?.type === 'CallExpression' && call.callee.object?.name === build.instance && call.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
   });
 }
 

@@ -54,7 +54,7 @@ export function serverModuleOf(ctx: PlanContext, app: App): GeneratedModule | nu
  * does, next to the file that creates it), named as serverModuleFor names it. Its source is empty:
  * it does not exist yet.
  */
-export function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
+function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
   const start = startSites(ctx).find((s) => s.app.id === app.id)?.file ?? app.location.file;
   return { ...serverModuleFor(ctx, start), source: '', parityErrorPage: ctx.parity === 'express' };
 }
@@ -83,7 +83,7 @@ function describe(ctx: PlanContext, file: string): GeneratedModule {
 export type ServerModule = ModuleFile;
 
 /** Whether `source` is a module the shim stage wrote: its mark on the first line, where the template puts it (analyzer/generated.ts). */
-export function isGeneratedModule(source: string | null): source is string {
+function isGeneratedModule(source: string | null): source is string {
   return !!source && generatedKind(source.split('\n', 1)[0]) === 'server-module';
 }
 

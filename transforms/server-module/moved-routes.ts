@@ -122,7 +122,7 @@ function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegist
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
 function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
-  const { body: statements, instance } = buildFastifyOf(j, root, 'register the moved routes');
+  const { body: statements, instance, returned } = buildFastifyOf(j, root, 'register the moved routes');
   const register = j(
     [
       '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
@@ -132,7 +132,7 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegi
   )
     .find(j.Program)
     .paths()[0].node.body;
-  statements.splice(statements.length - 1, 0, ...register);
+  statements.splice(statements.indexOf(returned), 0, ...register);
   const t = (s: string) => (entry.typescript ? s : '');
   const fn = j(
     [
