@@ -38,6 +38,7 @@ export const BLOCKERS = {
   // ── shim ──────────────────────────────────────────────────────────────────────────────────
   'no-listen': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'Nothing starts the app where it is created; start it with the generated listen() or requestListener().' },
   'setting-not-copied': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'An app setting Fastify must copy is known only at run time.' },
+  'shared-server-settings': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "The app is started in the same folder as another, so it runs behind a module that copies the other app's settings, which differ from its own." },
   'body-parser-options': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "A body parser's options are known only at run time, so Fastify's routes cannot parse bodies the same way yet." },
 
   // ── errors: app-level error and 404 handlers ─────────────────────────────────────────────
@@ -84,6 +85,7 @@ export const BLOCKERS = {
   'route-res-method-replaced': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Middleware replaces a response method its handler calls, on Express’s response only.', covers: ['res-method-reassign'] },
   'route-merge-params': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "Under a mount path with parameters, without mergeParams: Express hides them, Fastify's prefix shows them." },
   'route-router-options': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its router matches case or trailing slashes by its own options, unlike the app.' },
+  'route-shared-module': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'One generated module builds the Fastify server of several apps, so a route moved into it would answer for all of them.' },
   'route-no-server': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'No generated server module serves its app, so the routes stage cannot move it (the shim placed none).' },
   'route-finding': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A finding that needs a human applies to it (the finding names what to do).' },
   // ── routes: what its source shows ─────────────────────────────────────────────────────────

@@ -33,6 +33,7 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'style-double': [2, 2],
   'ts-router': [3, 3],
+  'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
 };
 /** ManualItem codes per case (plan order); absent: none. */
@@ -40,6 +41,7 @@ const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
+  'two-apps-one-module': ['route-shared-module', 'route-shared-module'],
   'two-routers': ['route-registration-shape'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */

@@ -63,6 +63,18 @@ describe('what the shim reports', () => {
     expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`, m.reason.includes('limit (process.env.FORM_LIMIT')])).toEqual([['body-parser-options', 'server.js:6', true]]);
   });
 
+  it('two apps started in one folder share one generated module: both are behind Fastify, and the one whose settings the module does not copy is reported (at its line once the import is added)', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'two-apps', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'server.js': "const express = require('express');\nconst pub = express();\npub.get('/', (req, res) => res.send('pub'));\nconst admin = express();\nadmin.set('trust proxy', 1);\nadmin.get('/', (req, res) => res.send('admin'));\npub.listen(3000);\nadmin.listen(3001);\n",
+    });
+    const result = await runStage({ root, stage: 'shim', dry: true });
+    expect(result.changes.map((c) => c.file).sort()).toEqual(['fastify-server.js', 'package.json', 'server.js']);
+    expect(result.changes.find((c) => c.file === 'server.js')!.after).toContain('listen(buildFastify(admin), 3001);');
+    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['shared-server-settings', 'server.js:5']]);
+    expect(result.manual[0].reason).toContain("admin is started in the same folder as pub, so it runs behind fastify-server.js, which copies pub's settings");
+  });
+
   it('--parity express restores Express pages with finalhandler and adds it to package.json', async () => {
     const { files, result } = await runFixture('shim-server', 'parity-express', 'shim');
     expect(files['fastify-server.js']).toMatch(/setNotFoundHandler[\s\S]*finalhandler\(request\.raw, reply\.raw/);

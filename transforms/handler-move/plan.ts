@@ -11,7 +11,7 @@ import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
-import { serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
+import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
@@ -108,16 +108,6 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
 /** How this step's TODO(migrate) comments begin (after `TODO(migrate): `). */
 function todoPrefix(step: MoveStep): string {
   return `${step.noun} stays on Express:`;
-}
-
-/** The Express apps each generated module serves (by module file), in inventory order. */
-function appsPerModule(apps: App[], modules: Map<string, GeneratedModule | null>): Map<string, App[]> {
-  const out = new Map<string, App[]>();
-  for (const app of apps) {
-    const file = modules.get(app.id)?.file;
-    if (file) out.set(file, [...(out.get(file) ?? []), app]);
-  }
-  return out;
 }
 
 /**

@@ -16,7 +16,7 @@
 import type { Route } from '../../analyzer/model.js';
 import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext, StepPlan } from '../model.js';
-import { startsApp } from '../server-module/locate.js';
+import { appsPerModule, startsApp } from '../server-module/locate.js';
 import { assemble } from './assemble.js';
 import type { RoutesEntry } from './model.js';
 import { nativeHooks } from './native-hooks.js';
@@ -35,9 +35,10 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const selection = selectRoutes(ctx);
   const parsed = parsedFiles(ctx);
   const views = viewsPerApp(ctx, selection.modules, parsed);
+  const apps = appsPerModule(ctx.inventory.apps.filter((a) => a.framework !== 'fastify'), selection.modules);
   const read = (r: Route) => {
     const target = selection.modules.get(r.appId)!;
-    return readRoute(ctx, r, { parsed, target, views, startsApp: (file) => startsApp(ctx, file) });
+    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file) });
   };
   const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);

@@ -6,7 +6,7 @@
  * route it becomes.
  */
 import type { ASTPath } from 'jscodeshift';
-import type { Inventory, Route } from '../../analyzer/model.js';
+import type { App, Inventory, Route } from '../../analyzer/model.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { anchorOf } from '../lib/anchor.js';
@@ -32,6 +32,8 @@ import type { ViewsOf } from './views.js';
 export interface ReadInput {
   parsed: ParsedFiles;
   target: GeneratedModule;
+  /** The Express apps `target` serves (server-module/locate.ts appsPerModule). */
+  servesApps: App[];
   views: ViewsOf;
   /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp). */
   startsApp: (file: string) => boolean;
@@ -63,6 +65,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
   // module, and the route parity check cannot follow it.
   if (input.startsApp(route.registration.file)) block({ code: 'route-start-file', reason: `it is registered in ${route.registration.file}, the file that starts the app, which the generated server module would have to import back (a cycle); move the routes into a module of their own` });
+  // A route registered in a buildFastify several apps share would answer for all of them (the errors stage's shared-generated-module).
+  if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
   if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
 
   const options: HandlerOptions = {

@@ -50,6 +50,21 @@ export function serverModuleOf(ctx: PlanContext, app: App): GeneratedModule | nu
 }
 
 /**
+ * The apps each server module serves (module file → apps), from the module of each app
+ * (`modules`: app id → serverModuleOf). The shim writes one module per folder that starts an
+ * app, so two apps started in one folder share one `buildFastify`: what a later stage registers
+ * there answers for both.
+ */
+export function appsPerModule(apps: App[], modules: Map<string, GeneratedModule | null>): Map<string, App[]> {
+  const out = new Map<string, App[]>();
+  for (const app of apps) {
+    const file = modules.get(app.id)?.file;
+    if (file) out.set(file, [...(out.get(file) ?? []), app]);
+  }
+  return out;
+}
+
+/**
  * The module the shim writes for `app`: next to the first place that starts it (or, when nothing
  * does, next to the file that creates it), named as serverModuleFor names it. Its source is empty:
  * it does not exist yet.

@@ -6,7 +6,7 @@
  * the shim must not take that back.
  */
 import type { App, Inventory } from '../../analyzer/model.js';
-import type { FilePlan, PlanContext, StepPlan } from '../model.js';
+import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { serverFactsOf } from './facts.js';
 import { generatedModuleFor, serverModuleFor } from '../server-module/locate.js';
@@ -28,14 +28,24 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
   const sites = startSites(ctx);
   // Nothing starts an app and the shim has not run: the module goes next to the app.
   const places = sites.length || importsGeneratedModule(ctx) ? sites : ctx.inventory.apps.slice(0, 1).map((app) => ({ file: app.location.file, app }));
+  const builtFor = new Map<string, App>();
   for (const { file, app } of places) {
     const target = serverModuleFor(ctx, file);
-    if (files.has(target.file) || ctx.readFile(target.file) !== null) continue;
+    const planned = files.get(target.file);
+    if (planned) {
+      // A second app started in the same folder: shim-listen puts it behind the same module.
+      if (!shimmed.includes(app)) shimmed.push(app);
+      const { facts } = serverFactsOf(ctx, app, target);
+      if (!sameFacts(facts, planned.entries[0].facts)) manual.push(sharedSettings(app, builtFor.get(target.file)!, target.file));
+      continue;
+    }
+    if (ctx.readFile(target.file) !== null) continue;
     const { facts, manual: left } = serverFactsOf(ctx, app, target);
+    builtFor.set(target.file, app);
     const style = detectStyle(ctx.readFile(file) ?? '', file);
     files.set(target.file, { file: target.file, create: true, entries: [{ facts, style }] });
     manual.push(...left);
-    shimmed.push(app);
+    if (!shimmed.includes(app)) shimmed.push(app);
   }
   const entries = [...files.values()].map((f) => f.entries[0].facts);
   return {
@@ -47,6 +57,25 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     verdicts: ctx.inventory.apps.filter((a) => a.framework !== 'fastify').map((a) => ({ id: a.id, kind: 'app' as const, moves: shimmed.includes(a) || generatedModuleFor(ctx, a) !== null, blockers: [] })),
     moved: { what: 'apps behind Fastify', done: files.size, of: files.size },
     deltas: ctx.parity === 'express' ? [] : deltasOf(ctx.inventory, shimmed),
+  };
+}
+
+/** Whether two apps' settings give the same generated module. */
+function sameFacts(a: ServerFacts, b: ServerFacts): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * An app behind a module written from another app's settings (both are started in one folder,
+ * and the shim writes one module per folder): its own settings differ, so Fastify routes it the
+ * way the other app is set up.
+ */
+function sharedSettings(app: App, builtFor: App, module: string): ManualItem {
+  return {
+    file: app.location.file,
+    line: app.location.line,
+    code: 'shared-server-settings',
+    reason: `${app.name} is started in the same folder as ${builtFor.name}, so it runs behind ${module}, which copies ${builtFor.name}'s settings (routing, trust proxy, query parser, body parsers) and not its own, which differ; start it from a folder of its own or copy its settings into that module by hand`,
   };
 }
 
