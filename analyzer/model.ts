@@ -655,7 +655,15 @@ export interface Readiness {
    * rule and place) that holds routes back or asks for review, with how many routes it holds at
    * that readiness and stage; most routes first.
    */
-  causes: Array<{ readiness: RouteReadiness; stage?: Stage; code: string; message: string; location: Location; routes: number }>;
+  causes: Array<{ readiness: RouteReadiness; stage?: Stage; code: string; message: string; location: Location; routes: number; /** The ids of those routes. */ routeIds: string[] }>;
   /** What each stage will change, in stage order: finding counts and one line per kind of change. */
   plan: Array<{ stage: Stage; findings: number; changes: string[] }>;
+  /** Stages whose plan could not be assessed (it refused, left work or failed), in stage order; absent when every one was. */
+  unassessed?: Unassessed[];
+}
+
+/** A stage the readiness could not assess, and why (the refusal's message). */
+export interface Unassessed {
+  stage: Stage;
+  reason: string;
 }

@@ -97,7 +97,7 @@ function header(inv: Inventory, findings: Finding[], title: string): string {
   const meta = [expressLabel(inv), p.moduleKind === 'esm' ? 'ESM' : 'CommonJS', ...(p.typescript ? ['TypeScript'] : []), `entry ${p.entry ?? 'none'} (${p.entrySource})`, `${s.routes} routes`, `${s.routers} routers`, `${s.middleware} middleware`, `${s.errorHandlers} error handlers`];
   const overall = inv.readiness?.overall;
   const readinessCard = overall
-    ? `<section class="card"><h2>Route readiness</h2>${stackedBar(READINESS.map((r) => ({ cls: `r-${r}`, n: overall[r] })))}<dl class="totals">${READINESS.map((r) => `<div class="r-${r}" title="${e(READINESS_TEXT[r])}"><dt>${r}</dt><dd>${Number(overall[r])}</dd></div>`).join('')}</dl></section>`
+    ? `<section class="card"><h2>Route readiness</h2>${stackedBar(READINESS.map((r) => ({ cls: `r-${r}`, n: overall[r] })))}<dl class="totals">${READINESS.map((r) => `<div class="r-${r}" title="${e(READINESS_TEXT[r])}"><dt>${r}</dt><dd>${Number(overall[r])}</dd></div>`).join('')}</dl>${(inv.readiness?.unassessed ?? []).map((u) => `<p class="unassessed">Not assessed: the ${e(u.stage)} stage (${e(u.reason)})</p>`).join('')}</section>`
     : '<section class="card"><h2>Route readiness</h2><p class="muted">Not computed: the rules did not run.</p></section>';
   const bySeverity = Object.fromEntries(SEVERITIES.map((sv) => [sv, findings.filter((f) => f.severity === sv).length])) as Record<Severity, number>;
   const findingsCard = inv.findings
@@ -284,7 +284,7 @@ body{margin:0 auto;max-width:1400px;padding:1.5rem;font:14px/1.45 system-ui,-app
 h1{font-size:1.5rem;margin:0 0 .4rem}h2{font-size:1.15rem;margin:2rem 0 .6rem}h3{font-size:1rem;margin:0}h4{margin:0 0 .2rem;font-size:.85rem}
 code,pre,.loc,.method{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 pre{margin:0;padding:.5rem;background:var(--head);border-radius:4px;overflow:auto;white-space:pre-wrap}
-.muted{color:var(--muted)}.headline{font-size:1.05rem;font-weight:600;margin:.2rem 0}.headline.ok{color:var(--auto)}.headline.warn{color:var(--warning)}
+.muted{color:var(--muted)}.headline{font-size:1.05rem;font-weight:600;margin:.2rem 0}.headline.ok{color:var(--auto)}.headline.warn{color:var(--warning)}.unassessed{color:var(--warning)}
 .cards{display:flex;flex-wrap:wrap;gap:1rem;margin:1rem 0}.card{flex:1 1 280px;border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}.card h2{margin:0 0 .5rem;font-size:1rem}
 .bar{display:block;width:100%;height:10px;border-radius:5px;overflow:hidden}.bar rect.empty{fill:var(--line)}
 .totals{display:flex;gap:1.5rem;margin:.6rem 0 0}.totals div{display:flex;flex-direction:column}.totals dt{font-size:.8rem;color:var(--muted)}.totals dd{margin:0;font-size:1.4rem;font-weight:600}

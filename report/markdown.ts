@@ -90,6 +90,7 @@ function readinessSummary(inv: Inventory): string[] {
     '',
     // Fastify routes are not routes to move: readiness leaves them out (rules/index.ts).
     ...(onFastify ? [`${plural(onFastify, 'route')} already on Fastify, not counted above.`, ''] : []),
+    ...(r.unassessed?.length ? [...r.unassessed.map((u) => `- **Not assessed:** the ${u.stage} stage (${cell(u.reason)})`), ''] : []),
     '| Router | Auto | Assisted | Later | Manual |',
     '|---|---:|---:|---:|---:|',
     ...r.totals.map((t) => `| \`${cell(t.name)}\` | ${t.auto} | ${t.assisted} | ${t.later} | ${t.manual} |`),

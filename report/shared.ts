@@ -99,12 +99,15 @@ export interface CauseGroup {
  */
 export function causesByCode(causes: NonNullable<Inventory['readiness']>['causes'], readiness: string): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
+  // A route held by one code at two places counts once.
+  const ids = new Map<string, Set<string>>();
   for (const c of causes.filter((x) => x.readiness === readiness)) {
     const key = `${c.code}\0${c.stage ?? ''}`;
     const group = groups.get(key) ?? { code: c.code, routes: 0, places: [], ...(c.stage && readiness === 'later' ? { stage: c.stage } : {}) };
-    group.routes += c.routes;
     group.places.push(c.location);
     groups.set(key, group);
+    ids.set(key, new Set([...(ids.get(key) ?? []), ...c.routeIds]));
+    group.routes = ids.get(key)!.size;
   }
   return [...groups.values()].sort((a, b) => b.routes - a.routes || a.code.localeCompare(b.code));
 }

@@ -84,6 +84,7 @@ function renderFindings(inv: Inventory, line: (s?: string) => void, c: ReturnTyp
   const onFastify = inv.routes.filter((x) => x.framework === 'fastify').length;
   line(c.bold('Fastify readiness') + `  ${r.overall.auto} auto · ${r.overall.assisted} assisted · ${r.overall.later} later${laterStages(r)} · ${r.overall.manual} manual${onFastify ? ` · ${onFastify} already on Fastify` : ''}` + c.dim('  (auto: the routes stage moves it; assisted: moves, with findings to review; later: a later stage takes it; manual: stays on Express until you act)'));
   for (const t of r.totals) line(c.dim(`  ${t.name}: ${t.auto} auto, ${t.assisted} assisted, ${t.later} later, ${t.manual} manual`));
+  for (const u of r.unassessed ?? []) line(c.yellow(`  not assessed: the ${u.stage} stage (${u.reason})`));
   for (const readiness of ['manual', 'later', 'assisted'] as const) {
     const groups = causesByCode(r.causes, readiness);
     const shown = groups.slice(0, 5).map((g) => `${g.code}${g.stage ? ` (${g.stage} stage)` : ''} ${g.places.length === 1 ? loc(g.places[0]) : `in ${g.places.length} places`} (${plural(g.routes, 'route')})`);

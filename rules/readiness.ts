@@ -9,7 +9,7 @@
  * route is `manual`. Only Express routes are routes to move: Fastify routes are
  * left out of `routes`, `totals`, `overall`, `byStage` and `causes`.
  */
-import type { Finding, Inventory, Location, Readiness, RouteBlocker, RouteReadiness, Stage } from '../analyzer/model.js';
+import type { Finding, Inventory, Location, Readiness, RouteBlocker, RouteReadiness, Stage, Unassessed } from '../analyzer/model.js';
 import { expressRoutes } from './frameworks.js';
 import { RULES, STAGES } from './index.js';
 
@@ -24,11 +24,12 @@ export interface RouteVerdict {
 }
 
 /**
- * The readiness of `inventory`'s Express routes; `verdicts` by route id. A route without a verdict
- * (the routes plan did not look at it: no server module serves its app) is manual, with code
- * `route-no-server`.
+ * The readiness of `inventory`'s Express routes; `verdicts` by route id; `unassessed`: the stages
+ * whose plans could not be assessed. A route without a verdict is manual: `route-not-assessed`
+ * (with the refusals' reasons) when the routes stage is among `unassessed`, else `route-no-server`
+ * (the routes plan did not look at it: no server module serves its app).
  */
-export function readinessOf(inventory: Inventory, findings: Finding[], verdicts: ReadonlyMap<string, RouteVerdict>): Readiness {
+export function readinessOf(inventory: Inventory, findings: Finding[], verdicts: ReadonlyMap<string, RouteVerdict>, unassessed: Unassessed[] = []): Readiness {
   const about = new Map<string, Finding[]>();
   for (const f of findings) about.set(f.subject, [...(about.get(f.subject) ?? []), f]);
   const toMove = expressRoutes(inventory);
@@ -39,7 +40,7 @@ export function readinessOf(inventory: Inventory, findings: Finding[], verdicts:
     const inherited = r.chain.flatMap((c) => (c.middlewareId ? (about.get(c.middlewareId) ?? []) : [])).filter(applies);
     const fs = [...(about.get(r.id) ?? []), ...inherited];
     const review = fs.filter((f) => !f.autoFixable && f.severity !== 'info');
-    const verdict = verdicts.get(r.id) ?? { moves: false, blockers: [{ code: 'route-no-server', message: 'no server module the shim stage generated serves its app (the routes stage moves routes into that module only; run the shim stage, or move them by hand into the Fastify server that serves the app)', location: r.registration }] };
+    const verdict = verdicts.get(r.id) ?? { moves: false, blockers: [unrated(r.registration, unassessed)] };
     const stage: Stage | undefined = verdict.moves ? (verdict.movesAt ?? 'routes') : verdict.waitsFor;
     const readiness: RouteReadiness = verdict.moves ? (review.length ? 'assisted' : 'auto') : stage ? 'later' : 'manual';
     return { rating: { id: r.id, key: r.key, readiness, ...(stage ? { stage } : {}), blockers: verdict.moves ? [] : verdict.blockers, findings: fs.map((f) => f.id) }, review, route: r };
@@ -55,7 +56,16 @@ export function readinessOf(inventory: Inventory, findings: Finding[], verdicts:
       for (const f of here) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
       return { stage, findings: here.length, changes: [...byRule].map(([rule, n]) => `${RULES.find((x) => x.id === rule)?.title ?? rule}: ${n}`) };
     }),
+    ...(unassessed.length ? { unassessed } : {}),
   };
+}
+
+/** The blocker of a route the routes plan gave no verdict. */
+function unrated(location: Location, unassessed: Unassessed[]): RouteBlocker {
+  if (unassessed.some((u) => u.stage === 'routes')) {
+    return { code: 'route-not-assessed', message: `the routes stage could not be assessed: ${unassessed.map((u) => `${u.stage}: ${u.reason}`).join('; ')}`, location };
+  }
+  return { code: 'route-no-server', message: 'no server module the shim stage generated serves its app (the routes stage moves routes into that module only; run the shim stage, or move them by hand into the Fastify server that serves the app)', location };
 }
 
 /** Per owner (routers told apart by where they are mounted: many share a variable name) and overall. */
@@ -86,15 +96,17 @@ function countBy(stages: Stage[]): Partial<Record<Stage, number>> {
  */
 function causesOf(rated: Array<{ rating: Readiness['routes'][number]; review: Finding[] }>): Readiness['causes'] {
   const causes = new Map<string, Readiness['causes'][number]>();
-  const count = (readiness: RouteReadiness, stage: Stage | undefined, code: string, message: string, location: Location) => {
+  const count = (route: string, readiness: RouteReadiness, stage: Stage | undefined, code: string, message: string, location: Location) => {
     const key = `${readiness}\0${stage ?? ''}\0${code}\0${location.file}:${location.line}:${location.column}`;
-    const cause = causes.get(key) ?? { readiness, ...(stage ? { stage } : {}), code, message, location, routes: 0 };
+    const cause = causes.get(key) ?? { readiness, ...(stage ? { stage } : {}), code, message, location, routes: 0, routeIds: [] };
+    if (cause.routeIds.includes(route)) return;
+    cause.routeIds.push(route);
     cause.routes++;
     causes.set(key, cause);
   };
   for (const { rating, review } of rated) {
-    for (const b of rating.blockers) count(rating.readiness, rating.stage, b.code, b.message, b.location);
-    if (rating.readiness === 'assisted') for (const f of review) count('assisted', rating.stage, f.rule, f.message, f.location);
+    for (const b of rating.blockers) count(rating.id, rating.readiness, rating.stage, b.code, b.message, b.location);
+    if (rating.readiness === 'assisted') for (const f of review) count(rating.id, 'assisted', rating.stage, f.rule, f.message, f.location);
   }
   const weight = (c: Readiness['causes'][number]) => ({ manual: 0, later: 1, assisted: 2, auto: 3 })[c.readiness];
   return [...causes.values()].sort((a, b) => b.routes - a.routes || weight(a) - weight(b));

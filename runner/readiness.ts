@@ -7,7 +7,7 @@
  * one it leaves for that stage.
  */
 import { analyze, chooseRoot, type AnalyzeOptions } from '../analyzer/analyze.js';
-import type { Inventory, Location, Route, RouteBlocker } from '../analyzer/model.js';
+import type { Inventory, Location, Route, RouteBlocker, Unassessed } from '../analyzer/model.js';
 import path from 'node:path';
 import { runRules } from '../rules/index.js';
 import { readinessOf, type RouteVerdict } from '../rules/readiness.js';
@@ -25,14 +25,12 @@ export interface Assessment {
   inventory: Inventory;
   /** Every verdict of the assessed stages' plans, by stage. */
   verdicts: Partial<Record<StageName, Verdict[]>>;
-  /** Why a stage could not be assessed (its plan refused), by stage; its records are then rated manual. */
-  refused: Partial<Record<StageName, string>>;
 }
 
 /**
  * `migrate analyze`'s inventory: the analysis of `options.dir`, the rules' findings, and the
  * readiness of every route (assessReadiness).
- * @throws AnalyzeError as analyze; RunError 'plan-failed' as assessReadiness
+ * @throws AnalyzeError as analyze
  */
 export async function analyzeWithReadiness(options: AnalyzeOptions): Promise<Inventory> {
   const inventory = runRules(await analyze(options));
@@ -43,23 +41,25 @@ export async function analyzeWithReadiness(options: AnalyzeOptions): Promise<Inv
 
 /**
  * Rates the routes of `inventory` (analysed from `root`, with findings) by assessing the stages.
- * @param stepsDir where the steps are (tests); default the transforms/ folder
- * @throws RunError 'plan-failed' when a planner fails (a bug, not a refusal)
+ * A stage whose plan refuses, leaves work or fails is not assessed: `readiness.unassessed` says
+ * why, and when the routes stage is among them its routes are manual (`route-not-assessed`).
+ * @throws what a planner throws other than a RunError
  */
-export async function assessReadiness(root: string, inventory: Inventory, stepsDir?: string): Promise<Assessment> {
+export async function assessReadiness(root: string, inventory: Inventory): Promise<Assessment> {
   const assumed = new Set<string>();
   const verdicts: Assessment['verdicts'] = {};
-  const refused: Assessment['refused'] = {};
+  const unassessed: Unassessed[] = [];
   // Without an app there is nothing the stages would plan (`migrate run` refuses: no-app).
   for (const stage of inventory.apps.length ? ASSESSED : []) {
-    const steps = await stepsOfStage(stage, stepsDir);
+    const steps = await stepsOfStage(stage);
     try {
       const plan = await planStage(steps, planContext(root, inventory, 'default', { assumed }));
       verdicts[stage] = plan.verdicts;
       for (const v of plan.verdicts) if (v.moves) assumed.add(v.id);
     } catch (e) {
-      if (!(e instanceof RunError) || (e.code !== 'refused' && e.code !== 'work-left')) throw e;
-      refused[stage] = e.message;
+      if (!(e instanceof RunError)) throw e;
+      // A planner that failed is a bug in migrate: its stack is for `migrate run`, not this report.
+      unassessed.push({ stage, reason: e.code === 'plan-failed' ? `${e.message.split('\n')[0]} (a bug in migrate: \`migrate run --stage ${stage}\` shows where)` : e.message });
     }
   }
   const byRoute = new Map((verdicts.routes ?? []).filter((v) => v.kind === 'route').map((v) => [v.id, routeVerdict(inventory, v)]));
@@ -69,7 +69,7 @@ export async function assessReadiness(root: string, inventory: Inventory, stepsD
     const route = inventory.routes.find((r) => r.registration.file === n.registration.file && r.registration.line === n.registration.line && r.registration.column === n.registration.column);
     if (route && !byRoute.has(route.id)) byRoute.set(route.id, { moves: true, movesAt: 'errors', blockers: [] });
   }
-  return { inventory: { ...inventory, readiness: readinessOf(inventory, inventory.findings ?? [], byRoute) }, verdicts, refused };
+  return { inventory: { ...inventory, readiness: readinessOf(inventory, inventory.findings ?? [], byRoute, unassessed) }, verdicts };
 }
 
 /** A route's verdict as the Inventory keeps it: each blocker as a code, a message and the place it names. */

@@ -58,9 +58,10 @@ export interface ApiEntry {
    * refuses the use — with the plugins `requires` names when `stage` is `plugins`, else with
    * `difference`. `scope: 'app'`: the form holds at the app level only (inside a router Express's
    * value is relative to the mount path, and the use has no equivalent there). Checked against the
-   * rewrite's converters in test/rules/catalogue.test.ts.
+   * rewrite's converters in test/rules/catalogue.test.ts. `note`: where the value comes from on
+   * Fastify, when that is not Fastify itself (`set by cookie-parser in the bridge`).
    */
-  rewrite?: { form: string; where: 'everywhere' | 'moved-routes'; answersLater?: true; scope?: 'app' };
+  rewrite?: { form: string; note?: string; where: 'everywhere' | 'moved-routes'; answersLater?: true; scope?: 'app' };
   /**
    * For request properties that Express middleware sets (`req.session`, `req.user`, `req.file`):
    * the npm packages that set them. Rows without it are Express's own request API.
@@ -466,7 +467,7 @@ export const API = {
     difference: 'cookie-parser decoded `j:{…}` JSON cookies into objects and moved `s:`-signed ones into signedCookies; @fastify/cookie does neither.',
     requires: ['@fastify/cookie'],
     shape: { use: 'property' },
-    rewrite: { form: 'request.raw.cookies (set by cookie-parser in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.cookies', note: 'set by cookie-parser in the bridge', where: 'moved-routes' },
     addedBy: ['cookie-parser'],
     stage: 'routes',
     source: '§1.3, §3 (cookie-parser)',
@@ -478,7 +479,7 @@ export const API = {
     difference: 'Express-signed values carry an `s:` prefix (`s:value.sig`), Fastify signs `value.sig` with the same HMAC-SHA256: strip `s:` before unsigning legacy cookies; the result is an object, not the value.',
     requires: ['@fastify/cookie'],
     shape: { use: 'property' },
-    rewrite: { form: 'request.raw.signedCookies (set by cookie-parser in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.signedCookies', note: 'set by cookie-parser in the bridge', where: 'moved-routes' },
     addedBy: ['cookie-parser'],
     stage: 'routes',
     source: '§1.3',
@@ -733,7 +734,7 @@ export const API = {
     safety: 'needs-care',
     difference: '`destroy()`/`regenerate()` return promises; with @fastify/session’s default `cookie.secure: true` nothing is stored over plain HTTP; inside the bridge the Express session lives on `request.raw`.',
     requires: ['@fastify/session', '@fastify/cookie'],
-    rewrite: { form: 'request.raw.session (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.session', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['express-session', 'cookie-session'],
     stage: 'routes',
     source: '§3 (express-session), §4.3',
@@ -744,7 +745,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Another property path; the id format differs unless the generator is carried over (`genid` → `idGenerator`).',
     requires: ['@fastify/session'],
-    rewrite: { form: 'request.raw.sessionID (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.sessionID', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['express-session'],
     stage: 'routes',
     source: '§3 (express-session)',
@@ -755,7 +756,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Set by the auth plugin only after it runs (preValidation for @fastify/passport); data set by Express middleware in the bridge lives on `request.raw.user`, not `request.user`.',
     requires: ['@fastify/passport'],
-    rewrite: { form: 'request.raw.user (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.user', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['passport'],
     stage: 'routes',
     source: '§3 (passport, express-jwt), §4.3',
@@ -766,7 +767,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'The property exists only if @fastify/jwt is registered with that decorator name; its 401 bodies differ (§3 express-jwt).',
     requires: ['@fastify/jwt'],
-    rewrite: { form: 'request.raw.auth (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.auth', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['express-jwt'],
     stage: 'routes',
     source: '§3 (express-jwt)',
@@ -777,7 +778,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'A stream part with `filename`/`file`, not multer’s `originalname`/`buffer`/`path`; `fileSize` defaults to `bodyLimit`.',
     requires: ['@fastify/multipart'],
-    rewrite: { form: 'request.raw.file (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.file', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['multer'],
     stage: 'routes',
     source: '§3 (multer)',
@@ -788,7 +789,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Async iteration or saved temp files instead of multer arrays / express-fileupload objects (`mv()` is gone).',
     requires: ['@fastify/multipart'],
-    rewrite: { form: 'request.raw.files (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.files', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['multer', 'express-fileupload'],
     stage: 'routes',
     source: '§3 (multer, express-fileupload)',
@@ -799,7 +800,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Generated on the reply; the token is not read from `query._csrf` by default.',
     requires: ['@fastify/csrf-protection'],
-    rewrite: { form: 'request.raw.csrfToken (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.csrfToken', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['csurf'],
     stage: 'routes',
     source: '§3 (csurf)',
@@ -810,7 +811,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Reads move to the reply: `req.flash(type)` with one argument becomes `reply.flash(type)`.',
     requires: ['@fastify/flash'],
-    rewrite: { form: 'request.raw.flash(type, msg) (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.flash(type, msg)', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['connect-flash'],
     stage: 'routes',
     source: '§3 (connect-flash)',
@@ -822,7 +823,7 @@ export const API = {
     safety: 'needs-care',
     difference: 'Promise-based (`await request.logIn(user)`); the session is cleared on login by default (`clearSessionOnLogin`).',
     requires: ['@fastify/passport'],
-    rewrite: { form: 'request.raw.login (set by its Express middleware in the bridge)', where: 'moved-routes' },
+    rewrite: { form: 'request.raw.login', note: 'set by its Express middleware in the bridge', where: 'moved-routes' },
     addedBy: ['passport'],
     stage: 'routes',
     source: '§3 (passport)',

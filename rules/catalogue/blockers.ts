@@ -86,6 +86,7 @@ export const BLOCKERS = {
   'route-merge-params': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "Under a mount path with parameters, without mergeParams: Express hides them, Fastify's prefix shows them." },
   'route-router-options': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its router matches case or trailing slashes by its own options, unlike the app.' },
   'route-shared-module': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'One generated module builds the Fastify server of several apps, so a route moved into it would answer for all of them.' },
+  'route-not-assessed': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: '`migrate analyze` could not assess the routes stage (its plan refused or failed, for the reason it gives), so the route is not rated.' },
   'route-no-server': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'No generated server module serves its app, so the routes stage cannot move it (the shim placed none).' },
   'route-finding': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A finding that needs a human applies to it (the finding names what to do).' },
   // ── routes: what its source shows ─────────────────────────────────────────────────────────

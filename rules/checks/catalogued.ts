@@ -217,7 +217,7 @@ export const apiUsage: Rule = {
           fastify: appProvided
             ? `fastify.decorateRequest('${use.api.slice(4)}', null) and the middleware that sets it as a hook`
             : entry.addedBy && entry.rewrite
-              ? `${entry.rewrite.form.replace(/ \(.*\)$/, '')} while the Express middleware is still bridged (routes stage), then ${entry.fastify} (plugins stage)`
+              ? `${entry.rewrite.form} while the Express middleware is still bridged (routes stage), then ${entry.fastify} (plugins stage)`
               : entry.fastify,
           location: use.location,
           severity: entry.safety === 'no-equivalent' ? 'error' : 'info',

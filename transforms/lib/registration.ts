@@ -4,12 +4,13 @@
  * it leaves unused, or marked with a `TODO(migrate)` comment (transform).
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Location } from '../../analyzer/model.js';
 import { startsAt, textOf, type Node } from './ast.js';
 import { removeUnusedImport } from './imports.js';
 
-/** Methods a handler is registered with. */
-const REGISTRATION_METHODS = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+/** Methods a handler is registered with: `use` and the routing methods the analyzer knows. */
+const REGISTRATION_METHODS = new Set(['use', ...ROUTE_METHODS]);
 
 /** A handler's registration: the call, the statement around it, and whether the step can delete it. */
 export interface Registration {

@@ -7,7 +7,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
-import type { Route } from '../../analyzer/model.js';
+import type { Inventory, Route } from '../../analyzer/model.js';
 import { startsAt, statementPaths, type Node } from './ast.js';
 
 const span = (n: Node): [number, number] => [n.loc?.start.line ?? 0, n.loc?.end.line ?? 0];
@@ -104,4 +104,13 @@ export function usesOnlyModuleScope(j: JSCodeshift, path: ASTPath<Node>, except:
 function isInside(inner: ASTPath<Node>, outer: ASTPath<Node>): boolean {
   for (let p: ASTPath<Node> | null = inner; p; p = p.parent) if (p === outer) return true;
   return false;
+}
+
+/**
+ * Whether line `line` of `file` lies in the registration statement of a route the analyzer found
+ * (Route.statement; a route without one, on its registration line): where a handler shared by
+ * several routes is referenced by the other routes.
+ */
+export function inRouteStatement(inventory: Pick<Inventory, 'routes'>, file: string, line: number): boolean {
+  return inventory.routes.some((r) => r.registration.file === file && (r.statement ? r.statement.start.line <= line && line <= r.statement.end.line : r.registration.line === line));
 }

@@ -10,7 +10,8 @@ import { placementOf } from '../lib/exports.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import { otherUses } from '../lib/references.js';
 import type { PlanContext } from '../model.js';
-import { isRegistrationLine, jsonOptionsOf } from './read-route.js';
+import { jsonOptionsOf } from './read-route.js';
+import { inRouteStatement } from '../lib/route-statement.js';
 import type { RouteState } from './state.js';
 
 /** A local route middleware rewritten in place to a Fastify preHandler hook. */
@@ -46,7 +47,7 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     const placement = placementOf(file.j, file.root, fn);
     const registrations = moving.flatMap((s) => (s.statement ? [{ file: s.route.registration.file, range: [s.statement.statement.node.start, s.statement.statement.node.end] as [number, number] }] : []));
     const references = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
-    const outside = references.filter((u) => !registrations.some((r) => r.file === u.file && isRegistrationLine(parsed(r.file)!, u.line)));
+    const outside = references.filter((u) => !registrations.some((r) => r.file === u.file && inRouteStatement(ctx.inventory, u.file, u.line)));
     if (outside.length) continue;
     const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
     const rewrite = planHandlerRewrite(file.j, fn, options);

@@ -10,12 +10,12 @@ import type { App, Inventory, Route } from '../../analyzer/model.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { anchorOf } from '../lib/anchor.js';
-import { functionAt, isTypeScript, statementPaths, textOf, type Node } from '../lib/ast.js';
+import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
 import { placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
 import { otherUses } from '../lib/references.js';
-import { routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
+import { inRouteStatement, routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
@@ -57,7 +57,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines));
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
-  const topLevel = statement.statement.parent.node.type === 'Program';
+  const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
   const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
   if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
@@ -80,7 +80,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, reg, registration.handler.node, options, block);
+  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route);
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -104,7 +104,7 @@ function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node
 }
 
 /** A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined, referred to from the plugin; null when it was not found. */
-function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, reg: ParsedFile, node: Node, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
   const def = route.handler.definition;
@@ -121,7 +121,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   const placement = placementOf(defFile.j, defFile.root, fn);
   const statement = state.statement!.statement.node;
   const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: route.registration.file, range: [statement.start, statement.end] });
-  const outside = uses.filter((u) => !(u.file === route.registration.file && isRegistrationLine(reg, u.line)));
+  const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };
 }
@@ -131,11 +131,6 @@ function leadingComments(node: Node): string[] {
   return ((node.comments ?? []) as Node[])
     .filter((c) => c.leading && !String(c.value).includes('TODO(migrate)'))
     .flatMap((c) => (c.type === 'CommentLine' ? [`//${c.value}`] : `/*${c.value}*/`.split('\n').map((l) => l.trim().replace(/^\*/, ' *'))));
-}
-
-/** Whether line `line` of a registration file lies in a route registration statement (another route sharing the handler). */
-export function isRegistrationLine(reg: Pick<ParsedFile, 'j' | 'root'>, line: number): boolean {
-  return statementPaths(reg.j, reg.root).some((p) => p.node.type === 'ExpressionStatement' && (p.node.loc?.start.line ?? 0) <= line && (p.node.loc?.end.line ?? 0) >= line && /\.(get|post|put|patch|delete|head|options|all|route)\s*\(/.test(textOf(p.node) ?? ''));
 }
 
 /** The handler's refusals as one blocker, which waits for the plugins stage when every refusal is one its plugins lift. */

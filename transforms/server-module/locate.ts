@@ -9,7 +9,7 @@ import path from 'node:path';
 import { generatedKind } from '../../analyzer/generated.js';
 import type { App } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
-import { moduleSystemOf, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
+import { moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
 import { isOnFastify } from '../lib/assumed.js';
 import { importsServerModule, startSites } from './start-sites.js';
 
@@ -117,7 +117,7 @@ export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerMod
   const source = ctx.readFile(listenFile) ?? '';
   const typescript = /\.[mc]?ts$/.test(ext);
   // TypeScript gets import/export syntax whatever it compiles to.
-  const module = typescript ? 'esm' : moduleSystemOf(source, ext, ctx.inventory.project.moduleKind);
+  const module = typescript ? 'esm' : moduleSystemOfFile(ctx.inventory, listenFile, source);
   for (const base of BASE_NAMES) {
     const file = path.posix.join(dir, base + ext);
     const existing = ctx.readFile(file);
