@@ -82,7 +82,7 @@ export function stageOptions(steps: Step[], stage: string, given: Record<string,
   for (const [name, option] of declared) values[name] = option.default ?? (option.type === 'boolean' ? false : undefined);
   for (const [name, value] of Object.entries(given)) {
     const option = declared.get(name);
-    if (!option) throw new RunError('bad-option', `the ${stage} stage has no option --${name}${declared.size ? `; its options: ${[...declared.keys()].map((n) => `--${n}`).join(', ')}` : ''}`);
+    if (!option) throw new RunError('bad-option', `the ${stage} stage has no option --${name}${declared.size ? `; its options: ${[...declared.keys()].map((n) => `--${n}`).join(', ')}` : ''} (\`migrate run --help\` lists the options of every stage, --dry among them)`);
     if (typeof value !== option.type) throw new RunError('bad-option', `--${name} takes a ${option.type}`);
     values[name] = value;
   }

@@ -89,7 +89,7 @@ describe('migrate run (built CLI)', () => {
     expect(given.code).toBe(0);
     expect(JSON.parse(given.stdout).manual.map((m: { reason: string }) => m.reason)).toEqual(['shout=true label=x']);
     const unknown = migrate('--stage', 'shim', dir, '--whisper', '--dry');
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'migrate run: the shim stage has no option --whisper; its options: --shout, --label\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'migrate run: the shim stage has no option --whisper; its options: --shout, --label (`migrate run --help` lists the options of every stage, --dry among them)\n']);
     const left = migrate('--stage', 'shim', marked(0, { 'b.js': '// MARK:workleft\n' }), '--allow-dirty');
     expect(left.code).toBe(1);
     expect(left.stdout).toContain('Refused: 1 marked thing(s) still need a human');

@@ -267,7 +267,7 @@ describe('runStage: the step contract (issue 15)', () => {
     const root = app({ 'a.js': `// MARK:option\nconst a = 1;\n` });
     expect((await run(root, { stageOptions: {} })).manual.map((m) => m.reason)).toEqual(['shout=false label=none']);
     expect((await run(root, { stageOptions: { shout: true, label: 'x' } })).manual.map((m) => m.reason)).toEqual(['shout=true label=x']);
-    await expect(run(root, { stageOptions: { whisper: true } })).rejects.toMatchObject({ code: 'bad-option', message: 'the shim stage has no option --whisper; its options: --shout, --label' });
+    await expect(run(root, { stageOptions: { whisper: true } })).rejects.toMatchObject({ code: 'bad-option', message: 'the shim stage has no option --whisper; its options: --shout, --label (`migrate run --help` lists the options of every stage, --dry among them)' });
     await expect(run(root, { stageOptions: { shout: 'loud' } })).rejects.toMatchObject({ code: 'bad-option', message: '--shout takes a boolean' });
   });
 
