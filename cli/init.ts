@@ -9,6 +9,7 @@ import path from 'node:path';
 import { confirm, input, select } from '@inquirer/prompts';
 import type { CommandModule } from 'yargs';
 import { detectEntry, readPackageJson } from '../analyzer/project.js';
+import { pinRef } from '../verifier/baseline-ref.js';
 import { configPath, saveConfig, type MigrateConfig } from '../verifier/config.js';
 
 interface InitArgs {
@@ -30,7 +31,7 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
       y
         .positional('dir', { type: 'string', default: '.', describe: 'Project root' })
         .option('entry', { type: 'string', describe: 'File that starts the server or exports the app (detected when omitted)' })
-        .option('baseline', { type: 'string', describe: 'Git ref (or folder) the migration is compared with, e.g. main; a folder that exists is written as baseline.dir' })
+        .option('baseline', { type: 'string', describe: 'Git ref (or folder) the migration is compared with, e.g. main; a ref that moves (HEAD, a branch) is pinned to its commit; a folder that exists is written as baseline.dir' })
         .option('recording', { type: 'array', string: true, describe: 'HAR recording to replay (verify replays the first)' })
         .option('parity', { choices: ['client', 'express'] as const, describe: 'client: fail on what clients notice; express: also on framework deltas' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'Do not ask; use flags and detected values' })
@@ -56,6 +57,11 @@ export function initCommand(setExit: (code: number) => void): CommandModule<obje
         process.stderr.write('Nothing written.\n');
         setExit(0);
         return;
+      }
+      if (config.baseline?.ref) {
+        const pinned = pinRef(root, config.baseline.ref);
+        config.baseline.ref = pinned.ref;
+        if (pinned.pinnedFrom) process.stderr.write(`Baseline ${pinned.pinnedFrom} pinned to commit ${pinned.ref.slice(0, 12)}: ${pinned.pinnedFrom} moves (migrate run --commit moves HEAD), the commit to compare with does not.\n`);
       }
       const written = saveConfig(root, JSON.parse(JSON.stringify(config)) as MigrateConfig);
       process.stderr.write(`Wrote ${path.relative(process.cwd(), written)}\n`);

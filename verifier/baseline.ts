@@ -1,7 +1,8 @@
 /**
  * The baseline side of `migrate verify`: the app as it was at a git ref (a detached worktree in a
  * temporary folder) or in a folder the user names. A worktree has no node_modules; it gets the
- * working tree's when the lockfiles agree byte for byte, otherwise one install per lockfile, cached.
+ * working tree's when the lockfiles agree byte for byte, otherwise one install per lockfile, cached;
+ * and the working tree's git-ignored `.env*` files and named ignored paths (ignored-files.ts).
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { glob } from 'tinyglobby';
+import { copyIgnoredFiles, ignoredCopyNote } from './ignored-files.js';
 
 /** Where the baseline comes from. Exactly one of `ref` and `dir`. */
 export interface BaselineOptions {
@@ -23,6 +25,11 @@ export interface BaselineOptions {
   dir?: string;
   /** Our cache folder, e.g. `<repo>/.migrate/cache`; installs go to `<cacheDir>/deps/<sha256 of lockfile>/`. */
   cacheDir: string;
+  /**
+   * With `ref`: git-ignored paths of the working tree to copy into the checkout besides its `.env*`
+   * files (relative to `appDir`; `baseline.copyIgnored` of `.migrate/config.json`). See ignored-files.ts.
+   */
+  copyIgnored?: readonly string[];
 }
 
 /** A prepared baseline. */
@@ -118,6 +125,8 @@ async function checkOut(opts: BaselineOptions, ref: string): Promise<Baseline> {
     }
     const notes = [`baseline: ${ref} (${commit.slice(0, 12)}) checked out at ${tree}`];
     notes.push(await provideDependencies(top, tree, appRel, opts.cacheDir, linked));
+    const copied = ignoredCopyNote(await copyIgnoredFiles({ top, tree, appRel, named: opts.copyIgnored ?? [] }));
+    if (copied) notes.push(copied);
     return { appDir: path.join(tree, appRel), cleanup: remove, notes };
   } catch (err) {
     await remove();

@@ -25,7 +25,8 @@ export interface LaneConfig {
  */
 export interface MigrateConfig {
   entry?: string;
-  baseline?: LaneConfig & { ref?: string; dir?: string };
+  /** `copyIgnored`: git-ignored paths (relative to the app) copied into a checked-out baseline besides `.env*`. */
+  baseline?: LaneConfig & { ref?: string; dir?: string; copyIgnored?: string[] };
   candidate?: LaneConfig;
   recordings?: string[];
   parity?: 'client' | 'express';
@@ -45,7 +46,7 @@ const schema = {
   properties: {
     $schema: { type: 'string' },
     entry: { type: 'string' },
-    baseline: { ...laneSchema, properties: { ...laneSchema.properties, ref: { type: 'string' }, dir: { type: 'string' } } },
+    baseline: { ...laneSchema, properties: { ...laneSchema.properties, ref: { type: 'string' }, dir: { type: 'string' }, copyIgnored: { type: 'array', items: { type: 'string' } } } },
     candidate: laneSchema,
     recordings: { type: 'array', items: { type: 'string' } },
     parity: { enum: ['client', 'express'] },

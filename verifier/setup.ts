@@ -12,6 +12,7 @@ import type { Inventory } from '../analyzer/model.js';
 import { detectEntry, readPackageJson } from '../analyzer/project.js';
 import { AcceptedDifferences } from './accepted.js';
 import { prepareBaseline } from './baseline.js';
+import { baselineIsCandidate, type SelfBaseline } from './baseline-ref.js';
 import { loadConfig, MIGRATE_DIR, type MigrateConfig } from './config.js';
 import { readHar } from './har.js';
 import type { LaneSpec } from './lane.js';
@@ -56,8 +57,8 @@ export class VerifySetupError extends Error {}
 
 /**
  * Prepares a replay.
- * @throws VerifySetupError when no baseline or recording is given (by flag or config) or no entry
- *   can be found; BaselineError, HarError or a rules error from the modules that load them
+ * @throws VerifySetupError when no baseline or recording is given (by flag or config), no entry
+ *   can be found, or the baseline ref is the working tree's own commit with nothing uncommitted; BaselineError, HarError or a rules error from the modules that load them
  */
 export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify> {
   const dir = path.resolve(req.dir);
@@ -84,12 +85,15 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
 
   const baselinePath = req.baseline !== undefined ? path.resolve(req.baseline) : path.resolve(dir, baselineArg);
   const asDir = config.baseline?.dir === baselineArg || (existsSync(baselinePath) && statSync(baselinePath).isDirectory());
+  const self = asDir ? undefined : baselineIsCandidate(dir, baselineArg);
+  if (self) throw new VerifySetupError(selfBaselineMessage(baselineArg, self, req.baseline === undefined));
   req.onProgress?.(asDir ? `baseline: folder ${baselineArg}` : `baseline: checking out ${baselineArg}`);
   const baseline = await prepareBaseline({
     repoRoot: asDir ? dir : gitRoot(dir, baselineArg),
     appDir: dir,
     ...(asDir ? { dir: baselinePath } : { ref: baselineArg }),
     cacheDir: path.join(dir, MIGRATE_DIR, 'cache'),
+    copyIgnored: config.baseline?.copyIgnored,
   }).catch((e: Error & { code?: string }) => {
     throw e.code === 'BASELINE_NO_REF' ? new VerifySetupError(`${e.message}; and there is no folder ${baselinePath} either`) : e;
   });
@@ -120,6 +124,15 @@ export async function prepareVerify(req: VerifyRequest): Promise<PreparedVerify>
     onProgress: req.onProgress,
   };
   return { options, config, stateDir: path.join(dir, MIGRATE_DIR), cleanup: () => baseline.cleanup() };
+}
+
+/** Why a baseline that is the working tree is refused, and the ref to give instead. */
+function selfBaselineMessage(ref: string, self: SelfBaseline, fromConfig: boolean): string {
+  const where = fromConfig ? ' (baseline.ref in .migrate/config.json)' : '';
+  const instead = self.beforeMigration
+    ? `compare with the commit before the migration: --baseline ${self.beforeMigration.slice(0, 12)} (the parent of the first "migrate: stage" commit)`
+    : 'name the commit before the change (after `migrate run --commit`: --baseline HEAD~1)';
+  return `the baseline ${ref}${where} is ${self.commit.slice(0, 12)}, the commit the working tree is at, and nothing is uncommitted: verify would compare the app with itself and pass; ${instead}`;
 }
 
 function gitRoot(dir: string, ref: string): string {

@@ -4,7 +4,7 @@
  * format, a git-ref baseline, and clear failures.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,13 +114,72 @@ describe('migrate verify', () => {
     writeFileSync(source, readFileSync(source, 'utf8').replace('res.status(201).location(', 'res.status(200).location('));
     const init = migrate(dir, 'init', '--baseline', 'main', '--recording', HAR, '--entry', 'src/app.js', '--yes');
     expect(init.code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(dir, '.migrate/config.json'), 'utf8'))).toEqual({ entry: 'src/app.js', baseline: { ref: 'main' }, recordings: [HAR], parity: 'client' });
+    // A branch moves: init stores the commit it names now.
+    const main = git('rev-parse', 'main').toString().trim();
+    expect(init.stderr).toContain(`Baseline main pinned to commit ${main.slice(0, 12)}`);
+    expect(JSON.parse(readFileSync(path.join(dir, '.migrate/config.json'), 'utf8'))).toEqual({ entry: 'src/app.js', baseline: { ref: main }, recordings: [HAR], parity: 'client' });
     expect(migrate(dir, 'init', '--yes').code).toBe(2);
     const r = migrate(dir, 'verify');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('/status  status  201 → 200');
-    expect(r.stdout).toMatch(/baseline: main \([0-9a-f]{12}\) checked out at /);
+    expect(r.stdout).toContain(`baseline: ${main} (${main.slice(0, 12)}) checked out at `);
     expect(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('gives a checked-out baseline the ignored .env and named ignored paths, and refuses a baseline that is the candidate itself', () => {
+    const repo = tmpDir('ignored');
+    const dir = path.join(repo, 'app');
+    const files: Record<string, string> = {
+      '.gitignore': 'node_modules\n.env*\n!.env.example\napp/docs/gen/\ndata.sqlite\n',
+      'app/package.json': JSON.stringify({ name: 'env-app', version: '1.0.0', main: 'server.js' }),
+      // Reads its settings and generated docs at start-up, as dotenv and swagger set-ups do.
+      'app/server.js': `const fs = require('node:fs');
+const path = require('node:path');
+const http = require('node:http');
+const env = Object.fromEntries(fs.readFileSync(path.join(__dirname, '.env'), 'utf8').trim().split('\\n').map((l) => l.split('=')));
+const title = JSON.parse(fs.readFileSync(path.join(__dirname, 'docs/gen/openapi.json'), 'utf8')).title;
+http.createServer((req, res) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ greeting: env.GREETING, title })); }).listen(3000);
+`,
+      'app/.env.example': 'GREETING=\n',
+      'app/.env': 'GREETING=hello\n',
+      'app/docs/gen/openapi.json': JSON.stringify({ title: 'Env app' }),
+      'app/data.sqlite': 'not copied unless named',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+      writeFileSync(path.join(repo, rel), text);
+    }
+    const body = JSON.stringify({ greeting: 'hello', title: 'Env app' });
+    const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [{ startedDateTime: '2026-01-01T00:00:00.000Z', time: 1, request: { method: 'GET', url: 'http://127.0.0.1:3000/', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 }, response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: body.length, mimeType: 'application/json', text: body }, redirectURL: '', headersSize: -1, bodySize: body.length }, cache: {}, timings: { send: 0, wait: 1, receive: 0 } }] } };
+    writeFileSync(path.join(dir, 'recording.har'), JSON.stringify(har));
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-qm', 'app');
+    const before = git('rev-parse', 'HEAD');
+    writeFileSync(path.join(dir, 'server.js'), `${files['app/server.js']}// migrated\n`);
+    git('commit', '-qam', 'migrate: stage shim');
+
+    // The baseline is the migrated commit itself and nothing is uncommitted: refused, with the commit to use.
+    const self = migrate(dir, 'verify', '--baseline', 'HEAD', '--recording', 'recording.har', '--entry', 'server.js');
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain(`the baseline HEAD is ${git('rev-parse', 'HEAD').slice(0, 12)}, the commit the working tree is at, and nothing is uncommitted`);
+    expect(self.stderr).toContain(`--baseline ${before.slice(0, 12)} (the parent of the first "migrate: stage" commit)`);
+
+    // Without copying, the baseline checkout could not start (no .env); with it, the run passes and says what was copied.
+    mkdirSync(path.join(dir, '.migrate'), { recursive: true });
+    writeFileSync(path.join(dir, '.migrate/config.json'), JSON.stringify({ baseline: { copyIgnored: ['docs/gen', 'no-such-dir'] } }));
+    const r = migrate(dir, 'verify', '--baseline', 'HEAD~1', '--recording', 'recording.har', '--entry', 'server.js');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('copied into the baseline from the working tree (git ignores them, so the checkout lacks them): app/.env, app/docs/gen/openapi.json');
+    expect(r.stdout).not.toContain('data.sqlite');
+    expect(r.stdout).toContain('baseline.copyIgnored: "no-such-dir" matched no git-ignored file of the working tree');
+
+    // A stage run without --commit leaves the change uncommitted: HEAD is then a real baseline.
+    writeFileSync(path.join(dir, 'server.js'), `${files['app/server.js']}// migrated again\n`);
+    const dirty = migrate(dir, 'verify', '--baseline', 'HEAD', '--recording', 'recording.har', '--entry', 'server.js');
+    expect(dirty.code).toBe(0);
   });
 
   it('exits 2 with the reason when a lane cannot boot or an input is missing', () => {
