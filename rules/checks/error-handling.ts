@@ -87,14 +87,14 @@ function replacingStage(api: string): Stage {
 export const errorHandlerChain: Rule = {
   id: 'error-handler-chain',
   title: 'Several error handlers in a chain',
-  severity: 'warning',
-  stage: 'manual',
-  autoFixable: false,
+  severity: 'info',
+  stage: 'errors',
+  autoFixable: true,
   docs: {
-    summary: 'Express runs four-parameter middleware in turn: each handles what it recognises and passes the rest on with `next(err)`. Fastify has one error handler per encapsulation context (`setErrorHandler`; a later call replaces the earlier one), so a chain of handlers at one level must become one handler that tries them in the same order. Handlers that never call `next` end a chain, and handlers registered under different conditions (`if (dev)` / `else`) are alternatives, not a chain. Express error middleware only: Fastify error handlers do not chain.',
-    fix: "Merge the chain by hand into one function that runs the handlers' branches in the same order (where one called `next(err)`, go on to the next), registered once. The `errors` stage does not merge them: it leaves an app-level chain on Express with a `TODO(migrate)` above each registration (ManualItem `error-handler-chain`); once merged, run the stage again and it moves the one handler.",
-    source: 'express-fastify-mapping.md §2.12; Fastify docs, Server.md#seterrorhandler; docs/stages/errors.md ("What stays on Express")',
-    example: { express: 'app.use(handleDbErrors); app.use(handleCustomErrors); app.use(handle500)', fastify: 'fastify.setErrorHandler(async (err, request, reply) => { /* handleDbErrors, then handleCustomErrors, then handle500 */ })' },
+    summary: 'Express runs four-parameter middleware in turn: each handles what it recognises and passes the rest on with `next(err)`. Fastify has one error handler per encapsulation context (`setErrorHandler`; a later call replaces the earlier one), so a chain of handlers at one level must become one handler that runs them in the same order. Handlers that never call `next` end a chain, and handlers registered under different conditions (`if (dev)` / `else`) are alternatives, not a chain. Express error middleware only: Fastify error handlers do not chain.',
+    fix: "Nothing by hand for the app's own chain: the `errors` stage moves the app-level chain as one Fastify error handler that calls the handlers in turn (`first(error, request, reply, (err1) => second(err1, request, reply))`), each but the last keeping `next` as its fourth parameter so `next(err)` hands on exactly as in Express. The chain moves together or not at all: when one handler stays (its code and place are reported), all do. A router's chain, or one registered under a condition, is merged by hand (those findings say `manual`).",
+    source: 'express-fastify-mapping.md §2.12; Fastify docs, Server.md#seterrorhandler; docs/stages/errors.md; issue 16',
+    example: { express: 'app.use(errorConverter); app.use(errorHandler)', fastify: 'fastify.setErrorHandler(function appErrorHandlers(error, request, reply) { errorConverter(error, request, reply, (err1) => errorHandler(err1, request, reply)); })' },
   },
   check: (inventory) => {
     // Handlers at one level: the same owner (app or router), mount path and conditions (handlers
@@ -123,9 +123,16 @@ export const errorHandlerChain: Rule = {
       .map((hs) => ({
         subject: hs[0].id,
         message: `${hs.length} error handlers run in turn at ${hs[0].fullPath} (${hs.map((h) => h.name).join(' → ')}); Fastify has one error handler per level.`,
-        fastify: 'One setErrorHandler that runs them in this order, merged by hand.',
+        // The errors stage writes the app's own chain (unconditional, at /); a router's or a conditional one is merged by hand.
+        ...(appChain(hs) ? {} : { stage: 'manual' as const, autoFixable: false }),
+        fastify: appChain(hs) ? 'One setErrorHandler that runs them in this order (the errors stage writes it).' : 'One setErrorHandler that runs them in this order, merged by hand.',
         location: hs[0].registration,
         related: hs.slice(1).map((h) => ({ location: h.registration, message: `then ${h.name}` })),
       }));
   },
 };
+
+/** A chain the errors stage moves: the app's own handlers at /, registered unconditionally (handler-move/error-handler.ts). */
+function appChain(hs: ErrorHandler[]): boolean {
+  return hs.every((h) => h.scope === 'app' && h.fullPath === '/' && !h.conditions?.length);
+}

@@ -21,8 +21,8 @@ afterAll(() => {
 
 /** The ManualItem codes each case reports (in plan order); cases not listed report none. */
 const MANUAL: Record<string, string[]> = {
-  'errors-handler/chain': ['error-handler-chain', 'error-handler-chain'],
   'errors-handler/one-call-both-handlers': ['registration-shape', 'registration-shape'],
+  'errors-handler/chain-member-stays': ['error-handler-api', 'error-handler-api'],
   'errors-handler/conditional': ['error-handler-conditional'],
   'errors-handler/renders-view': ['error-handler-api'],
   'errors-handler/stale-todo': ['error-handler-api'],
@@ -112,7 +112,7 @@ describe('refusals write nothing', () => {
 });
 
 describe('TypeScript output type-checks', () => {
-  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-not-found', 'ts-inline']]) {
+  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-handler', 'ts-chain'], ['errors-not-found', 'ts-inline']]) {
     it(`${step}/${name}`, async () => {
       const { root } = await runCase(step, name);
       const tsc = path.join(REPO, 'node_modules', '.bin', 'tsc');

@@ -10,7 +10,8 @@
  * async rejection caught by express-async-errors, a JSON body that does not parse, a good body,
  * unknown paths and an unrouted method), and status, content type, body and the header the
  * handler sets must be equal. A third app (errors-not-found/express-generator) has
- * express-generator's 404, `next(createError(404))`, in front of its error handler.
+ * express-generator's 404, `next(createError(404))`, in front of its error handler; a fourth
+ * (runtime-chain) a chain of three error handlers behind a 404 that passes an ApiError on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -85,23 +86,25 @@ const ESM_LAUNCH = "import(process.argv[1]).then(({ default: app }) => { const s
 const CJS_LAUNCH = "const app = require(process.argv[1]); const s = app.listen(0, '127.0.0.1', () => console.log('listening ' + s.address().port));";
 /** The apps: ESM, CommonJS, and express-generator's `next(createError(404))` 404 in front of its error handler. */
 const APPS = [
-  { step: 'errors-handler', name: 'runtime-esm', server: 'src/server.js', launch: ESM_LAUNCH, app: 'src/app.js' },
-  { step: 'errors-handler', name: 'runtime-cjs', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js' },
-  { step: 'errors-not-found', name: 'express-generator', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js' },
+  { step: 'errors-handler', name: 'runtime-esm', server: 'src/server.js', launch: ESM_LAUNCH, app: 'src/app.js', errorHandlers: 1 },
+  { step: 'errors-handler', name: 'runtime-cjs', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
+  { step: 'errors-not-found', name: 'express-generator', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
+  // A chain of three error handlers (convert → log from a callback → answer) behind a 404 that builds an ApiError and passes it on, as node-express-boilerplate-style apps write it.
+  { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
 ];
 
 for (const app of APPS) {
   describe(`${app.name}: Express error middleware → Fastify error handler through the bridge`, () => {
     const answers: Record<'express' | 'shim' | 'errors', Exchange[]> = { express: [], shim: [], errors: [] };
 
-    it('runs the errors stage, which moves both handlers', async () => {
+    it('runs the errors stage, which moves every handler', async () => {
       const express = copyCase(app.step, app.name);
       const shim = copyCase(app.step, app.name);
       const errors = copyCase(app.step, app.name);
       const result = await runStage({ root: errors, stage: 'errors', allowDirty: true });
       expect(result.exitCode).toBe(0);
       expect(result.moved.map((m) => [m.what, m.done, m.of])).toEqual([
-        ['error handlers', 1, 1],
+        ['error handlers', app.errorHandlers, app.errorHandlers],
         ['not-found handlers', 1, 1],
       ]);
       const ports = {
@@ -123,7 +126,15 @@ for (const app of APPS) {
       const byPath = (p: string) => answers.errors[REQUESTS.findIndex((r) => r.path === p)];
       expect(byPath('/no/such/page?x=1').status).toBe(404);
       expect(byPath('/throw').status).toBe(500);
+      if (app.name === 'runtime-chain') {
+        // Each next(err) reached the next handler: converted to an ApiError, logged, answered (in production a converted error is a 500).
+        expect(JSON.parse(byPath('/no/such/page?x=1').body)).toEqual({ code: 404, message: 'Not found' });
+        expect(byPath('/teapot')).toMatchObject({ status: 418, xError: 'ApiError' });
+        expect(byPath('/gone')).toMatchObject({ status: 500, xError: 'ApiError', body: JSON.stringify({ code: 500, message: 'Internal Server Error' }) });
+        return;
+      }
       expect(answers.errors[REQUESTS.findIndex((r) => r.body === '{"a":')].status).toBe(400);
+
       if (app.name === 'express-generator') {
         // next(createError(404)) → reply.send(err) → the app's error handler, now Fastify's.
         expect(JSON.parse(byPath('/no/such/page?x=1').body)).toEqual({ message: 'Not Found', status: 404 });

@@ -31,6 +31,7 @@ const MOVED: Record<string, [number, number]> = {
   'only-one-router': [2, 2],
   overlap: [3, 4],
   'render-ejs': [1, 1],
+  'router-error-chain': [0, 1],
   'style-double': [2, 2],
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
@@ -41,6 +42,7 @@ const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
+  'router-error-chain': ['route-router-error-handler'],
   'two-apps-one-module': ['route-shared-module', 'route-shared-module'],
   'two-routers': ['route-registration-shape'],
 };

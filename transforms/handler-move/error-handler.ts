@@ -1,9 +1,10 @@
 /**
  * Plans the move of the app's error middleware (`app.use((err, req, res, next) => …)`) to
- * `fastify.setErrorHandler`. A handler moves when it is the app's only unconditional app-level
- * error handler, defined in the project, and every use in it converts; router-level handlers and
- * those under a path are left to the routes stage (deferred, no TODO); conditional ones, package
- * ones and chains stay with a TODO(migrate).
+ * `fastify.setErrorHandler`. A handler moves when it is an unconditional app-level error handler
+ * defined in the project and every use in it converts; several such handlers are a chain, moved
+ * together as one Fastify error handler that runs them in turn (issue 16); router-level handlers
+ * and those under a path are left to the routes stage (deferred, no TODO); conditional ones and
+ * package ones stay with a TODO(migrate).
  */
 import type { ErrorHandler, Inventory } from '../../analyzer/model.js';
 import type { PlanContext, StepPlan } from '../model.js';
@@ -30,24 +31,28 @@ export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
   return planMoves(ctx, STEP, candidatesOf(ctx.inventory));
 }
 
-/** Every Express error handler of the inventory, with what the inventory alone says against moving it. */
+/**
+ * Every Express error handler of the inventory, with what the inventory alone says against moving
+ * it. The app's unconditional app-level handlers, when there are several, are one chain (Express
+ * runs them in turn: `next(err)` in one reaches the next), moved together or not at all.
+ */
 function candidatesOf(inventory: Inventory): Candidate[] {
   const handlers = inventory.errorHandlers.filter((h) => h.framework !== 'fastify');
   const appLevel = (h: ErrorHandler) => h.scope === 'app' && h.fullPath === '/' && !h.conditions?.length;
   return handlers.map((h) => {
-    const siblings = handlers.filter((o) => o.appId === h.appId && appLevel(o));
-    return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(h, siblings), nextToDefault: siblings.length === 1 };
+    const siblings = handlers.filter((o) => o.appId === h.appId && appLevel(o)).sort((a, b) => a.order - b.order);
+    const index = siblings.indexOf(h);
+    const chain = siblings.length > 1 && index >= 0 ? { key: h.appId, index, names: siblings.map((o) => o.name) } : undefined;
+    const last = index === siblings.length - 1;
+    return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(h), nextToDefault: index >= 0 && last, nextToChain: !!chain && !last, ...(chain ? { chain } : {}) };
   });
 }
 
-function blockersOf(h: ErrorHandler, appLevel: ErrorHandler[]): Blocker[] {
+function blockersOf(h: ErrorHandler): Blocker[] {
   const blockers: Blocker[] = [];
   if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
   else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
   if (h.conditions?.length) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions.join(' and ')}; a Fastify error handler applies always, so keep that condition around fastify.setErrorHandler by hand` });
   if (h.origin !== 'local' || !h.definition) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
-  if (appLevel.length > 1 && appLevel.includes(h)) {
-    blockers.push({ code: 'error-handler-chain', reason: `the app has ${appLevel.length} error handlers run in turn (${appLevel.map((o) => o.name).join(' → ')}); Fastify has one per context, so merge them into one handler` });
-  }
   return blockers;
 }

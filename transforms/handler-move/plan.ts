@@ -15,7 +15,7 @@ import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
-import type { FastifyMethod, MoveEntry } from './model.js';
+import type { FastifyMethod, MoveEntry, RegisterEntry } from './model.js';
 import { otherUses } from '../lib/references.js';
 import { findRegistration } from '../lib/registration.js';
 import { hasTodoOf } from '../lib/todo.js';
@@ -36,6 +36,10 @@ export interface Candidate {
   blockers: Blocker[];
   /** `next(err)` may become `reply.send(err)` (error handlers only; see HandlerOptions). */
   nextToDefault: boolean;
+  /** `next(err)` hands on to the next handler of its chain (error handlers only; see HandlerOptions). */
+  nextToChain?: boolean;
+  /** The app's error handlers Express runs in turn, this one among them: they move together or not at all. */
+  chain?: { key: string; index: number; names: string[] };
 }
 
 /** What distinguishes the two steps. */
@@ -72,15 +76,20 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
   const modules = new Map(expressApps.map((a) => [a.id, serverModuleOf(ctx, a)]));
   if (expressApps.length && [...modules.values()].every((m) => m === null)) throw missingShim(ctx);
   const appsOf = appsPerModule(expressApps, modules);
-  let done = 0;
-  for (const c of candidates) {
+  const outcomes = candidates.map((c) => {
     const target = modules.get(c.appId) ?? null;
-    const outcome = planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : []);
+    return planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : []);
+  });
+  let done = 0;
+  candidates.forEach((c, i) => {
+    const outcome = chainOutcome(candidates, outcomes, i);
     if ('entries' in outcome) {
       for (const [file, entry] of outcome.entries) add(file, entry);
+      const register = chainRegistration(candidates, outcomes, i);
+      if (register) add(register[0], register[1]);
       verdicts.push({ id: c.id, kind: step.kind, moves: true, blockers: [] });
       done++;
-      continue;
+      return;
     }
     const { blocker } = outcome;
     const waitsFor = stageThatLifts([blocker]) as StageName | null;
@@ -92,7 +101,7 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
       deferred.push({ ...item, reason: `${named} stays on Express until then: ${blocker.reason}${where}`, stage: waitsFor });
       // A TODO an earlier version of this step left there is wrong now: nobody has to act.
       if (outcome.statement && outcome.staleTodo) add(c.registration.file, { kind: 'untodo', statement: outcome.statement, prefix: todoPrefix(step) });
-      continue;
+      return;
     }
     const todo = `${todoPrefix(step)} ${blocker.reason}`;
     if (outcome.statement && !blocker.noTodo) {
@@ -100,7 +109,7 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
       item.todo = todo;
     }
     manual.push(item);
-  }
+  });
   const of = candidates.length - deferred.length;
   return { step: step.step, files: [...files.values()], manual, deferred, verdicts, moved: { what: step.what, done, of }, deltas: done ? [sendDelta(step)] : [] };
 }
@@ -122,7 +131,45 @@ function sendDelta(step: MoveStep): FrameworkDelta {
   };
 }
 
-type Outcome = { entries: Array<[string, MoveEntry]> } | { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
+/** A handler that moves (its entries, its registration in the generated module, apart) or why it stays. */
+type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean } | Stay;
+type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
+
+/** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
+function chainOf(candidates: Candidate[], i: number): number[] {
+  const key = candidates[i].chain?.key;
+  if (key === undefined) return [i];
+  return candidates.map((c, k) => (c.chain?.key === key ? k : -1)).filter((k) => k >= 0).sort((a, b) => candidates[a].chain!.index - candidates[b].chain!.index);
+}
+
+/** Candidate i's outcome, given its chain's: a member moves only when every member does. */
+function chainOutcome(candidates: Candidate[], outcomes: Outcome[], i: number): Outcome {
+  const own = outcomes[i];
+  if (!('entries' in own)) return own;
+  const stays = chainOf(candidates, i).find((k) => !('entries' in outcomes[k]));
+  if (stays === undefined) return own;
+  const other = outcomes[stays] as Stay;
+  const names = candidates[i].chain!.names.join(' → ');
+  // The member that stays decides for the chain: its code (a later stage may lift it); its own item gives its place.
+  return {
+    blocker: { code: other.blocker.code, reason: `the app's error handlers run in turn (${names}) and move together, and ${candidates[stays].name} stays: ${other.blocker.reason}` },
+    statement: own.statement,
+    staleTodo: own.staleTodo,
+  };
+}
+
+/**
+ * The generated module's registration that candidate i's move brings: its own, or for a chain,
+ * one registration of every member in turn, made once (with its first member).
+ */
+function chainRegistration(candidates: Candidate[], outcomes: Outcome[], i: number): [string, RegisterEntry] | null {
+  const members = chainOf(candidates, i);
+  if (members[0] !== i) return null;
+  const [file, first] = (outcomes[i] as Extract<Outcome, { register: unknown }>).register;
+  if (members.length === 1) return [file, first];
+  const then = members.slice(1).map((k) => (outcomes[k] as Extract<Outcome, { register: unknown }>).register[1].import);
+  return [file, { ...first, then }];
+}
 
 function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[]): Outcome {
   const regSource = ctx.readFile(c.registration.file);
@@ -145,7 +192,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const fn = found.inline ? found.call.get('arguments', found.argIndex) : functionAt(def.j, def.root, c.definition!, defSource);
   if (!fn) return stay({ code: 'definition-unknown', reason: 'its function was not found where the analysis put it', where: [`${c.definition!.file}:${c.definition!.line}`] });
 
-  const options: HandlerOptions = { role: step.role, nextToDefault: c.nextToDefault && !target.parityErrorPage, ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])), typescript: isTypeScript(defFile) };
+  const options: HandlerOptions = { role: step.role, nextToDefault: c.nextToDefault && !target.parityErrorPage, nextToChain: c.nextToChain, ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])), typescript: isTypeScript(defFile) };
   const rewrite = planHandlerRewrite(def.j, fn, options);
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });
 
@@ -174,8 +221,8 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   }
   const importer = [regSource, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
-  entries.push([target.file, { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: defFile }]);
-  return { entries };
+  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript };
+  return { entries, register: [target.file, register], statement, staleTodo: false };
 }
 
 /** `base`, or `base2`, … when the module already uses the name. */

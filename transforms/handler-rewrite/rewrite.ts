@@ -1,7 +1,8 @@
 /**
  * An Express handler function → Fastify's signature, with every `req`/`res`/`next` use rewritten
  * through the forms of reply-forms.ts and request-forms.ts (keyed by the rows of rules/catalogue/api.ts):
- * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler`;
+ * - `error`: `(err, req, res, next)` → `(err, request, reply)` for `setErrorHandler` (`next` kept as
+ *   a fourth parameter when another handler of a chain follows: `nextToChain`);
  * - `not-found`: `(req, res)` → `(request, reply)` for `setNotFoundHandler`;
  * - `route`: a route handler `(req, res[, next])` → `(request, reply)`; one that takes fewer
  *   (`() => { throw … }`, `(req) => …`, valid Express handlers) keeps that many;
@@ -57,6 +58,13 @@ export interface HandlerOptions {
    * `next` refuses.
    */
   nextToDefault?: boolean;
+  /**
+   * Role `error` only: another of the app's error handlers runs after this one (a chain, issue 16;
+   * server-module/build-fastify.ts `registerHandler` runs them in turn). `next` stays the fourth
+   * parameter and `next(x)` a call of it, which hands `x` to the next handler exactly as Express
+   * does; `next()` without an error and other uses of `next` refuse. Wins over `nextToDefault`.
+   */
+  nextToChain?: boolean;
   /**
    * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
    * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
@@ -223,7 +231,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
 
   if (errParam) edits.push(...errorReadEdits(j, fn, errParam, options));
 
-  const keepNext = options.role === 'hook' && !fn.node.async && !!nextParam;
+  const keepNext = (options.role === 'hook' && !fn.node.async && !!nextParam) || (options.role === 'error' && !!options.nextToChain && !!nextParam);
   const signature = bridged
     ? planRouteTypes(j, fn, { typescript: options.typescript, hook: options.role === 'hook', reqParam, resParam, nextParam, keepNext, reads: requests.reads, names: expressNames ?? { named: new Map(), namespaces: [] } })
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
@@ -249,7 +257,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       const reply = resParam ? j.identifier(replyName) : null;
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
       // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
-      fn.node.params = errParam ? [errParam, request, reply] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
+      fn.node.params = errParam ? [errParam, request, reply, ...(keepNext ? [nextParam] : [])] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
     },
   };
 }
@@ -378,6 +386,11 @@ function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, reply
   for (const ref of referencesOf(j, fn, nextParam.name)) {
     const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
     const args = isCall ? ref.parent.node.arguments : [];
+    // In a chain, next(x) calls the next handler with x, as Express's next does: nothing to change.
+    if (options.nextToChain) {
+      if (!isCall || args.length !== 1) out.push({ reason: isCall ? 'it calls next() without an error (Express then leaves error handling and runs the next ordinary middleware)' : 'it passes `next` on as a value' });
+      continue;
+    }
     // Express takes any value handed to next() as the error (its handler reads err.status); Fastify's
     // reply.send sends a value that is not an Error as the body (200): only what may be an Error converts.
     if (options.nextToDefault && isCall && args.length === 1 && kindOf(j, ref, args[0]) !== 'unknown') out.push({ reason: `it passes a ${kindOf(j, ref, args[0]) === 'object' ? 'plain object' : kindOf(j, ref, args[0])} to next(…): Express takes it as the error, Fastify's reply.send would send it as the body (pass an Error, e.g. Object.assign(new Error(message), { status }))` });
@@ -408,10 +421,12 @@ function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [, reqParam, resParam
     refusals,
     types: typed ? ['FastifyReply', 'FastifyRequest'] : [],
     droppedTypes: [...new Set(droppedTypes)],
-    apply(request: Node, reply: Node, _next: Node | null, err: Node | null) {
+    apply(request: Node, reply: Node, next: Node | null, err: Node | null) {
       if (!typed) return;
       if (handlerType) declarator!.node.id.typeAnnotation = null;
       if (err && !err.typeAnnotation) err.typeAnnotation = j.tsTypeAnnotation(j.tsAnyKeyword());
+      // A chain's next (options.nextToChain): Express's NextFunction type goes with the express import.
+      if (next) next.typeAnnotation = j.tsTypeAnnotation(j.tsFunctionType.from({ parameters: [j.identifier.from({ name: 'error', optional: true, typeAnnotation: j.tsTypeAnnotation(j.tsUnknownKeyword()) })], typeAnnotation: j.tsTypeAnnotation(j.tsVoidKeyword()) }));
       request.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyRequest')));
       reply.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyReply')));
     },

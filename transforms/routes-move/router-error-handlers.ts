@@ -45,6 +45,12 @@ export function routerErrorHandlers(ctx: PlanContext, parsed: ParsedFiles, state
       out.push(stay(`its router's error handler ${h.name} is not registered as X.use(handler) in a statement of its own`));
       continue;
     }
+    // A router's chain (routerLog → routerSend): the plugin has one error handler, and moving the first alone would hand its next(err) past the others to the app's.
+    const chain = ctx.inventory.errorHandlers.filter((o) => o.ownerId === h.ownerId && o.fullPath === h.fullPath && !isOnFastify(ctx, o));
+    if (chain.length > 1) {
+      out.push(stay(`its router has ${chain.length} error handlers run in turn (${chain.map((o) => o.name).join(' → ')}); its plugin has one error handler, so merge them into one by hand`));
+      continue;
+    }
     if (h.conditions?.length || statement.parent.node.type !== 'Program') {
       out.push(stay(`its router's error handler ${h.name} is registered under a condition or inside a function`));
       continue;

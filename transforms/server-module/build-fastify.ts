@@ -2,7 +2,8 @@
  * Editing `buildFastify`, the function of the generated server module (server-module/template.ts)
  * that builds the Fastify instance in front of the Express app and ends in `return fastify`.
  * Every stage edits it through this module, which finds it and its `return` one way:
- * - `registerHandler`: `fastify.setErrorHandler(h)` / `fastify.setNotFoundHandler(h)` (errors stage);
+ * - `registerHandler`: `fastify.setErrorHandler(h)` / `fastify.setNotFoundHandler(h)`, or a chain of
+ *   error handlers run in turn (errors stage);
  * - `registerPlugin`, `movePluginRegistration`, `removePluginRegistration`: `fastify.register(p, options)`
  *   after the bridge (Express middleware still runs first for the routes it registers) or before
  *   it (it runs for the requests the bridge hands on too: plugins stage);
@@ -49,32 +50,62 @@ export function buildFastifyOf(j: JSCodeshift, root: Collection, purpose: string
 export interface HandlerRegistration {
   method: 'setErrorHandler' | 'setNotFoundHandler';
   import: ImportRequest;
+  /**
+   * The error handlers Express ran after it, in order (a chain: `app.use(errorConverter);
+   * app.use(errorHandler)`, issue 16). Then `import` is the first, every handler but the last takes
+   * Express's `next` as its fourth parameter, and the registration runs them in turn: `next(err)`
+   * in one calls the next one with `err`, as Express does.
+   */
+  then?: ImportRequest[];
+  /** The module is TypeScript: the chain's function gets typed parameters. */
+  typescript?: boolean;
   /** The file the handler came from (`src/middleware/error.js`). */
   from: string;
 }
 
+/** Name of the function that runs a chain of error handlers (also how a second run recognises it). */
+const CHAIN_FUNCTION = 'appErrorHandlers';
+
 /**
  * Registers the app's error or 404 handler in `buildFastify`: imports it (reusing an import of the
  * same module), replaces a handler registered for the same method before (the shim's
- * `--parity express` page), and adds `fastify.<method>(handler)` before `return fastify`.
+ * `--parity express` page), and adds `fastify.<method>(handler)` before `return fastify` — for a
+ * chain (`entry.then`), `fastify.setErrorHandler(function appErrorHandlers(error, request, reply)
+ * { first(error, request, reply, (err1) => second(err1, request, reply)); })`.
  * @returns whether the module changed (false when that call is there already).
  * @throws Error as buildFastifyOf
  */
 export function registerHandler(j: JSCodeshift, root: Collection, entry: HandlerRegistration, quote: Quote): boolean {
   const build = buildFastifyOf(j, root, `register ${entry.from}'s handler`);
-  const imported = importedLocal(j, root, entry.import.specifier, entry.import.form);
+  const chain = [entry.import, ...(entry.then ?? [])];
+  const imported = chain.map((imp) => importedLocal(j, root, imp.specifier, imp.form));
   const calls = build.body.filter((s) => callOn(s, build.instance)?.method === entry.method);
-  if (imported && calls.some((s) => s.expression.arguments[0]?.type === 'Identifier' && s.expression.arguments[0].name === imported)) return false;
+  const registered = (s: Node) => {
+    const arg = s.expression.arguments[0];
+    return chain.length > 1 ? arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION : arg?.type === 'Identifier' && arg.name === imported[0];
+  };
+  if (imported.every(Boolean) && calls.some(registered)) return false;
   for (const call of calls) build.body.splice(build.body.indexOf(call), 1);
-  const local = imported ?? addImport(j, root, entry.import, quote);
+  const locals = chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
   const comment =
-    entry.method === 'setErrorHandler'
-      ? ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`
-      : ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`;
-  const statement = j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(local)]));
+    entry.method === 'setNotFoundHandler'
+      ? ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`
+      : chain.length > 1
+        ? ` The app's error handlers (${entry.from}), run in turn as Express ran them: next(err) in one hands the error to the next. Errors of the routes still on Express reach them through the bridge (next(err)).`
+        : ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`;
+  const [statement] = chain.length > 1 ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false)) : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
   statement.comments = [j.commentLine(comment, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
   return true;
+}
+
+/** `instance.setErrorHandler(function appErrorHandlers(…) { … })` running `locals` in turn (see registerHandler). */
+function chainRegistration(instance: string, locals: string[], typescript: boolean): string {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  const last = locals.length - 1;
+  let call = `${locals[last]}(err${last}, request, reply)`;
+  for (let i = last - 1; i >= 0; i--) call = `${locals[i]}(${i === 0 ? 'error' : `err${i}`}, request, reply, (err${i + 1}${t(': any')}) => ${call})`;
+  return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, `  ${call};`, '});'].join('\n');
 }
 
 /**
