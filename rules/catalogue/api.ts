@@ -680,6 +680,8 @@ export const API = {
     fastify: 'request.server',
     safety: 'needs-care',
     difference: 'The encapsulated Fastify instance of the route’s plugin, not one global app: decorations of sibling plugins are invisible.',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.raw.app', note: "Express's app, on its request in the bridge (`req.app.get('env')` reads the app's settings)", where: 'moved-routes' },
     stage: 'routes',
     source: '§1.3',
   },

@@ -64,7 +64,7 @@ describe('placeItems / lineAfter', () => {
   });
 
   it('places items at their lines in the written file and pairs each TODO with the item it marks', () => {
-    const manual: ManualItem[] = [{ file: 'app.js', line: 2, code: 'error-handler-chain', reason: 'error handler errorHandler stays on Express: why', todo: 'error handler stays on Express: why' }];
+    const manual: ManualItem[] = [{ file: 'app.js', line: 2, code: 'error-handler-api', reason: 'error handler errorHandler stays on Express: why', todo: 'error handler stays on Express: why' }];
     const changes = [{ file: 'app.js', before, after }];
     const placed = placeItems(manual, changes, todoLines(changes));
     expect(placed.items.map((m) => m.line)).toEqual([4]);

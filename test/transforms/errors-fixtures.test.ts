@@ -24,7 +24,6 @@ const MANUAL: Record<string, string[]> = {
   'errors-handler/one-call-both-handlers': ['registration-shape', 'registration-shape'],
   'errors-handler/chain-member-stays': ['error-handler-api', 'error-handler-api'],
   'errors-handler/conditional': ['error-handler-conditional'],
-  'errors-handler/renders-view': ['error-handler-api'],
   'errors-handler/stale-todo': ['error-handler-api'],
   'errors-handler/shared-handler': ['error-handler-shared'],
   'errors-handler/two-apps-one-module': ['shared-generated-module', 'shared-generated-module'],

@@ -90,7 +90,7 @@ describe('errors plans', () => {
   });
 
   it('a TODO left for a human carries its text in the ManualItem (the run pairs the two)', async () => {
-    const ctx = await contextOf('errors-handler', 'renders-view');
+    const ctx = await contextOf('errors-handler', 'stale-todo');
     const [item] = planHandler(ctx).manual;
     const todo = planHandler(ctx).files.flatMap((f) => f.entries).find((e) => e.kind === 'todo');
     expect(todo && todo.kind === 'todo' && todo.reason).toBe(item.todo);

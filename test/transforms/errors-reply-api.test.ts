@@ -52,8 +52,16 @@ describe('res → reply', () => {
     ["const t = res.get('Content-Type');", "const t = reply.getHeader('Content-Type');"],
     ['if (res.headersSent) return next(err);', 'if (reply.raw.headersSent) return reply.send(err);'],
     ['res.statusCode = 500;', 'reply.statusCode = 500;'],
+    // After the shim the app's Express middleware ran on every request before the handler (the bridge): Express's res is reply.raw.
+    ['res.locals.error = err;', 'reply.raw.locals.error = err;'],
+    ["res.redirect('/oops');", "reply.redirect('/oops');"],
   ])('%s', (express, fastify) => {
     expect(body(express)).toBe(fastify);
+  });
+
+  it('renders with reply.view when the root registers @fastify/view as the app\'s views (the errors stage does, for a handler that renders)', () => {
+    expect(body("res.status(500).render('error', { err });", { views: true })).toBe("reply.code(500).view('error', { err });");
+    expect(body("res.render('error');", { views: "the app sets no 'view engine'" })).toContain("res.render: the app sets no 'view engine'");
   });
 
   it('keeps a const bound to an object literal as an object (no JSON.stringify)', () => {
@@ -70,8 +78,6 @@ describe('res → reply', () => {
     ['res.send(value);', 'res.send of a value whose type is known only at run time'],
     ['res.send(42);', 'res.send(number)'],
     ["res.render('error', { err });", 'res.render needs @fastify/view'],
-    ["res.redirect('/oops');", 'res.redirect'],
-    ['res.locals.error = err;', 'res.locals is filled by Express middleware'],
     ["res.cookie('a', 'b');", 'res.cookie needs @fastify/cookie'],
     ['res.sendStatus(code);', 'res.sendStatus(…) with a status known only at run time'],
     ["res.end('bye');", 'res.end(data)'],
@@ -103,14 +109,17 @@ describe('req → request', () => {
     ['console.log(req.headers.host);', 'console.log(request.headers.host);'],
     ["console.log(req.get('X-Request-Id'));", "console.log(request.headers['x-request-id']);"],
     ["console.log(req.header('Referrer'));", "console.log(request.headers['referrer'] || request.headers['referer']);"],
+    // What Express and its middleware put on the request, read where they put it (the route Fastify matched is the bridge's).
+    ['console.log(req.body);', 'console.log(request.raw.body);'],
+    ['console.log(req.user.id);', 'console.log(request.raw.user.id);'],
+    ['console.log(req.params.id, req.query.q);', 'console.log(request.raw.params.id, request.raw.query.q);'],
+    ["console.log(req.app.get('env'));", "console.log(request.raw.app.get('env'));"],
   ])('%s', (express, fastify) => {
     expect(body(express)).toBe(fastify);
   });
 
   it.each([
-    ['console.log(req.body);', 'req.body has no Fastify form'],
-    ['console.log(req.user.id);', 'req.user has no Fastify form'],
-    ['console.log(req.params.id);', 'req.params'],
+    ["console.log(req.accepts('html'));", 'req.accepts'],
     ['req.url = "/x";', 'it writes req.url'],
     ['logger.error(err, req);', 'it passes `req` on as a value'],
     ['console.log(req.get(name));', 'req.get(…) with a header name known only at run time'],

@@ -91,17 +91,24 @@ const APPS = [
   { step: 'errors-not-found', name: 'express-generator', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
   // A chain of three error handlers (convert → log from a callback → answer) behind a 404 that builds an ApiError and passes it on, as node-express-boilerplate-style apps write it.
   { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
+  // express-generator's app as generated: res.locals and req.app.get('env') in an error handler that renders the error view (ejs), app.locals and middleware-set res.locals in the page.
+  { step: 'errors-not-found', name: 'express-generator-views', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
 ];
 
 for (const app of APPS) {
   describe(`${app.name}: Express error middleware → Fastify error handler through the bridge`, () => {
-    const answers: Record<'express' | 'shim' | 'errors', Exchange[]> = { express: [], shim: [], errors: [] };
+    const answers: Record<'express' | 'shim' | 'errors' | 'routes', Exchange[]> = { express: [], shim: [], errors: [], routes: [] };
 
     it('runs the errors stage, which moves every handler', async () => {
       const express = copyCase(app.step, app.name);
       const shim = copyCase(app.step, app.name);
       const errors = copyCase(app.step, app.name);
+      const routes = copyCase(app.step, app.name);
       const result = await runStage({ root: errors, stage: 'errors', allowDirty: true });
+      // The routes stage after it: what it moves answers the same, and the app still boots (one @fastify/view, one error handler).
+      await runStage({ root: routes, stage: 'errors', allowDirty: true });
+      const routed = await runStage({ root: routes, stage: 'routes', allowDirty: true });
+      expect(routed.outcomes.filter((o) => o.status === 'failed'), 'routes stage after errors').toEqual([]);
       expect(result.exitCode).toBe(0);
       expect(result.moved.map((m) => [m.what, m.done, m.of])).toEqual([
         ['error handlers', app.errorHandlers, app.errorHandlers],
@@ -111,13 +118,15 @@ for (const app of APPS) {
         express: await start(express, ['-e', app.launch, path.join(express, app.app)]),
         shim: await start(shim, [app.server]),
         errors: await start(errors, [app.server]),
+        routes: await start(routes, [app.server]),
       };
-      for (const lane of ['express', 'shim', 'errors'] as const) for (const r of REQUESTS) answers[lane].push(await send(ports[lane], r));
+      for (const lane of ['express', 'shim', 'errors', 'routes'] as const) for (const r of REQUESTS) answers[lane].push(await send(ports[lane], r));
     });
 
     REQUESTS.forEach((r, i) => {
       it(`${r.name}: same status, content type, body and header`, () => {
         expect(answers.errors[i], 'after the errors stage vs Express').toEqual(answers.express[i]);
+        expect(answers.routes[i], 'after the errors and routes stages vs Express').toEqual(answers.express[i]);
         expect(answers.shim[i], 'after the shim vs Express').toEqual(answers.express[i]);
       });
     });
@@ -126,6 +135,15 @@ for (const app of APPS) {
       const byPath = (p: string) => answers.errors[REQUESTS.findIndex((r) => r.path === p)];
       expect(byPath('/no/such/page?x=1').status).toBe(404);
       expect(byPath('/throw').status).toBe(500);
+      if (app.name === 'express-generator-views') {
+        // The error view, rendered by @fastify/view with app.locals, the middleware's and the handler's res.locals.
+        expect(byPath('/no/such/page?x=1')).toMatchObject({ status: 404, type: 'text/html; charset=utf-8' });
+        expect(byPath('/no/such/page?x=1').body).toContain('<title>Generated: Not Found</title>');
+        expect(byPath('/no/such/page?x=1').body).toContain('<p>request none</p>');
+        expect(byPath('/teapot').body).toContain('<h1>short and stout</h1>');
+        expect(byPath('/').body).toBe('<h1>Express at Generated (none)</h1>\n');
+        return;
+      }
       if (app.name === 'runtime-chain') {
         // Each next(err) reached the next handler: converted to an ApiError, logged, answered (in production a converted error is a 500).
         expect(JSON.parse(byPath('/no/such/page?x=1').body)).toEqual({ code: 404, message: 'Not found' });

@@ -64,7 +64,7 @@ describe('viewRegistration on the example apps', () => {
         { local: engine, from: engine, kind: 'default' },
       ],
       statements: [
-        `// res.render on moved routes: @fastify/view renders the app's Express views (${engine}, app.get('views')) with`,
+        `// res.render: @fastify/view renders the app's Express views (${engine}, app.get('views')) with`,
         ...COMMENT,
         ...GETTER_JS,
         'fastify.register(fastifyView, {',

@@ -7,7 +7,7 @@
  */
 import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
 import type { Anchor } from '../lib/anchor.js';
-import type { HandlerRegistration } from '../server-module/build-fastify.js';
+import type { HandlerRegistration, ViewsRegistration } from '../server-module/build-fastify.js';
 
 /** Which Fastify method takes the handler. */
 export type FastifyMethod = HandlerRegistration['method'];
@@ -67,4 +67,9 @@ export interface RegisterEntry extends HandlerRegistration {
   kind: 'register';
 }
 
-export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | UntodoEntry | RegisterEntry;
+/** The generated Fastify module: register @fastify/view at its root for a handler that renders (server-module/build-fastify.ts registerViews). */
+export interface ViewsEntry extends ViewsRegistration {
+  kind: 'views';
+}
+
+export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | UntodoEntry | RegisterEntry | ViewsEntry;

@@ -15,6 +15,8 @@ import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
+import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
+import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
 import type { FastifyMethod, MoveEntry, RegisterEntry } from './model.js';
 import { otherUses } from '../lib/references.js';
 import { findRegistration } from '../lib/registration.js';
@@ -76,15 +78,21 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
   const modules = new Map(expressApps.map((a) => [a.id, serverModuleOf(ctx, a)]));
   if (expressApps.length && [...modules.values()].every((m) => m === null)) throw missingShim(ctx);
   const appsOf = appsPerModule(expressApps, modules);
+  // Names given to hoisted inline handlers, per file: two handlers of one file must not share one.
+  const hoisted = new Map<string, Set<string>>();
   const outcomes = candidates.map((c) => {
     const target = modules.get(c.appId) ?? null;
-    return planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : []);
+    return planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : [], hoisted);
   });
   let done = 0;
+  const deltas = new Set<string>();
+  const dependencies: Record<string, string> = {};
   candidates.forEach((c, i) => {
     const outcome = chainOutcome(candidates, outcomes, i);
     if ('entries' in outcome) {
       for (const [file, entry] of outcome.entries) add(file, entry);
+      outcome.deltas.forEach((d) => deltas.add(d));
+      Object.assign(dependencies, outcome.dependencies);
       const register = chainRegistration(candidates, outcomes, i);
       if (register) add(register[0], register[1]);
       verdicts.push({ id: c.id, kind: step.kind, moves: true, blockers: [] });
@@ -111,7 +119,8 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
     manual.push(item);
   });
   const of = candidates.length - deferred.length;
-  return { step: step.step, files: [...files.values()], manual, deferred, verdicts, moved: { what: step.what, done, of }, deltas: done ? [sendDelta(step)] : [] };
+  const handlerDeltas = [...deltas].map((text) => ({ text, restoredByParityExpress: false }));
+  return { step: step.step, files: [...files.values()], manual, deferred, verdicts, moved: { what: step.what, done, of }, deltas: done ? [sendDelta(step), ...handlerDeltas] : [], ...(Object.keys(dependencies).length ? { dependencies } : {}) };
 }
 
 /** How this step's TODO(migrate) comments begin (after `TODO(migrate): `). */
@@ -132,7 +141,7 @@ function sendDelta(step: MoveStep): FrameworkDelta {
 }
 
 /** A handler that moves (its entries, its registration in the generated module, apart) or why it stays. */
-type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean } | Stay;
+type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string> } | Stay;
 type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
 /** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
@@ -171,7 +180,7 @@ function chainRegistration(candidates: Candidate[], outcomes: Outcome[], i: numb
   return [file, { ...first, then }];
 }
 
-function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[]): Outcome {
+function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[], hoisted: Map<string, Set<string>>): Outcome {
   const regSource = ctx.readFile(c.registration.file);
   const reg = regSource ? parseOrNull(c.registration.file, regSource) : null;
   const found = reg && regSource ? findRegistration(reg.j, reg.root, regSource, c.registration, c.name, c.definition) : null;
@@ -192,7 +201,16 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const fn = found.inline ? found.call.get('arguments', found.argIndex) : functionAt(def.j, def.root, c.definition!, defSource);
   if (!fn) return stay({ code: 'definition-unknown', reason: 'its function was not found where the analysis put it', where: [`${c.definition!.file}:${c.definition!.line}`] });
 
-  const options: HandlerOptions = { role: step.role, nextToDefault: c.nextToDefault && !target.parityErrorPage, nextToChain: c.nextToChain, ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])), typescript: isTypeScript(defFile) };
+  const views = viewsOf(ctx, c.appId, target);
+  const options: HandlerOptions = {
+    role: step.role,
+    nextToDefault: c.nextToDefault && !target.parityErrorPage,
+    nextToChain: c.nextToChain,
+    ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])),
+    typescript: isTypeScript(defFile),
+    views: 'refuse' in views ? views.refuse : true,
+    expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
+  };
   const rewrite = planHandlerRewrite(def.j, fn, options);
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });
 
@@ -205,7 +223,10 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const entries: Array<[string, MoveEntry]> = [];
   if (found.inline) {
     if (found.statement.parent.node.type !== 'Program') return stay({ code: `${step.role}-handler-export`, reason: 'it is written inside a registration that is not at the top level of its module, so it cannot be exported' });
-    const name = fn.node.id?.name ?? freeTopLevelName(def.j, def.root, step.defaultName);
+    const given = hoisted.get(defFile) ?? new Set<string>();
+    hoisted.set(defFile, given);
+    const name = fn.node.id?.name ?? freeTopLevelName(def.j, def.root, step.defaultName, given);
+    given.add(name);
     form = { kind: 'named', name };
     local = name;
     entries.push([defFile, { kind: 'hoist', statement: anchorOf(found.statement), argIndex: found.argIndex, options, name, module: defModule }]);
@@ -221,13 +242,24 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   }
   const importer = [regSource, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
+  // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
+  if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
   const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript };
-  return { entries, register: [target.file, register], statement, staleTodo: false };
+  return { entries, register: [target.file, register], statement, staleTodo: false, deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
-/** `base`, or `base2`, … when the module already uses the name. */
-function freeTopLevelName(j: JSCodeshift, root: Collection, base: string): string {
+/** The app's @fastify/view registration as the errors stage writes it (at the root of the generated module), or why none is exact. */
+function viewsOf(ctx: PlanContext, appId: string, target: GeneratedModule): ViewRegistration {
+  const source = ctx.readFile(target.file);
+  const server = source ? parseOrNull(target.file, source) : null;
   const taken = new Set<string>();
+  server?.root.find(server.j.Identifier).forEach((p) => void taken.add(p.node.name));
+  return viewRegistration({ appId, inventory: ctx.inventory, server: { typescript: target.typescript }, taken });
+}
+
+/** `base`, or `base2`, … when the module already uses the name or it was given to another hoisted handler (`given`). */
+function freeTopLevelName(j: JSCodeshift, root: Collection, base: string, given: ReadonlySet<string>): string {
+  const taken = new Set<string>(given);
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}${i}`;

@@ -3,7 +3,7 @@
  *   1. find every planned node by its anchor, before anything changes;
  *   2. rewrite the handlers to Fastify's signature (and export them, or hoist an inline one);
  *   3. delete the Express registrations, or mark the ones that stay with a TODO(migrate);
- *   4. register the handlers in the generated module's buildFastify;
+ *   4. register the handlers in the generated module's buildFastify (and @fastify/view, for one that renders);
  *   5. fix the TypeScript type imports; print in the file's style.
  * A move spans files (the handler's, the registration's, the generated module), so a part that
  * cannot be done — its node is not found by its anchor, or its rewrite would not be complete (the
@@ -14,7 +14,7 @@ import type { API, ASTPath, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { registerHandler } from '../server-module/build-fastify.js';
+import { registerHandler, registerViews } from '../server-module/build-fastify.js';
 import { complete, planHandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { addExport, hoistHandler } from '../lib/exports.js';
 import type { MoveEntry } from './model.js';
@@ -80,6 +80,8 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
     } else if (entry.kind === 'untodo') {
       const statement = at(entry.statement, statements);
       if (statement) steps.push(() => removeTodo(statement, entry.prefix));
+    } else if (entry.kind === 'views') {
+      steps.push(() => registerViews(j, root, entry, style.quote));
     } else {
       steps.push(() => registerHandler(j, root, entry, style.quote));
     }

@@ -40,13 +40,20 @@ export interface FormContext {
   /** Where the function runs: at the app (req.url is the full URL) or inside a router (Express strips the mount path). */
   scope: 'app' | 'router';
   /**
-   * The function is a moved route handler or route middleware (roles `route`/`hook`): it runs
-   * after the Express app in the @fastify/express bridge, so `request.raw`/`reply.raw` are
-   * Express's own `req`/`res` with what middleware put on them, and the rows for redirects,
-   * `res.location`, `res.locals` and the request data apply. Absent or false: the `errors`
-   * stage's rows only.
+   * The function runs after the Express app in the @fastify/express bridge — a moved route handler
+   * or route middleware, or the app's error or 404 handler once the errors stage moved it — so
+   * `request.raw`/`reply.raw` are Express's own `req`/`res` with what middleware put on them, and
+   * the rows for redirects, `res.location`, `res.locals` and the request data apply. Absent or
+   * false: the rows that hold everywhere only.
    */
   bridged?: boolean;
+  /**
+   * With `bridged`: the function belongs to the Fastify route that matched (a moved route), so
+   * Fastify's `request.params`/`query`/`body` are the route's own. False for an error or 404
+   * handler, which Fastify reaches through the bridge's catch-all: there the request data is what
+   * Express put on its request, read on `request.raw`.
+   */
+  fastifyRoute?: boolean;
   /** The app's Express major: `res.redirect(a, b)` means (status, url) in 5 and depends on typeof in 4. Unknown: such calls refuse. */
   expressMajor?: 4 | 5;
   /** The function sets a status apart from an answer (`res.status(c);` alone, `res.statusCode = c`): Fastify's reply.redirect would answer with it, Express with 302. */
@@ -56,8 +63,8 @@ export interface FormContext {
   /** Local name of content-disposition's default export for `res.attachment(name)` (default `contentDisposition`). */
   contentDisposition?: string;
   /**
-   * A moved route handler (role `route`) whose plugin context registers @fastify/view as the app's
-   * Express views (transforms/plugin-registrations/view.ts): `true` converts `res.render` (view-render.ts);
+   * A moved route handler (role `route`), or the app's error or 404 handler, whose plugin context
+   * registers @fastify/view as the app's Express views (transforms/plugin-registrations/view.ts): `true` converts `res.render` (view-render.ts);
    * a string is why the app's views cannot be registered exactly, given as the refusal; absent:
    * `res.render` refuses (plugins stage).
    */

@@ -1,8 +1,9 @@
 /**
  * Express `req` → Fastify `request`: one converter per member the rewrite has a form for, keyed by
  * the member's catalogue row (rules/catalogue/api.ts: `shape`, and `rewrite.where`, which says
- * whether the form holds in every handler or only on a moved route). In error and not-found
- * handlers only members whose Fastify value is the same at the app level convert. On a moved
+ * whether the form holds in every handler or only after the bridge). In an error or 404 handler the
+ * app's Express middleware has run too (the bridge), but the route Fastify matched is the bridge's:
+ * the request data is read where Express put it, on `request.raw`. On a moved
  * route the request data is Fastify's and equal to Express's — params, query (the shim gives
  * Fastify the app's query parser), body (parsed by the app's parsers) — and what Express
  * middleware set on Express's request (cookie-parser's objects, `req.session`, `req.user`) is read
@@ -60,9 +61,13 @@ export const REQUEST_CONVERTERS: Readonly<Record<string, Convert>> = {
   'req.query': same('query'),
   'req.body': same('body'),
   'req.baseUrl': (_request, _args, ctx) => (ctx.scope === 'app' ? { expression: ctx.j.stringLiteral('') } : { refuse: 'req.baseUrl inside a router is its mount path, which a Fastify request does not carry' }),
+  'req.app': onRaw,
   'req.cookies': onRaw,
   'req.signedCookies': onRaw,
 };
+
+/** The request data Fastify parses for its own route: Express's values outside one (FormContext.fastifyRoute). */
+const ROUTE_DATA = new Set(['req.params', 'req.query', 'req.body']);
 
 /**
  * Members that must not be read on `request.raw`: the router sets `req.next` to its own `next`,
@@ -83,6 +88,8 @@ const ROUTER_MEMBERS: Record<string, string> = {
  */
 export function convertRequestUse(member: string, args: Expr[] | null, request: Expr, ctx: FormContext): RequestResult {
   const row = memberRow('req', member);
+  // An error or 404 handler: the route Fastify matched is the bridge's, the request data Express's (FormContext.fastifyRoute).
+  if (ctx.bridged && !ctx.fastifyRoute && row && ROUTE_DATA.has(row.api)) return args === null ? { onRaw: true } : { refuse: `req.${member} used as a function` };
   const convert = row && Object.hasOwn(REQUEST_CONVERTERS, row.api) && (row.rewrite?.where === 'everywhere' || ctx.bridged) ? REQUEST_CONVERTERS[row.api] : undefined;
   if (!convert) {
     if (!ctx.bridged) return { refuse: `req.${member} has no Fastify form in this codemod yet (data set by Express middleware stays on the raw request until that middleware moves)` };

@@ -88,8 +88,8 @@ export interface HandlerOptions {
   /** The app's Express major (redirect argument order, `'back'`). Unknown: the forms that depend on it refuse. */
   expressMajor?: 4 | 5;
   /**
-   * Role `route` only (ignored by the others): the route's plugin context registers @fastify/view
-   * as the app's Express views (transforms/plugin-registrations/view.ts `viewRegistration` gave no
+   * Roles `route`, `error` and `not-found` (ignored by the others): the route's plugin context (for
+   * the app's error and 404 handlers, the root) registers @fastify/view as the app's Express views (transforms/plugin-registrations/view.ts `viewRegistration` gave no
    * refusal). `true`: `res.render(view[, locals])` becomes `reply.view(view[, locals])`
    * (transforms/handler-rewrite/view-render.ts) and `plugins` lists '@fastify/view'; a string: plugin-registrations/view.ts's
    * refusal, given as the route's; absent: `res.render` refuses (plugins stage).
@@ -180,6 +180,11 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (early.length) return refused(early);
   // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-rewrite/flow.ts.
   const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
+  // `afterBridge`: the app's Express middleware has run on the request before the function, so the
+  // forms that read Express's own request and response (request.raw.*, reply.raw.*) apply. True of
+  // a moved route, and of the app's error and 404 handlers once moved: after the shim every request
+  // runs through the bridge first, and errors of Express routes reach the handler through it.
+  const afterBridge = bridged || options.role === 'error' || options.role === 'not-found';
   const flowRole = options.role === 'route' || options.role === 'hook' ? options.role : null;
   const refusals = new Set<string>();
   const edits: Edit[] = [];
@@ -193,7 +198,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
   if (flowRole && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
-  const program = bridged ? programOf(fn) : null;
+  const program = afterBridge ? programOf(fn) : null;
   const fileNames = program ? namesIn(j, program) : taken;
   const encodeUrl = program ? defaultImportBinding(j, program, fileNames, 'encodeurl', 'encodeUrl') : null;
   const contentDisposition = program ? defaultImportBinding(j, program, fileNames, 'content-disposition', 'contentDisposition') : null;
@@ -207,12 +212,13 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     jsonSpaces: options.jsonSpaces,
     scope: options.scope ?? 'app',
     setsContentType: false,
-    bridged,
+    bridged: afterBridge,
+    fastifyRoute: bridged,
     expressMajor: options.expressMajor,
     statusSetApart: false,
     encodeUrl: encodeUrl?.local,
     contentDisposition: contentDisposition?.local,
-    views: options.role === 'route' ? options.views : undefined,
+    views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
   };
   const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };

@@ -95,7 +95,7 @@ export function viewRegistration(input: ViewsInput): ViewRegistration {
       { local: engineLocal, from: engine.facts.package, kind: input.server.typescript ? 'namespace' : 'default' },
     ],
     statements: [
-      `// res.render on moved routes: @fastify/view renders the app's Express views (${engine.facts.package}, ${app}.get('views')) with`,
+      `// res.render: @fastify/view renders the app's Express views (${engine.facts.package}, ${app}.get('views')) with`,
       "// app.locals < res.locals (Express's, filled by the app's middleware in the bridge) < the view's locals, as Express did.",
       ...localsGetter(input.server.typescript),
       ...register,

@@ -8,6 +8,7 @@
  *   after the bridge (Express middleware still runs first for the routes it registers) or before
  *   it (it runs for the requests the bridge hands on too: plugins stage);
  * - `addHook`: `fastify.addHook('<hook>', fn)`;
+ * - `registerViews`: @fastify/view as the app's Express views, at the root (errors stage);
  * - `bridgeOf`, `replaceBridge`, `removeBridge`: the `@fastify/express` registration that runs the
  *   Express app (`fastify.register(fastifyExpress, …).after(() => fastify.use(expressBridge(app)))`).
  * The moved routes' plugin (`movedRoutes`) is server-module/moved-routes.ts's.
@@ -106,6 +107,52 @@ function chainRegistration(instance: string, locals: string[], typescript: boole
   let call = `${locals[last]}(err${last}, request, reply)`;
   for (let i = last - 1; i >= 0; i--) call = `${locals[i]}(${i === 0 ? 'error' : `err${i}`}, request, reply, (err${i + 1}${t(': any')}) => ${call})`;
   return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, `  ${call};`, '});'].join('\n');
+}
+
+/**
+ * @fastify/view as the app's Express views, for the error and 404 handlers that render
+ * (plugin-registrations/view.ts gives `imports` and `statements`, written for an instance named
+ * `fastify`): the statements go before `return fastify`, at the root, so `reply.view` and
+ * `reply.locals` serve every context — the moved routes' too (moved-routes.ts then adds none).
+ * @returns whether the module changed (false when it imports @fastify/view already).
+ * @throws Error as buildFastifyOf, or when the instance is not named `fastify`
+ */
+export function registerViews(j: JSCodeshift, root: Collection, views: ViewsRegistration, quote: Quote): boolean {
+  const build = buildFastifyOf(j, root, 'register @fastify/view');
+  if (registersViews(j, root)) return false;
+  if (build.instance !== 'fastify') throw new Error(`buildFastify names its instance ${build.instance}, and the views registration is written for \`fastify\``);
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  for (const i of views.imports) {
+    if (i.kind === 'default') addImport(j, root, { specifier: i.from, form: { kind: 'default' }, local: i.local, module: views.module }, quote);
+    else program.splice(lastImportIndex(program) + 1, 0, j.importDeclaration([j.importNamespaceSpecifier(j.identifier(i.local))], j.stringLiteral(i.from)));
+  }
+  insertAt(build, parseStatements(j, views.statements.map((l) => inQuote(l, quote)).join('\n')), 'after-bridge', -1);
+  return true;
+}
+
+/** A generated line in the file's quotes: string quotes change, a comment's apostrophes do not. */
+export function inQuote(line: string, quote: Quote): string {
+  return quote === 'double' && !line.trimStart().startsWith('//') ? line.replace(/'/g, '"') : line;
+}
+
+function lastImportIndex(program: Node[]): number {
+  let last = -1;
+  program.forEach((s, i) => {
+    if (s.type === 'ImportDeclaration') last = i;
+  });
+  return last;
+}
+
+/** What registerViews writes: plugin-registrations/view.ts's imports and statements, and the module's system. */
+export interface ViewsRegistration {
+  imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>;
+  statements: string[];
+  module: 'esm' | 'commonjs';
+}
+
+/** Whether the generated module imports @fastify/view (registered at its root by registerViews). */
+export function registersViews(j: JSCodeshift, root: Collection): boolean {
+  return importedLocal(j, root, '@fastify/view', { kind: 'default' }) !== null;
 }
 
 /**
