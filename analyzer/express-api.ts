@@ -95,6 +95,7 @@ export class ExpressApi {
       case 'fastify':
         return this.fastify.get(target.ctx, name);
       case 'fn':
+        if (target.props?.has(name)) return target.props.get(name)!;
         return name === 'bind' || name === 'call' || name === 'apply' ? { k: 'builtin', name: 'function', member: [name] } : UNDEF;
       case 'unknown':
         return target;
@@ -111,6 +112,7 @@ export class ExpressApi {
       if (holder.localsOf) this.setting(holder.localsOf, key, value, 'locals', site);
     } else if (holder.k === 'instance') holder.props.set(key, value);
     else if (holder.k === 'class') holder.statics.set(key, value);
+    else if (holder.k === 'fn') (holder.props ??= new Map()).set(key, value);
     else if (holder.k === 'fastify') this.fastify.decorate(holder.ctx, key, value);
     else if (holder.k === 'router') {
       // `app.resource = function (path, obj) { this.get(…) }`: apps extended with registrars.

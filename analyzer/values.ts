@@ -83,6 +83,12 @@ export interface FnValue {
   bound: boolean;
   /** Set for class methods: the class the method belongs to. */
   method?: boolean;
+  /**
+   * Properties set on the function (`fn.x = …`; CommonJS `module.exports = function (app) {…}`
+   * followed by `module.exports.authRoutes = authRoutes`, as the routes stage writes a plugin next
+   * to a registration function).
+   */
+  props?: Map<string, Value>;
 }
 
 export interface ClassValue {

@@ -65,6 +65,8 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   // Deltas take only what the default explains: an app's own CORS or cache headers lost on the
   // way still count as regressions.
   ['auto-options', only(OPTIONS_ANSWER, ({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && ok(b) && 'allow' in b.headers && c.status === 404)],
+  // The other way: the app's catch-all 404 moved to Fastify (errors stage) while its routes stay on Express, whose router then answers OPTIONS itself.
+  ['auto-options', only(OPTIONS_ANSWER, ({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && b.status === 404 && ok(c) && 'allow' in c.headers)],
   ['etag', only(CONDITIONAL_ANSWER, ({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
   // Pure framework headers next, so a whole-answer cause below does not absorb them.
   ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],

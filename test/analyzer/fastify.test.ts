@@ -179,6 +179,31 @@ describe('Express apps served through @fastify/express', () => {
   });
 });
 
+describe('plugins exported as properties of a function', () => {
+  it('module.exports = function (app) {…} and module.exports.plugin = plugin (the routes stage writes it so): the plugin is followed', async () => {
+    const inv = await analyzeProject('fn-props', {
+      'routes.js': [
+        'module.exports = function (app) {',
+        "  app.get('/still-express', function h(req, res) { res.end(); });",
+        '};',
+        'async function authRoutes(fastify) {',
+        "  fastify.get('/login', async function login() { return 'ok'; });",
+        '}',
+        'module.exports.authRoutes = authRoutes;',
+      ].join('\n'),
+      'app.js': [
+        "const Fastify = require('fastify');",
+        "const { authRoutes } = require('./routes');",
+        'const fastify = Fastify();',
+        'fastify.register(authRoutes);',
+        'module.exports = fastify;',
+      ].join('\n'),
+    });
+    expect(inv.routes.map((r) => r.key)).toEqual(['GET /login']);
+    expect(inv.diagnostics.filter((d) => d.message.includes('authRoutes'))).toEqual([]);
+  });
+});
+
 describe('what the analyzer cannot follow is reported', () => {
   it('plugins it cannot read, folders of plugins, use() without a bridge, registrations never reached', async () => {
     const inv = await analyzeProject('gaps', {

@@ -82,7 +82,7 @@ describe('migrate analyze: findings and their reports', () => {
   it('prints readiness, the errors and warnings with their Fastify form, and the stage plan', () => {
     const r = migrate('analyze', LEGACY);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Fastify readiness {2}\d+ auto · \d+ assisted · \d+ later · [1-9]\d* manual/);
+    expect(r.stdout).toMatch(/Fastify readiness {2}\d+ auto · \d+ assisted · \d+ later( \([a-z, ]+\))? · [1-9]\d* manual/);
     expect(r.stdout).toContain("error   next-route  GET /articles/:slug calls next('route').  routes/articles.js:22");
     expect(r.stdout).toContain('Fastify: One route whose handler branches on the condition (or a route constraint).  [manual]');
     // Body parsers are the plugins stage's (the shim keeps them in the app: docs/stages/shim.md "Bodies").

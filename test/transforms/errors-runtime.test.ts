@@ -91,6 +91,8 @@ const APPS = [
   { step: 'errors-not-found', name: 'express-generator', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
   // A chain of three error handlers (convert → log from a callback → answer) behind a 404 that builds an ApiError and passes it on, as node-express-boilerplate-style apps write it.
   { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
+  // if (development) one error handler, else another: each registered under its condition (the lanes run in production).
+  { step: 'errors-handler', name: 'runtime-conditional', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 2 },
   // express-generator's app as generated: res.locals and req.app.get('env') in an error handler that renders the error view (ejs), app.locals and middleware-set res.locals in the page.
   { step: 'errors-not-found', name: 'express-generator-views', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
 ];

@@ -220,6 +220,14 @@ describe('explainDifferences takes only what a default explains', () => {
     expect(explain(req('/items', { method: 'OPTIONS' }), express, notFound)).toEqual({ explained: ['auto-options'], unexplained: ['/headers/access-control-allow-origin'] });
   });
 
+  it("Express's automatic OPTIONS answer where the app's own 404 answered (its catch-all moved to Fastify) is the auto-options delta too", () => {
+    const appPage = res(404, [['Content-Type', 'text/html; charset=utf-8']], '<h1>Page not found</h1>');
+    const allow = res(200, [['Allow', 'GET,HEAD,POST'], ['Content-Type', 'text/html; charset=utf-8']], 'GET,HEAD,POST');
+    expect(explain(req('/articles', { method: 'OPTIONS' }), appPage, allow)).toEqual({ explained: ['auto-options'], unexplained: [] });
+    // Not for another method.
+    expect(explain(req('/articles', { method: 'GET' }), appPage, allow).explained).not.toContain('auto-options');
+  });
+
   it('a 304 against a 200 explains the validators and the body, not a lost Cache-Control', () => {
     const express304 = res(304, [['ETag', 'W/"5-abcdefghijklmnopqrstuvwxyz0"'], ['Cache-Control', 'max-age=60']]);
     const fastify200 = res(200, [['content-type', 'text/plain; charset=utf-8']], 'hello');

@@ -2,9 +2,11 @@
  * Plans the move of the app's error middleware (`app.use((err, req, res, next) => …)`) to
  * `fastify.setErrorHandler`. A handler moves when it is an unconditional app-level error handler
  * defined in the project and every use in it converts; several such handlers are a chain, moved
- * together as one Fastify error handler that runs them in turn (issue 16); router-level handlers
- * and those under a path are left to the routes stage (deferred, no TODO); conditional ones and
- * package ones stay with a TODO(migrate).
+ * together as one Fastify error handler that runs them in turn (issue 16). A handler registered
+ * under a condition (`if (process.env.NODE_ENV === 'development')`, or its `else`) moves under the
+ * same condition when the app registers all its error handlers under conditions; router-level
+ * handlers and those under a path are left to the routes stage (deferred, no TODO); package ones,
+ * and conditional ones among unconditional ones, stay with a TODO(migrate).
  */
 import type { ErrorHandler, Inventory } from '../../analyzer/model.js';
 import type { PlanContext, StepPlan } from '../model.js';
@@ -38,21 +40,36 @@ export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
  */
 function candidatesOf(inventory: Inventory): Candidate[] {
   const handlers = inventory.errorHandlers.filter((h) => h.framework !== 'fastify');
-  const appLevel = (h: ErrorHandler) => h.scope === 'app' && h.fullPath === '/' && !h.conditions?.length;
+  const appLevel = (h: ErrorHandler) => h.scope === 'app' && h.fullPath === '/';
+  const level = (h: ErrorHandler) => `${h.appId} ${JSON.stringify(h.conditions ?? [])}`;
   return handlers.map((h) => {
-    const siblings = handlers.filter((o) => o.appId === h.appId && appLevel(o)).sort((a, b) => a.order - b.order);
+    const app = handlers.filter((o) => o.appId === h.appId && appLevel(o));
+    // Conditional handlers move under their condition when the app registers all its error handlers under conditions (if/else by environment).
+    const mixed = !!h.conditions?.length && app.some((o) => !o.conditions?.length);
+    const siblings = app.filter((o) => level(o) === level(h)).sort((a, b) => a.order - b.order);
     const index = siblings.indexOf(h);
-    const chain = siblings.length > 1 && index >= 0 ? { key: h.appId, index, names: siblings.map((o) => o.name) } : undefined;
+    const chain = siblings.length > 1 && index >= 0 ? { key: level(h), index, names: siblings.map((o) => o.name) } : undefined;
     const last = index === siblings.length - 1;
-    return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(h), nextToDefault: index >= 0 && last, nextToChain: !!chain && !last, ...(chain ? { chain } : {}) };
+    return {
+      id: h.id,
+      appId: h.appId,
+      name: h.name,
+      definition: h.definition,
+      registration: h.registration,
+      blockers: blockersOf(h, mixed),
+      nextToDefault: index >= 0 && last,
+      nextToChain: !!chain && !last,
+      ...(chain ? { chain } : {}),
+      ...(h.conditions?.length && appLevel(h) && !mixed ? { guarded: true } : {}),
+    };
   });
 }
 
-function blockersOf(h: ErrorHandler): Blocker[] {
+function blockersOf(h: ErrorHandler, mixed: boolean): Blocker[] {
   const blockers: Blocker[] = [];
   if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
   else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
-  if (h.conditions?.length) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions.join(' and ')}; a Fastify error handler applies always, so keep that condition around fastify.setErrorHandler by hand` });
+  if (mixed) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions!.join(' and ')}, among error handlers the app registers always; Fastify has one error handler, so run it under that condition inside one handler by hand` });
   if (h.origin !== 'local' || !h.definition) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
   return blockers;
 }

@@ -34,6 +34,7 @@ export interface HoistEntry {
   module: 'esm' | 'commonjs';
 }
 
+
 /** The registration in the Express app: delete it (and the import it leaves unused). */
 export interface UnregisterEntry {
   kind: 'unregister';

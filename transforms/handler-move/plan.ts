@@ -13,7 +13,7 @@ import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
 import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
-import { placementOf, type ImportForm } from '../lib/exports.js';
+import { closureRefusal, placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
 import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
@@ -24,6 +24,7 @@ import { hasTodoOf } from '../lib/todo.js';
 import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { functionAt, isTypeScript, parseOrNull } from '../lib/ast.js';
+import { guardOf, type Guard } from '../lib/guard.js';
 
 /** A handler the inventory lists, in the terms both steps share. */
 export interface Candidate {
@@ -42,6 +43,8 @@ export interface Candidate {
   nextToChain?: boolean;
   /** The app's error handlers Express runs in turn, this one among them: they move together or not at all. */
   chain?: { key: string; index: number; names: string[] };
+  /** Registered under a condition the Fastify registration keeps (lib/guard.ts). */
+  guarded?: boolean;
 }
 
 /** What distinguishes the two steps. */
@@ -141,7 +144,7 @@ function sendDelta(step: MoveStep): FrameworkDelta {
 }
 
 /** A handler that moves (its entries, its registration in the generated module, apart) or why it stays. */
-type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string> } | Stay;
+type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard } | Stay;
 type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
 /** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
@@ -151,10 +154,20 @@ function chainOf(candidates: Candidate[], i: number): number[] {
   return candidates.map((c, k) => (c.chain?.key === key ? k : -1)).filter((k) => k >= 0).sort((a, b) => candidates[a].chain!.index - candidates[b].chain!.index);
 }
 
-/** Candidate i's outcome, given its chain's: a member moves only when every member does. */
+/**
+ * Candidate i's outcome, given its chain's — a member moves only when every member does — and the
+ * app's other conditions: handlers registered under different conditions move only when those
+ * exclude each other (the two branches of one `if`), as Fastify keeps one error handler.
+ */
 function chainOutcome(candidates: Candidate[], outcomes: Outcome[], i: number): Outcome {
   const own = outcomes[i];
   if (!('entries' in own)) return own;
+  if (own.guard) {
+    const others = candidates.flatMap((c, k) => (c.appId === candidates[i].appId && c.guarded && k !== i && c.chain?.key !== candidates[i].chain?.key ? [outcomes[k]] : []));
+    const guards = others.flatMap((o) => ('guard' in o && o.guard ? [o.guard] : []));
+    const exclusive = others.length <= 1 && guards.every((g) => g.innermost?.node === own.guard!.innermost?.node && g.innermost?.branch !== own.guard!.innermost?.branch);
+    if (!exclusive) return { blocker: { code: 'error-handler-conditional', reason: `it is registered only if ${own.guard.text}, and the app registers other error handlers under conditions that may hold together; Fastify has one error handler, so combine them in one by hand` }, statement: own.statement, staleTodo: own.staleTodo };
+  }
   const stays = chainOf(candidates, i).find((k) => !('entries' in outcomes[k]));
   if (stays === undefined) return own;
   const other = outcomes[stays] as Stay;
@@ -191,6 +204,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (servedApps.length > 1) return stay(sharedModule(target, servedApps));
   if (!found || !reg || !regSource) return stay({ code: 'registration-not-found', reason: 'its registration was not found where the analysis put it', where: [`${c.registration.file}:${c.registration.line}`] });
   if (found.refuse) return stay({ code: 'registration-shape', reason: found.refuse });
+  const guard = c.guarded ? guardOf(reg.j, found.statement, regSource) : null;
+  if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
+  if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
 
   // The function: written in the registration, or defined where the inventory says.
   const defFile = found.inline ? c.registration.file : c.definition?.file;
@@ -222,7 +238,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   let local: string;
   const entries: Array<[string, MoveEntry]> = [];
   if (found.inline) {
-    if (found.statement.parent.node.type !== 'Program') return stay({ code: `${step.role}-handler-export`, reason: 'it is written inside a registration that is not at the top level of its module, so it cannot be exported' });
+    // Written below the top level (an if branch, a loader function): it becomes a top-level declaration when it reads nothing bound there.
+    const closure = found.statement.parent.node.type !== 'Program' ? closureRefusal(def.j, fn) : null;
+    if (closure) return stay({ code: `${step.role}-handler-export`, reason: closure });
     const given = hoisted.get(defFile) ?? new Set<string>();
     hoisted.set(defFile, given);
     const name = fn.node.id?.name ?? freeTopLevelName(def.j, def.root, step.defaultName, given);
@@ -244,8 +262,8 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
-  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript };
-  return { entries, register: [target.file, register], statement, staleTodo: false, deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
+  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}) };
+  return { entries, register: [target.file, register], statement, staleTodo: false, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
 /** The app's @fastify/view registration as the errors stage writes it (at the root of the generated module), or why none is exact. */

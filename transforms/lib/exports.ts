@@ -7,6 +7,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { pathsOfType, type Node } from './ast.js';
+import { pruneEmptyBranch } from './registration.js';
 
 /** Where a handler function stands in its module. */
 export type Placement =
@@ -126,7 +127,9 @@ function addCommonJsExport(j: JSCodeshift, root: Collection, name: string): void
  * Puts the (already rewritten) handler `fn` in place of its registration statement as a
  * declaration named `name`, exported: `export function name(…) {…}` / `export const name = (…) => …`
  * (ESM), or the declaration plus a `module.exports` entry (CommonJS). The statement's comments
- * stay above it.
+ * stay above it. A registration below the top level (in an `if` branch, in a loader function)
+ * is deleted and the declaration goes before the top-level statement that holds it; a branch
+ * left empty goes too (lib/registration.ts pruneEmptyBranch). The caller checks that `fn` reads nothing bound there (closureRefusal).
  */
 export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, fn: Node, name: string, module: 'esm' | 'commonjs'): void {
   let declaration: Node;
@@ -140,8 +143,39 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
     declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), fn)]);
   }
   declaration.comments = statement.node.comments;
-  statement.replace(module === 'esm' ? wrapInExport(j, declaration) : declaration);
+  const exported = module === 'esm' ? wrapInExport(j, declaration) : declaration;
+  if (statement.parent.node.type === 'Program') statement.replace(exported);
+  else {
+    let top: ASTPath<Node> = statement;
+    while (top.parent.node.type !== 'Program') top = top.parent;
+    top.insertBefore(exported);
+    const block = statement.parent;
+    statement.prune();
+    pruneEmptyBranch(block);
+  }
   if (module === 'commonjs') addCommonJsExport(j, root, name);
+}
+
+/**
+ * Why the function at `fn`, written below the top level, cannot become a top-level declaration:
+ * it reads names bound between it and the top level (a loader's parameters or locals). Null when
+ * everything it reads is its own, the module's or a global.
+ */
+export function closureRefusal(j: JSCodeshift, fn: ASTPath<Node>): string | null {
+  const bound = new Set<string>();
+  j(fn)
+    .find(j.Identifier)
+    .forEach((p) => {
+      const parent = p.parent.node;
+      if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return;
+      if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === p.node && !parent.computed && !parent.shorthand) return;
+      const scope = p.scope?.lookup(p.node.name);
+      if (!scope || scope.isGlobal || scope.path.node.type === 'Program') return;
+      // Declared in the function itself or below it.
+      for (let s = scope.path; s; s = s.parent) if (s.node === fn.node) return;
+      bound.add(p.node.name);
+    });
+  return bound.size ? `it reads ${[...bound].map((n) => `\`${n}\``).join(', ')}, bound where it is registered (not at the top level of its module), so it cannot be moved out to be exported` : null;
 }
 
 /** How the generated module imports a handler from the module that defines it. */

@@ -41,7 +41,8 @@ export function findRegistration(j: JSCodeshift, root: Collection, source: strin
     .paths();
   for (const call of calls) {
     const args: Node[] = call.node.arguments;
-    const argIndex = args.findIndex((a) => textOf(a) === name || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
+    // The handler as written (`errors.handler`), a factory's call (`errorHandler()`, named by its callee), or the function itself.
+    const argIndex = args.findIndex((a) => textOf(a) === name || (a.type === 'CallExpression' && textOf(a.callee) === name) || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
     if (argIndex < 0) continue;
     const inline = /Function/.test(args[argIndex].type);
     let statement: ASTPath<Node> = call;
@@ -73,8 +74,23 @@ export function removeRegistration(j: JSCodeshift, root: Collection, statement: 
   const leading = (statement.node.comments ?? []).filter((c: Node) => c.leading);
   if (next && leading.length && next.loc && statement.node.loc && next.loc.start.line === statement.node.loc.end.line + 1) next.comments = [...leading, ...(next.comments ?? [])];
   const bindingName = rootIdentifier(handlerArg);
+  const block = statement.parent;
   statement.prune();
+  pruneEmptyBranch(block);
   if (bindingName) removeUnusedImport(j, root, bindingName);
+}
+
+/**
+ * After a registration left `block` empty: an empty `else { }` goes, and so does an `if` left with
+ * an empty body and no `else` (a condition the errors stage keeps reads only what lib/guard.ts
+ * allows: no side effects).
+ */
+export function pruneEmptyBranch(block: ASTPath<Node>): void {
+  if (block.node.type !== 'BlockStatement' || block.node.body.length || block.parent?.node.type !== 'IfStatement') return;
+  const ifStatement = block.parent;
+  if (ifStatement.node.alternate === block.node) ifStatement.node.alternate = null;
+  const body = ifStatement.node.consequent;
+  if (!ifStatement.node.alternate && body.type === 'BlockStatement' && !body.body.length && !(body.comments ?? []).length) ifStatement.prune();
 }
 
 /** `errorHandler` → `errorHandler`; `errors.errorHandler` → `errors`; a function → null. */

@@ -60,6 +60,11 @@ export interface HandlerRegistration {
   then?: ImportRequest[];
   /** The module is TypeScript: the chain's function gets typed parameters. */
   typescript?: boolean;
+  /**
+   * The condition the app registered the handler under (lib/guard.ts, e.g.
+   * `(process.env.NODE_ENV === 'development')`): the registration goes inside `if (guard) { … }`.
+   */
+  guard?: string;
   /** The file the handler came from (`src/middleware/error.js`). */
   from: string;
 }
@@ -80,13 +85,16 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const build = buildFastifyOf(j, root, `register ${entry.from}'s handler`);
   const chain = [entry.import, ...(entry.then ?? [])];
   const imported = chain.map((imp) => importedLocal(j, root, imp.specifier, imp.form));
-  const calls = build.body.filter((s) => callOn(s, build.instance)?.method === entry.method);
+  // Registrations of the method at the top of buildFastify and inside its `if (guard) { … }` blocks.
+  const inBlocks = build.body.flatMap((s) => (s.type === 'IfStatement' && s.consequent.type === 'BlockStatement' ? s.consequent.body : [s]));
+  const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
   const registered = (s: Node) => {
     const arg = s.expression.arguments[0];
     return chain.length > 1 ? arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION : arg?.type === 'Identifier' && arg.name === imported[0];
   };
   if (imported.every(Boolean) && calls.some(registered)) return false;
-  for (const call of calls) build.body.splice(build.body.indexOf(call), 1);
+  // One registered before, unconditionally (the shim's --parity express page), is replaced.
+  for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
   const locals = chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
   const comment =
     entry.method === 'setNotFoundHandler'
@@ -94,8 +102,9 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
       : chain.length > 1
         ? ` The app's error handlers (${entry.from}), run in turn as Express ran them: next(err) in one hands the error to the next. Errors of the routes still on Express reach them through the bridge (next(err)).`
         : ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`;
-  const [statement] = chain.length > 1 ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false)) : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
-  statement.comments = [j.commentLine(comment, true, false)];
+  const [call] = chain.length > 1 ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false)) : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
+  const statement = entry.guard ? j.ifStatement(parseStatements(j, `${entry.guard};`)[0].expression, j.blockStatement([call])) : call;
+  statement.comments = [j.commentLine(entry.guard ? `${comment} Registered as the app registered it: only if ${entry.guard}.` : comment, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
   return true;
 }
