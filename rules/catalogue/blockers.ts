@@ -62,7 +62,6 @@ export const BLOCKERS = {
   'registration-not-found': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The registration was not found where the analysis put it.' },
   'registration-shape': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The handler is registered inside a larger expression or with other middleware.' },
   'definition-unknown': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: "The handler's function was not found where the analysis put it." },
-  'circular-require': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The handler\'s module requires the generated module, which cannot require it back.' },
   'shared-generated-module': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'One generated module builds the Fastify server of several apps.' },
   'module-system': { subject: 'file', stage: 'errors', liftedBy: 'human', summary: 'An ES module would have to be required by the CommonJS generated module.' },
 

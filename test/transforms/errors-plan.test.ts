@@ -3,7 +3,8 @@
  * out of what could move, the deltas, the missing-shim item (reported once for the stage), and the
  * route parity check accepting a catch-all route moved to a Fastify not-found handler.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
@@ -16,6 +17,8 @@ import { plan as planHandler } from '../../transforms/errors-handler/plan.js';
 import { plan as planNotFound } from '../../transforms/errors-not-found/plan.js';
 import { StepRefusal, type FrameworkDelta, type PlanContext } from '../../transforms/model.js';
 import { TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
 
 async function contextOf(step: string, name: string): Promise<PlanContext> {
   const root = path.join(TRANSFORM_FIXTURES, step, name, 'input');
@@ -107,17 +110,64 @@ describe('errors plans', () => {
 });
 
 describe('a handler whose module requires the generated module', () => {
-  it('stays (circular-require): the CommonJS generated module cannot require it back', async () => {
-    const root = project({
-      'package.json': JSON.stringify({ name: 'circle', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
-      'errors.js': "module.exports = function errorHandler(err, req, res, next) {\n  res.status(500).json({ error: err.message });\n};\n",
-      'server.js': "const express = require('express');\nconst errorHandler = require('./errors');\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\napp.use(errorHandler);\napp.listen(3000);\n",
+  /** Starts `server.js` of `root` and resolves with its port (it prints `listening <port>`). */
+  async function start(root: string): Promise<{ port: number; stop: () => void }> {
+    const child = spawn(process.execPath, ['server.js'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.on('data', (chunk) => {
+        out += chunk;
+        const m = /listening (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.stderr!.on('data', (chunk) => (out += chunk));
+      child.on('exit', (code) => reject(new Error(`server.js exited with ${code}: ${out}`)));
     });
+    return { port, stop: () => child.kill() };
+  }
+  const answers = async (port: number) => Promise.all(['/', '/nope', '/throw'].map(async (p) => {
+    const res = await fetch(`http://127.0.0.1:${port}${p}`);
+    return [res.status, await res.text()];
+  }));
+
+  it("moves inline handlers of the file that starts the app: the CommonJS generated module requires them when a request comes (app.js requires it while loading)", async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'circle', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'server.js': [
+        "const express = require('express');",
+        'const app = express();',
+        "app.get('/', (req, res) => res.send('ok'));",
+        "app.get('/throw', () => { throw new Error('boom'); });",
+        "app.use((req, res) => res.status(404).send('Page Not Found'));",
+        'app.use((err, req, res, next) => {',
+        '  res.status(500).send(`Server Error: ${err.message}`);',
+        '});',
+        "const server = app.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));",
+        'module.exports = app;',
+        '',
+      ].join('\n'),
+    };
+    // The apps resolve express and fastify from the repository's node_modules.
+    const withModules = (dir: string) => (symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'junction'), dir);
+    const express = withModules(project(files));
+    const root = withModules(project(files));
     expect((await runStage({ root, stage: 'shim', allowDirty: true })).written).toBe(true);
-    // The handler's module now requires the module the shim wrote (say, for its listen helper).
-    writeFileSync(path.join(root, 'errors.js'), `const { listen } = require('./fastify-server');\n${readFileSync(path.join(root, 'errors.js'), 'utf8')}module.exports.listen = listen;\n`);
-    const result = await runStage({ root, stage: 'errors', dry: true });
-    expect(result.manual.map((m) => [m.code, m.file])).toEqual([['circular-require', 'server.js']]);
+    const result = await runStage({ root, stage: 'errors', allowDirty: true });
+    expect(result.manual).toEqual([]);
+    expect(result.moved.map((m) => m.done)).toEqual([1, 1]);
+    const server = readFileSync(path.join(root, 'fastify-server.js'), 'utf8');
+    expect(server).toContain("fastify.setErrorHandler((error, request, reply) => require('./server').errorHandler(error, request, reply));");
+    expect(server).toContain("fastify.setNotFoundHandler((request, reply) => require('./server').notFound(request, reply));");
+    const [before, after] = [await start(express), await start(root)];
+    try {
+      expect(await answers(after.port)).toEqual(await answers(before.port));
+      expect((await answers(after.port))[2]).toEqual([500, 'Server Error: boom']);
+    } finally {
+      before.stop();
+      after.stop();
+    }
+    // A second run changes nothing.
+    expect((await runStage({ root, stage: 'errors', allowDirty: true })).changes).toEqual([]);
   });
 });
 

@@ -189,8 +189,9 @@ function chainRegistration(candidates: Candidate[], outcomes: Outcome[], i: numb
   if (members[0] !== i) return null;
   const [file, first] = (outcomes[i] as Extract<Outcome, { register: unknown }>).register;
   if (members.length === 1) return [file, first];
-  const then = members.slice(1).map((k) => (outcomes[k] as Extract<Outcome, { register: unknown }>).register[1].import);
-  return [file, { ...first, then }];
+  const registers = members.map((k) => (outcomes[k] as Extract<Outcome, { register: unknown }>).register[1]);
+  const lazy = registers.some((r) => r.lazy);
+  return [file, { ...first, then: registers.slice(1).map((r) => r.import), ...(lazy ? { lazy } : {}) }];
 }
 
 function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[], hoisted: Map<string, Set<string>>): Outcome {
@@ -232,7 +233,8 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
 
   const defModule = moduleSystemOfFile(ctx.inventory, defFile, defSource);
   if (target.module === 'commonjs' && defModule === 'esm') return stay({ code: 'module-system', reason: `${defFile} is an ES module and the generated module (${target.file}) is CommonJS` });
-  if (target.module === 'commonjs' && startsApp(ctx, defFile)) return stay({ code: 'circular-require', reason: `${defFile} requires the generated module (it starts the app through it, or imports it), so the generated CommonJS module cannot require it back; move the handler into a module of its own` });
+  // CommonJS cannot require back, at its top, a module that requires it while loading (it starts the app through it): the handler is required when a request comes.
+  const lazy = target.module === 'commonjs' && startsApp(ctx, defFile);
 
   let form: ImportForm;
   let local: string;
@@ -262,7 +264,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
-  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}) };
+  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}) };
   return { entries, register: [target.file, register], statement, staleTodo: false, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 

@@ -61,6 +61,13 @@ export interface HandlerRegistration {
   /** The module is TypeScript: the chain's function gets typed parameters. */
   typescript?: boolean;
   /**
+   * The handlers' module requires the generated module while it loads (it starts the app through
+   * it), so a CommonJS generated module cannot require it back at its top: each handler is
+   * required when a request comes (`(request, reply) => require('./app').notFound(request, reply)`),
+   * by then the module has loaded.
+   */
+  lazy?: boolean;
+  /**
    * The condition the app registered the handler under (lib/guard.ts, e.g.
    * `(process.env.NODE_ENV === 'development')`): the registration goes inside `if (guard) { … }`.
    */
@@ -88,25 +95,41 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   // Registrations of the method at the top of buildFastify and inside its `if (guard) { … }` blocks.
   const inBlocks = build.body.flatMap((s) => (s.type === 'IfStatement' && s.consequent.type === 'BlockStatement' ? s.consequent.body : [s]));
   const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
+  const q = quote === 'double' ? '"' : "'";
+  const required = chain.map((imp) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`);
   const registered = (s: Node) => {
     const arg = s.expression.arguments[0];
-    return chain.length > 1 ? arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION : arg?.type === 'Identifier' && arg.name === imported[0];
+    if (chain.length > 1) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
+    return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && j(arg).toSource().includes(required[0]) : arg?.type === 'Identifier' && arg.name === imported[0];
   };
-  if (imported.every(Boolean) && calls.some(registered)) return false;
+  if ((entry.lazy || imported.every(Boolean)) && calls.some(registered)) return false;
   // One registered before, unconditionally (the shim's --parity express page), is replaced.
   for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
-  const locals = chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
+  const locals = entry.lazy ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
   const comment =
     entry.method === 'setNotFoundHandler'
       ? ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`
       : chain.length > 1
         ? ` The app's error handlers (${entry.from}), run in turn as Express ran them: next(err) in one hands the error to the next. Errors of the routes still on Express reach them through the bridge (next(err)).`
         : ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`;
-  const [call] = chain.length > 1 ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false)) : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
+  const [call] =
+    chain.length > 1
+      ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false))
+      : entry.lazy
+        ? parseStatements(j, lazyRegistration(build.instance, entry.method, locals[0], entry.typescript ?? false))
+        : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
   const statement = entry.guard ? j.ifStatement(parseStatements(j, `${entry.guard};`)[0].expression, j.blockStatement([call])) : call;
   statement.comments = [j.commentLine(entry.guard ? `${comment} Registered as the app registered it: only if ${entry.guard}.` : comment, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
   return true;
+}
+
+/** `instance.method((…) => handler(…))`: a handler required when a request comes (HandlerRegistration.lazy). */
+function lazyRegistration(instance: string, method: HandlerRegistration['method'], handler: string, typescript: boolean): string {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  const params = method === 'setErrorHandler' ? [`error${t(': any')}`, `request${t(': FastifyRequest')}`, `reply${t(': FastifyReply')}`] : [`request${t(': FastifyRequest')}`, `reply${t(': FastifyReply')}`];
+  const args = method === 'setErrorHandler' ? 'error, request, reply' : 'request, reply';
+  return `${instance}.${method}((${params.join(', ')}) => ${handler}(${args}));`;
 }
 
 /** `instance.setErrorHandler(function appErrorHandlers(…) { … })` running `locals` in turn (see registerHandler). */
