@@ -128,6 +128,13 @@ export interface MiddlewareEntry {
    * hook through its `expressMiddleware` adapter until the schemas or plugins stage replaces it.
    */
   readsRequestOnly?: true;
+  /**
+   * Error middleware that answers every error itself on Node's request and response (`res.statusCode`,
+   * `res.setHeader`, `res.end`) and never calls `next`: the errors stage can run it unchanged as the
+   * Fastify error handler on `request.raw`/`reply.raw` after `reply.hijack()`, which is what it did in
+   * the Express app behind the bridge (server-module/build-fastify.ts `registerHandler`).
+   */
+  answersErrorsOnRaw?: true;
 }
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
@@ -888,7 +895,8 @@ export const MIDDLEWARE = {
     ],
     stage: 'errors',
     safety: 'needs-care',
-    source: 'Not a §3 row; §2.2 (error bodies), §2.12',
+    source: 'Not a §3 row; §2.2 (error bodies), §2.12; errorhandler 1.5 index.js (answers with res.statusCode/setHeader/end, never next)',
+    answersErrorsOnRaw: true,
   },
   'response-time': {
     package: 'response-time',

@@ -4,7 +4,7 @@
  * route parity check accepting a catch-all route moved to a Fastify not-found handler.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyzer/analyze.js';
@@ -109,22 +109,23 @@ describe('errors plans', () => {
   });
 });
 
-describe('a handler whose module requires the generated module', () => {
-  /** Starts `server.js` of `root` and resolves with its port (it prints `listening <port>`). */
-  async function start(root: string): Promise<{ port: number; stop: () => void }> {
-    const child = spawn(process.execPath, ['server.js'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
-        out += chunk;
-        const m = /listening (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child.stderr!.on('data', (chunk) => (out += chunk));
-      child.on('exit', (code) => reject(new Error(`server.js exited with ${code}: ${out}`)));
+/** Starts `server.js` of `root` and resolves with its port (it prints `listening <port>`). */
+async function startServer(root: string): Promise<{ port: number; stop: () => void }> {
+  const child = spawn(process.execPath, ['server.js'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
     });
-    return { port, stop: () => child.kill() };
-  }
+    child.stderr!.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => reject(new Error(`server.js exited with ${code}: ${out}`)));
+  });
+  return { port, stop: () => child.kill() };
+}
+
+describe('a handler whose module requires the generated module', () => {
   const answers = async (port: number) => Promise.all(['/', '/nope', '/throw'].map(async (p) => {
     const res = await fetch(`http://127.0.0.1:${port}${p}`);
     return [res.status, await res.text()];
@@ -158,7 +159,7 @@ describe('a handler whose module requires the generated module', () => {
     const server = readFileSync(path.join(root, 'fastify-server.js'), 'utf8');
     expect(server).toContain("fastify.setErrorHandler((error, request, reply) => require('./server').errorHandler(error, request, reply));");
     expect(server).toContain("fastify.setNotFoundHandler((request, reply) => require('./server').notFound(request, reply));");
-    const [before, after] = [await start(express), await start(root)];
+    const [before, after] = [await startServer(express), await startServer(root)];
     try {
       expect(await answers(after.port)).toEqual(await answers(before.port));
       expect((await answers(after.port))[2]).toEqual([500, 'Server Error: boom']);
@@ -167,6 +168,47 @@ describe('a handler whose module requires the generated module', () => {
       after.stop();
     }
     // A second run changes nothing.
+    expect((await runStage({ root, stage: 'errors', allowDirty: true })).changes).toEqual([]);
+  });
+});
+
+describe("a package's error middleware that answers on Node's request and response (errorhandler)", () => {
+  it('runs as the Fastify error handler on request.raw/reply.raw, answering as it did in Express', async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'eh', private: true, main: 'server.js', dependencies: { express: '^4.21.2', errorhandler: '^1.5.1' } }),
+      'server.js': [
+        "const express = require('express');",
+        "const errorHandler = require('errorhandler');",
+        'const app = express();',
+        "app.get('/', (req, res) => res.send('ok'));",
+        "app.get('/throw', () => { throw Object.assign(new Error('boom'), { status: 418 }); });",
+        'app.use(errorHandler({ log: false }));',
+        "const server = app.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));",
+        '',
+      ].join('\n'),
+    };
+    const withModules = (dir: string) => (symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'junction'), dir);
+    const express = withModules(project(files));
+    const root = withModules(project(files));
+    await runStage({ root, stage: 'shim', allowDirty: true });
+    const result = await runStage({ root, stage: 'errors', allowDirty: true });
+    expect(result.manual).toEqual([]);
+    expect(readFileSync(path.join(root, 'fastify-server.js'), 'utf8')).toContain('fastify.setErrorHandler(expressErrorMiddleware(errorhandler({ log: false })));');
+    expect(readFileSync(path.join(root, 'server.js'), 'utf8')).not.toContain('errorhandler');
+    const ask = async (port: number, accept: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/throw`, { headers: { accept } });
+      const body = await res.text();
+      // The stack's frames below the route differ (Express's server, Fastify's bridge): compare what precedes them.
+      return [res.status, res.headers.get('content-type'), res.headers.get('x-content-type-options'), accept.includes('json') ? JSON.parse(body).error.message : body.split('\n')[0]];
+    };
+    const [before, after] = [await startServer(express), await startServer(root)];
+    try {
+      for (const accept of ['application/json', 'text/plain', 'text/html']) expect(await ask(after.port, accept)).toEqual(await ask(before.port, accept));
+      expect(await ask(after.port, 'application/json')).toEqual([418, 'application/json; charset=utf-8', 'nosniff', 'boom']);
+    } finally {
+      before.stop();
+      after.stop();
+    }
     expect((await runStage({ root, stage: 'errors', allowDirty: true })).changes).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import type { PlanContext, StepPlan } from '../model.js';
 import type { MoveEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
+import { middlewareFor } from '../../rules/catalogue/middleware.js';
 
 const STEP: MoveStep = {
   step: 'errors-handler',
@@ -61,6 +62,7 @@ function candidatesOf(inventory: Inventory): Candidate[] {
       nextToChain: !!chain && !last,
       ...(chain ? { chain } : {}),
       ...(h.conditions?.length && appLevel(h) && !mixed ? { guarded: true } : {}),
+      ...(h.origin === 'package' && h.package && middlewareFor(h.package)?.answersErrorsOnRaw ? { package: h.package } : {}),
     };
   });
 }
@@ -70,6 +72,8 @@ function blockersOf(h: ErrorHandler, mixed: boolean): Blocker[] {
   if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
   else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
   if (mixed) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions!.join(' and ')}, among error handlers the app registers always; Fastify has one error handler, so run it under that condition inside one handler by hand` });
-  if (h.origin !== 'local' || !h.definition) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
+  // A package's error middleware that answers on Node's request and response runs as it is (rules/catalogue/middleware.ts answersErrorsOnRaw).
+  const onRaw = h.origin === 'package' && !!h.package && !!middlewareFor(h.package)?.answersErrorsOnRaw;
+  if ((h.origin !== 'local' || !h.definition) && !onRaw) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
   return blockers;
 }

@@ -45,6 +45,8 @@ export interface Candidate {
   chain?: { key: string; index: number; names: string[] };
   /** Registered under a condition the Fastify registration keeps (lib/guard.ts). */
   guarded?: boolean;
+  /** A package's error middleware that answers on Node's request and response: run as it is (HandlerRegistration.onRaw). */
+  package?: string;
 }
 
 /** What distinguishes the two steps. */
@@ -209,6 +211,8 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
   if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
 
+  if (c.package) return packageOutcome(reg.j, step, c, target, { found, regSource, statement, guard: guard && !('refuse' in guard) ? guard : null });
+
   // The function: written in the registration, or defined where the inventory says.
   const defFile = found.inline ? c.registration.file : c.definition?.file;
   if (!defFile) return stay({ code: 'definition-unknown', reason: 'where its function is defined is not known' });
@@ -266,6 +270,40 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
   const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}) };
   return { entries, register: [target.file, register], statement, staleTodo: false, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
+}
+
+/**
+ * A package's error middleware registered as `app.use(errorhandler(options))`: its registration
+ * goes, and the generated module runs the same factory call on Node's request and response. The
+ * arguments must read nothing of the app's module (literals only).
+ */
+function packageOutcome(j: JSCodeshift, step: MoveStep, c: Candidate, target: GeneratedModule, at: { found: NonNullable<ReturnType<typeof findRegistration>>; regSource: string; statement: Anchor | null; guard: Guard | null }): Outcome {
+  const arg = at.found.call.node.arguments[at.found.argIndex];
+  const stay = (reason: string): Outcome => ({ blocker: { code: 'error-handler-package', reason }, statement: at.statement, staleTodo: false });
+  if (arg.type !== 'CallExpression') return stay(`it is the package ${c.package}'s middleware made outside its registration; register it as app.use(${c.name}(…)) or write the Fastify error handler`);
+  const args = arg.arguments as Array<{ start: number; end: number }>;
+  const text = args.length ? at.regSource.slice(args[0].start, args[args.length - 1].end) : '';
+  const reads = j(at.found.call.get('arguments', at.found.argIndex))
+    .find(j.Identifier)
+    .filter((p) => p.parent.node !== arg && !((p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'Property') && p.parent.node.key === p.node && !p.parent.node.computed) && p.node.name !== 'undefined');
+  if (reads.size()) return stay(`the package ${c.package}'s options \`${text}\` read names of its module, which the generated module does not have`);
+  const entries: Array<[string, MoveEntry]> = [[c.registration.file, { kind: 'unregister', statement: anchorOf(at.found.statement), argIndex: at.found.argIndex }]];
+  const register: RegisterEntry = {
+    kind: 'register',
+    method: step.method,
+    import: { specifier: c.package!, form: { kind: 'default' }, local: localNameOf(c.package!), module: target.module },
+    from: c.registration.file,
+    typescript: target.typescript,
+    onRaw: { args: text },
+    ...(at.guard?.text ? { guard: at.guard.text } : {}),
+  };
+  return { entries, register: [target.file, register], statement: at.statement, staleTodo: false, deltas: [], dependencies: {}, ...(at.guard?.text ? { guard: at.guard } : {}) };
+}
+
+/** A package's name as a local (`errorhandler`, `@acme/err-handler` → `errHandler`). */
+function localNameOf(pkg: string): string {
+  const base = pkg.split('/').pop()!.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''));
+  return /^[A-Za-z_$]/.test(base) ? base : `_${base}`;
 }
 
 /** The app's @fastify/view registration as the errors stage writes it (at the root of the generated module), or why none is exact. */

@@ -93,9 +93,9 @@ export function pruneEmptyBranch(block: ASTPath<Node>): void {
   if (!ifStatement.node.alternate && body.type === 'BlockStatement' && !body.body.length && !(body.comments ?? []).length) ifStatement.prune();
 }
 
-/** `errorHandler` → `errorHandler`; `errors.errorHandler` → `errors`; a function → null. */
+/** `errorHandler` → `errorHandler`; `errors.errorHandler` → `errors`; a factory's call `errorHandler()` → `errorHandler`; a function → null. */
 function rootIdentifier(node: Node): string | null {
-  let n = node;
+  let n = node.type === 'CallExpression' ? node.callee : node;
   while (n.type === 'MemberExpression' && !n.computed) n = n.object;
   return n.type === 'Identifier' ? n.name : null;
 }

@@ -61,6 +61,14 @@ export interface HandlerRegistration {
   /** The module is TypeScript: the chain's function gets typed parameters. */
   typescript?: boolean;
   /**
+   * The handler is a package's Express error middleware that answers on Node's request and
+   * response (rules/catalogue/middleware.ts `answersErrorsOnRaw`): `import` is the package's
+   * factory, `args` the source of the arguments the app called it with (`{ log: false }`, or '').
+   * It is registered as `fastify.setErrorHandler(expressErrorMiddleware(errorhandler(args)))`, which
+   * runs it on `request.raw`/`reply.raw` after `reply.hijack()`, as it ran behind the bridge.
+   */
+  onRaw?: { args: string };
+  /**
    * The handlers' module requires the generated module while it loads (it starts the app through
    * it), so a CommonJS generated module cannot require it back at its top: each handler is
    * required when a request comes (`(request, reply) => require('./app').notFound(request, reply)`),
@@ -99,6 +107,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const required = chain.map((imp) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`);
   const registered = (s: Node) => {
     const arg = s.expression.arguments[0];
+    if (entry.onRaw) return arg?.type === 'CallExpression' && arg.callee.type === 'Identifier' && arg.callee.name === RAW_ADAPTER && !!imported[0] && j(arg).toSource().includes(`${imported[0]}(`);
     if (chain.length > 1) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
     return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && j(arg).toSource().includes(required[0]) : arg?.type === 'Identifier' && arg.name === imported[0];
   };
@@ -112,6 +121,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
       : chain.length > 1
         ? ` The app's error handlers (${entry.from}), run in turn as Express ran them: next(err) in one hands the error to the next. Errors of the routes still on Express reach them through the bridge (next(err)).`
         : ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`;
+  if (entry.onRaw) locals[0] = `${addExpressErrorMiddleware(j, root, entry.typescript ?? false)}(${locals[0]}(${entry.onRaw.args}))`;
   const [call] =
     chain.length > 1
       ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false))
@@ -122,6 +132,30 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   statement.comments = [j.commentLine(entry.guard ? `${comment} Registered as the app registered it: only if ${entry.guard}.` : comment, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
   return true;
+}
+
+/** The adapter that runs a package's Express error middleware on Node's request and response (HandlerRegistration.onRaw). */
+const RAW_ADAPTER = 'expressErrorMiddleware';
+
+/** Adds `function expressErrorMiddleware(middleware) {…}` at the end of the module unless it is there; returns its name. */
+function addExpressErrorMiddleware(j: JSCodeshift, root: Collection, typescript: boolean): string {
+  if (root.find(j.FunctionDeclaration, { id: { name: RAW_ADAPTER } }).size()) return RAW_ADAPTER;
+  const t = (annotation: string) => (typescript ? annotation : '');
+  const text = [
+    '/**',
+    " * Runs a package's Express error middleware (errorhandler) as the Fastify error handler, as it ran",
+    " * behind the bridge: on Node's request and response, which it answers itself.",
+    ' */',
+    `function ${RAW_ADAPTER}(middleware${t(': (err: any, req: any, res: any, next: (err?: unknown) => void) => void')}) {`,
+    `  return function expressErrorHandler(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`,
+    '    reply.hijack();',
+    '    // It never hands the error on; if it did, the connection is closed rather than left open.',
+    '    middleware(error, request.raw, reply.raw, () => reply.raw.destroy());',
+    '  };',
+    '}',
+  ].join('\n');
+  root.find(j.Program).paths()[0].node.body.push(...parseStatements(j, text));
+  return RAW_ADAPTER;
 }
 
 /** `instance.method((…) => handler(…))`: a handler required when a request comes (HandlerRegistration.lazy). */
