@@ -146,15 +146,16 @@ export function detectEntry(root: string, pkg: PackageJson | null, explicit?: st
     const found = tryFile(explicit);
     return { entry: found ? rel(found) : null, source: found ? '--entry' : `--entry ${explicit} does not exist` };
   }
-  const start = pkg?.scripts?.start ?? pkg?.scripts?.dev ?? '';
-  const fromScript = /(?:^|\s|&&)(?:node|tsx|ts-node|ts-node-dev|nodemon|bun|node --[\w-]+(?:=\S+)?)(?:\s+-{1,2}[\w-]+(?:[= ]\S+)?)*\s+([\w./@-]+\.[cm]?[jt]s|[\w./@-]+\/www)\b/.exec(start);
-  if (fromScript) {
+  for (const [name, command] of startScripts(pkg?.scripts ?? {})) {
+    const fromScript = /(?:^|\s|&&)(?:node|tsx|ts-node|ts-node-dev|nodemon|bun|node --[\w-]+(?:=\S+)?)(?:\s+-{1,2}[\w-]+(?:[= ]\S+)?)*\s+([\w./@-]+\.[cm]?[jt]s|[\w./@-]+\/www)\b/.exec(command);
+    if (!fromScript) continue;
     // `node dist/server.js`: the compiled copy is not what the codemods must edit; its source is.
     const script = fromScript[1];
+    const label = name === 'start' ? 'start script' : `${name} script`;
     const mapped = isBuildOutput(script) ? tryFile(sourceForBuilt(script)) : null;
-    if (mapped) return { entry: rel(mapped), source: `start script (${script}) mapped to its source` };
+    if (mapped) return { entry: rel(mapped), source: `${label} (${script}) mapped to its source` };
     const found = tryFile(script) ?? tryFile(sourceForBuilt(script));
-    if (found) return { entry: rel(found), source: 'start script' };
+    if (found) return { entry: rel(found), source: label };
   }
   if (pkg?.main) {
     const found = isBuildOutput(pkg.main) ? null : tryFile(pkg.main);
@@ -167,6 +168,17 @@ export function detectEntry(root: string, pkg: PackageJson | null, explicit?: st
     if (found) return { entry: rel(found), source: 'conventional file name' };
   }
   return { entry: null, source: 'no entry found' };
+}
+
+/**
+ * The scripts that start the app, most telling first: `start`, then `dev`, then the other
+ * `start:*` / `dev:*` / `serve` ones in package.json order (`start:dev`, `start:prod` of boilerplates
+ * that have no plain `start`).
+ */
+function startScripts(scripts: Record<string, string>): Array<[string, string]> {
+  const named = Object.entries(scripts).filter(([name]) => /^(start|dev|serve)([:-]|$)/.test(name));
+  const rank = (name: string) => (name === 'start' ? 0 : name === 'dev' ? 1 : 2);
+  return named.sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
 function isBuildOutput(p: string): boolean {

@@ -152,3 +152,14 @@ describe('entry from a start script that runs the build', () => {
     expect(detectEntry(dir, { scripts: { start: 'node dist/server.js' } })).toEqual({ entry: 'src/server.ts', source: 'start script (dist/server.js) mapped to its source' });
   });
 });
+
+describe('entry from start:* and dev:* scripts when there is no plain start', () => {
+  it('takes start:dev of a boilerplate (node --import=tsx --watch src/index.ts) over a conventional src/server.ts', async () => {
+    const { detectEntry } = await import('../../analyzer/project.js');
+    const dir = project({ 'package.json': '{}', 'src/server.ts': 'export const app = 1;\n', 'src/index.ts': "import { app } from '@/server';\n" });
+    const scripts = { build: 'tsc', 'start:dev': 'node --import=tsx --watch src/index.ts', 'start:prod': 'node dist/index.js' };
+    expect(detectEntry(dir, { main: 'index.ts', scripts })).toEqual({ entry: 'src/index.ts', source: 'start:dev script' });
+    // A plain start that runs another script falls through to the next one (serve: the build's source).
+    expect(detectEntry(dir, { scripts: { start: 'npm run serve', serve: 'node dist/server.js' } })).toEqual({ entry: 'src/server.ts', source: 'serve script (dist/server.js) mapped to its source' });
+  });
+});

@@ -32,12 +32,12 @@ function sameDecision({ rated, done }: Awaited<ReturnType<typeof ratedAndDone>>)
 }
 
 describe('readiness is what the stages do', () => {
-  it('the error handler is written in the file that starts the app: it stays (the generated module cannot require it back), so do the routes it catches', async () => {
+  it('the error handler is written in the file that starts the app: it moves (the generated module requires it when a request comes), so the routes it catches move too', async () => {
     const result = await ratedAndDone({
       'routes.js': "const express = require('express');\nconst router = express.Router();\nrouter.get('/users/:id', (req, res) => res.json({ id: req.params.id }));\nmodule.exports = router;\n",
       'app.js': "const express = require('express');\nconst routes = require('./routes');\nconst app = express();\napp.use('/api', routes);\napp.use((err, req, res, next) => {\n  res.status(500).json({ error: err.message });\n});\napp.listen(process.env.PORT || 3000);\n",
     });
-    expect(result.done).toEqual([['GET /api/users/:id', 'stays']]);
+    expect(result.done).toEqual([['GET /api/users/:id', 'moves']]);
     sameDecision(result);
   }, 60_000);
 

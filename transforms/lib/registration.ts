@@ -32,13 +32,7 @@ export interface Registration {
  * @returns null when no such call is at `at`.
  */
 export function findRegistration(j: JSCodeshift, root: Collection, source: string, at: Location, name: string, definition: Location | undefined): Registration | null {
-  const calls = root
-    .find(j.CallExpression)
-    .filter((p) => {
-      const { callee } = p.node as Node;
-      return startsAt(p.node, at, source) && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
-    })
-    .paths();
+  const calls = registrationCallsAt(j, root, source, at);
   for (const call of calls) {
     const args: Node[] = call.node.arguments;
     // The handler as written (`errors.handler`), a factory's call (`errorHandler()`, named by its callee), or the function itself.
@@ -56,6 +50,29 @@ export function findRegistration(j: JSCodeshift, root: Collection, source: strin
     return found;
   }
   return null;
+}
+
+/** The `X.use(…)` / `X.METHOD(…)` calls that start at `at`. */
+function registrationCallsAt(j: JSCodeshift, root: Collection, source: string, at: Location): Array<ASTPath<Node>> {
+  return root
+    .find(j.CallExpression)
+    .filter((p) => {
+      const { callee } = p.node as Node;
+      return startsAt(p.node, at, source) && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
+    })
+    .paths();
+}
+
+/**
+ * The factory call a registration at `at` passes (`app.use(errorHandler())`, where the call
+ * returns the handler, or an array of handlers Express flattens), as source text; null when the
+ * registration passes none. For the reason a handler found there stays.
+ */
+export function factoryAt(j: JSCodeshift, root: Collection, source: string, at: Location): string | null {
+  const arg = registrationCallsAt(j, root, source, at)
+    .flatMap((c) => c.node.arguments as Node[])
+    .find((a) => a.type === 'CallExpression');
+  return arg ? (textOf(arg) ?? source.slice(arg.start, arg.end)) : null;
 }
 
 function isPath(node: Node): boolean {
