@@ -62,12 +62,15 @@ async function freePort(): Promise<number> {
 const children: ChildProcess[] = [];
 
 /** Starts `node <script>` in `dir` with PORT and resolves once the port accepts connections. */
-async function start(dir: string, script: string): Promise<number> {
+async function start(dir: string, script: string, onStderr?: (text: string) => void): Promise<number> {
   const port = await freePort();
   const child = spawn(process.execPath, [script], { cwd: dir, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let stderr = '';
-  child.stderr?.on('data', (c) => (stderr += c));
+  child.stderr?.on('data', (c) => {
+    stderr += c;
+    onStderr?.(String(c));
+  });
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
     const open = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
@@ -103,6 +106,8 @@ describe('the shim bridge answers like plain Express (Express 4 app, --parity ex
   let expressPort = 0;
   let shimPort = 0;
   let fastifyRoutePort = 0;
+  let brokenPort = 0;
+  let brokenStderr = '';
 
   beforeAll(async () => {
     mkdirSync(TMP, { recursive: true });
@@ -122,7 +127,23 @@ describe('the shim bridge answers like plain Express (Express 4 app, --parity ex
         'listen(fastify, process.env.PORT);',
       ].join('\n'),
     );
-    [expressPort, shimPort, fastifyRoutePort] = await Promise.all([start(path.join(TMP, 'express'), 'server.js'), start(path.join(TMP, 'shim'), 'server.js'), start(path.join(TMP, 'shim'), 'with-fastify-route.js')]);
+    // A plugin that fails at start-up (what a later stage's mistake would look like).
+    writeFileSync(
+      path.join(TMP, 'shim', 'with-broken-plugin.js'),
+      [
+        "const app = require('./app');",
+        "const { buildFastify, listen } = require('./fastify-server');",
+        'const fastify = buildFastify(app);',
+        "fastify.register(async () => { throw new Error('plugin broke'); });",
+        'listen(fastify, process.env.PORT);',
+      ].join('\n'),
+    );
+    [expressPort, shimPort, fastifyRoutePort, brokenPort] = await Promise.all([
+      start(path.join(TMP, 'express'), 'server.js'),
+      start(path.join(TMP, 'shim'), 'server.js'),
+      start(path.join(TMP, 'shim'), 'with-fastify-route.js'),
+      start(path.join(TMP, 'shim'), 'with-broken-plugin.js', (text) => (brokenStderr += text)),
+    ]);
   }, 120_000);
 
   afterAll(() => {
@@ -146,6 +167,12 @@ describe('the shim bridge answers like plain Express (Express 4 app, --parity ex
     const proxy = JSON.parse((await send(expressPort, 'GET', '/proxy', { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' })).body);
     expect(proxy).toMatchObject({ ip: '203.0.113.7', protocol: 'https', secure: true });
     expect(JSON.parse((await send(expressPort, 'POST', '/json', { 'content-type': 'application/json' }, '{"broken"')).body)).toMatchObject({ type: 'entity.parse.failed' });
+  });
+
+  it('a Fastify that cannot start is reported on stderr and answers 500, and the process stays up (no unhandled rejection)', async () => {
+    expect(await send(brokenPort, 'GET', '/')).toMatchObject({ status: 500, body: '' });
+    expect(brokenStderr).toContain('Fastify could not start: Error: plugin broke');
+    expect(await send(brokenPort, 'GET', '/')).toMatchObject({ status: 500 });
   });
 
   it('a Fastify route next to the bridge gets the body the app parser gives, even with an app-wide express.json()', async () => {
