@@ -112,6 +112,12 @@ export const VERSIONS = {
     checked: CHECKED,
     note: "Express's own 404/500 pages for `--parity express` (Express 5 depends on ^2.1.0, Express 4 on ~1.3.1; both write the same pages). Declares node >= 18.",
   },
+  '@types/finalhandler': {
+    package: '@types/finalhandler',
+    range: '^1.2.4',
+    checked: '2026-12-02',
+    note: "Types of finalhandler for TypeScript apps whose generated module imports it (`--parity express`): finalhandler ships none. The 1.x types describe 2.x's call (req, res, options) too.",
+  },
   encodeurl: {
     package: 'encodeurl',
     range: '^2.0.3',

@@ -3,7 +3,7 @@
  * case's output byte for byte, untouched files unchanged, a second run changes nothing; plus the
  * manual items the stage must report.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
@@ -81,6 +81,31 @@ describe('what the shim reports', () => {
     expect(result.dependencies.finalhandler).toBe('^2.1.1');
     expect(result.deltas).toEqual([]);
   });
+});
+
+describe('--parity express in TypeScript compiled to CommonJS without esModuleInterop', () => {
+  it("imports finalhandler with import = require: it type-checks, compiles, and unmatched requests get Express's 404 page (they hung when it was a namespace import)", async () => {
+    const { root, result } = await runFixture('shim-listen', 'ts-commonjs-no-interop', 'shim', { parity: 'express' });
+    expect(result.dependencies).toMatchObject({ finalhandler: '^2.1.1', '@types/finalhandler': '^1.2.4' });
+    const out = path.join(root, 'out');
+    execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'tsconfig.json'), '--noEmit', 'false', '--outDir', out], { encoding: 'utf8', stdio: 'pipe' });
+    const child = spawn(process.execPath, [path.join(out, 'server.js')], { cwd: root, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout!.on('data', (chunk) => {
+          const m = /port: (\d+)/.exec(String(chunk));
+          if (m) resolve(Number(m[1]));
+        });
+        child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/nope`, { signal: AbortSignal.timeout(5000) });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'");
+      expect(await res.text()).toContain('<pre>Cannot GET /nope</pre>');
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
 });
 
 describe('TypeScript output type-checks (strict; with and without esModuleInterop)', () => {

@@ -24,6 +24,8 @@ import { restyle, type CodeStyle as Style } from '../lib/style.js';
 export interface ServerFacts {
   module: 'esm' | 'commonjs';
   typescript: boolean;
+  /** TypeScript that tsc compiles to CommonJS (the analyzer's moduleSystem of the file that starts the app): a called CommonJS package is imported with `import x = require(…)`. */
+  compiledToCommonJs?: boolean;
   expressMajor: 4 | 5;
   /** `case sensitive routing` / `strict routing` app settings (Express defaults: false). */
   caseSensitive: boolean;
@@ -71,6 +73,8 @@ function imports(f: ServerFacts): string[] {
   const unique = list.filter((imp, i) => list.findIndex((o) => o.name === imp.name) === i);
   const lines = unique.map((imp) => {
     if (f.module === 'commonjs' && !f.typescript) return `const ${imp.name} = require('${imp.from}');`;
+    // finalhandler is a function: TypeScript compiled to CommonJS calls it through `import = require`, with or without esModuleInterop.
+    if (f.typescript && f.compiledToCommonJs && CALLED_MODULES.has(imp.from)) return `import ${imp.name} = require('${imp.from}');`;
     // TypeScript without esModuleInterop has no default import of a CommonJS module; a namespace
     // import works with and without it. fastify and @fastify/express export a real `default`.
     const namespace = f.typescript && !HAS_DEFAULT_EXPORT.has(imp.from);
@@ -84,10 +88,14 @@ function imports(f: ServerFacts): string[] {
 
 /**
  * Packages imported by default in TypeScript too: fastify and @fastify/express export a real
- * `default`; finalhandler is a function (a namespace import cannot be called), so with
- * `--parity express` a TypeScript app needs esModuleInterop (docs/stages/shim.md, limits).
+ * `default`; finalhandler is a function (a namespace import cannot be called): TypeScript compiled
+ * to CommonJS imports it with `import finalhandler = require('finalhandler')` (CALLED_MODULES),
+ * which needs no esModuleInterop; an ES module TypeScript app imports it by default.
  */
 const HAS_DEFAULT_EXPORT = new Set(['fastify', '@fastify/express', 'finalhandler']);
+
+/** CommonJS packages whose export is the function the module calls (see HAS_DEFAULT_EXPORT). */
+const CALLED_MODULES = new Set(['finalhandler']);
 
 const exported = (f: ServerFacts) => (f.module === 'esm' ? 'export ' : '');
 const typed = (f: ServerFacts, annotation: string) => (f.typescript ? annotation : '');
@@ -169,7 +177,7 @@ function listenFunctions(f: ServerFacts): string[] {
     ' */',
     `${exported(f)}function requestListener(fastify${typed(f, ': FastifyInstance')}) {`,
     '  const ready = fastify.ready();',
-    "  ready.catch((error) => console.error('Fastify could not start:', error));",
+    `  ready.then(undefined, (error${typed(f, ': unknown')}) => console.error('Fastify could not start:', error));`,
     `  return (req${typed(f, ': http.IncomingMessage')}, res${typed(f, ': http.ServerResponse')}) => {`,
     '    ready.then(() => fastify.routing(req, res), () => res.writeHead(500).end());',
     '  };',

@@ -10,7 +10,7 @@ import type { ServerModule } from '../server-module/locate.js';
 import type { Import, ServerFacts } from '../server-module/template.js';
 
 /** The facts the generated module copies from `app`, and what could not be copied. */
-export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule): { facts: ServerFacts; manual: ManualItem[] } {
+export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule, listenFile: string): { facts: ServerFacts; manual: ManualItem[] } {
   const manual: ManualItem[] = [];
   const settings = ctx.inventory.settings.filter((s) => s.ownerId === app.id);
   const expressMajor = ctx.inventory.project.expressVersion.major === 5 ? 5 : 4;
@@ -19,6 +19,7 @@ export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule):
   const facts: ServerFacts = {
     module: target.module,
     typescript: target.typescript,
+    ...(target.typescript && ctx.inventory.files.find((f) => f.file === listenFile)?.moduleSystem === 'commonjs' ? { compiledToCommonJs: true } : {}),
     expressMajor,
     caseSensitive: booleanSetting(setting('case sensitive routing'), manual),
     strict: booleanSetting(setting('strict routing'), manual),

@@ -35,12 +35,12 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     if (planned) {
       // A second app started in the same folder: shim-listen puts it behind the same module.
       if (!shimmed.includes(app)) shimmed.push(app);
-      const { facts } = serverFactsOf(ctx, app, target);
+      const { facts } = serverFactsOf(ctx, app, target, file);
       if (!sameFacts(facts, planned.entries[0].facts)) manual.push(sharedSettings(app, builtFor.get(target.file)!, target.file));
       continue;
     }
     if (ctx.readFile(target.file) !== null) continue;
-    const { facts, manual: left } = serverFactsOf(ctx, app, target);
+    const { facts, manual: left } = serverFactsOf(ctx, app, target, file);
     builtFor.set(target.file, app);
     const style = detectStyle(ctx.readFile(file) ?? '', file);
     files.set(target.file, { file: target.file, create: true, entries: [{ facts, style }] });
@@ -98,6 +98,7 @@ function dependenciesOf(entries: ServerFacts[]): Record<string, string> {
   for (const e of entries) {
     if (e.queryParser?.imports.some((i) => i.from === 'qs')) names.add('qs');
     if (e.parity === 'express') names.add('finalhandler');
+    if (e.parity === 'express' && e.typescript) names.add('@types/finalhandler');
   }
   return Object.fromEntries([...names].map((n) => [n, versionOf(n)]));
 }
