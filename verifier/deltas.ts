@@ -44,6 +44,9 @@ const CONDITIONAL_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/
  */
 const EXPRESS_ETAG = /^W\/"[0-9a-f]+-([A-Za-z0-9+/]{27}|[0-9a-f]+)"$/;
 const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
+/** A V8 stack trace: `Name: message` then `    at …` frames. */
+const isStack = (v: unknown): v is string => typeof v === 'string' && /^[^\n]*\n\s+at \S/.test(v);
+const firstLine = (v: string) => v.split('\n', 1)[0];
 const ok = (c: CanonicalResponse) => c.status < 400;
 const header = (r: ReplayRequest, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
 const text = (c: CanonicalResponse) => (typeof c.body === 'string' ? c.body : '');
@@ -68,6 +71,8 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   // The other way: the app's catch-all 404 moved to Fastify (errors stage) while its routes stay on Express, whose router then answers OPTIONS itself.
   ['auto-options', only(OPTIONS_ANSWER, ({ request: r, baseline: b, candidate: c }) => r.method === 'OPTIONS' && b.status === 404 && ok(c) && 'allow' in c.headers)],
   ['etag', only(CONDITIONAL_ANSWER, ({ request: r, baseline: b, candidate: c }) => header(r, 'if-none-match') !== undefined && b.status === 304 && c.status === 200)],
+  // A stack trace the app sends: the same message line, frames that name the framework and the checkout's paths.
+  ['stack-frames', atPointer((d) => d.kind === 'value' && isStack(d.baseline) && isStack(d.candidate) && firstLine(d.baseline) === firstLine(d.candidate))],
   // Pure framework headers next, so a whole-answer cause below does not absorb them.
   ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
   ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined && EXPRESS_ETAG.test(String(d.baseline)))],

@@ -30,6 +30,16 @@ export interface FrameworkDefault {
 
 /** Every catalogued default difference, keyed by id. */
 export const FRAMEWORK_DEFAULTS = {
+  'stack-frames': {
+    id: 'stack-frames',
+    title: 'Stack traces in error answers',
+    express: "An error's `stack` an app sends (in development) lists Express's router frames below the app's own code, with the paths of the checkout it runs from.",
+    fastify: "The same error's stack lists Fastify's request handling (and the bridge) below the app's own code; the message line is the same.",
+    visibility: 'delta',
+    fix: 'Nothing to restore: clients do not parse stack frames. Send stacks only in development (or compare in production, where apps usually leave them out).',
+    expressMajors: [4, 5],
+    source: '§2.2 (error bodies)',
+  },
   'x-powered-by': {
     id: 'x-powered-by',
     title: 'X-Powered-By header',

@@ -228,6 +228,12 @@ describe('explainDifferences takes only what a default explains', () => {
     expect(explain(req('/articles', { method: 'GET' }), appPage, allow).explained).not.toContain('auto-options');
   });
 
+  it("a stack trace's frames (the checkout's paths, the framework below the app) are the stack-frames delta; another message is not", () => {
+    const stack = (at: string, msg = 'Error: Not Found - /nope') => json(404, { message: 'Not Found - /nope', stack: `${msg}\n    at notFound (file://${at}/backend/errorMiddleware.js:2:17)\n    at Layer.handle (${at}/node_modules/express/lib/router/layer.js:95:5)` });
+    expect(explain(req('/nope'), stack('/tmp/baseline'), stack('/tmp/work'))).toEqual({ explained: ['stack-frames'], unexplained: [] });
+    expect(explain(req('/nope'), stack('/tmp/baseline'), stack('/tmp/work', 'Error: Other'))).toEqual({ explained: [], unexplained: ['/body/stack'] });
+  });
+
   it('a 304 against a 200 explains the validators and the body, not a lost Cache-Control', () => {
     const express304 = res(304, [['ETag', 'W/"5-abcdefghijklmnopqrstuvwxyz0"'], ['Cache-Control', 'max-age=60']]);
     const fastify200 = res(200, [['content-type', 'text/plain; charset=utf-8']], 'hello');
