@@ -46,6 +46,7 @@ export const BLOCKERS = {
   'error-handler-path': { subject: 'error-handler', stage: 'errors', liftedBy: 'routes', summary: 'An error handler under a path: the routes stage makes it the error handler of the plugin with that prefix.' },
   'error-handler-conditional': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'An error handler registered under a condition; a Fastify error handler applies always.' },
   'error-handler-package': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'An error handler from a package (or outside the project): no source to rewrite.' },
+  'handler-test-use': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: "A test calls a moved error or 404 handler with Express's (err, req, res, next): update it to Fastify's signature." },
   'error-handler-api': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The error handler uses request or response API the rewrite has no Fastify form for.' },
   'error-handler-export': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The error handler is not at the top level of its module, so the generated module cannot import it.' },
   'error-handler-shared': { subject: 'error-handler', stage: 'errors', liftedBy: 'human', summary: 'The error handler is also used outside its registration, with the Express signature.' },

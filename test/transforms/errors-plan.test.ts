@@ -172,6 +172,27 @@ describe('a handler whose module requires the generated module', () => {
   });
 });
 
+describe('a handler a unit test calls with the Express signature', () => {
+  it("moves (a test is no use the app makes) and asks for the test's update, at the call", async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'tested', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'errors.js': 'function errorHandler(err, req, res, next) {\n  res.status(500).json({ error: err.message });\n}\nmodule.exports = { errorHandler };\n',
+      'app.js': "const express = require('express');\nconst { errorHandler } = require('./errors');\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\napp.use(errorHandler);\nmodule.exports = app;\n",
+      'server.js': "const app = require('./app');\napp.listen(3000);\n",
+      'tests/errors.test.js': "const { errorHandler } = require('../errors');\nconst res = { status: () => res, json: () => res };\nerrorHandler(new Error('x'), {}, res, () => {});\n",
+      'src/also.spec.js': "const errors = require('../errors');\nerrors.errorHandler(new Error('y'), {}, {}, () => {});\n",
+    });
+    await runStage({ root, stage: 'shim', allowDirty: true });
+    const result = await runStage({ root, stage: 'errors', dry: true, allowDirty: true });
+    expect(result.moved[0]).toMatchObject({ done: 1, of: 1 });
+    expect(result.manual.map((m) => [m.code, m.file, m.line]).sort()).toEqual([
+      ['handler-test-use', 'src/also.spec.js', 2],
+      ['handler-test-use', 'tests/errors.test.js', 3],
+    ]);
+    expect(result.manual.find((m) => m.file === 'tests/errors.test.js')!.reason).toContain("a test calls errorHandler with Express's (err, req, res, next)");
+  });
+});
+
 describe("a package's error middleware that answers on Node's request and response (errorhandler)", () => {
   it('runs as the Fastify error handler on request.raw/reply.raw, answering as it did in Express', async () => {
     const files = {

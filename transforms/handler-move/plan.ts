@@ -18,7 +18,7 @@ import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
 import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
 import type { FastifyMethod, MoveEntry, RegisterEntry } from './model.js';
-import { otherUses } from '../lib/references.js';
+import { isTestFile, otherUses } from '../lib/references.js';
 import { factoryAt, findRegistration } from '../lib/registration.js';
 import { hasTodoOf } from '../lib/todo.js';
 import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
@@ -97,6 +97,8 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
     if ('entries' in outcome) {
       for (const [file, entry] of outcome.entries) add(file, entry);
       outcome.deltas.forEach((d) => deltas.add(d));
+      // Tests that call the moved handler with Express's signature: a human updates them.
+      manual.push(...(outcome.testUses ?? []));
       Object.assign(dependencies, outcome.dependencies);
       const register = chainRegistration(candidates, outcomes, i);
       if (register) add(register[0], register[1]);
@@ -146,7 +148,7 @@ function sendDelta(step: MoveStep): FrameworkDelta {
 }
 
 /** A handler that moves (its entries, its registration in the generated module, apart) or why it stays. */
-type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard } | Stay;
+type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard; testUses?: ManualItem[] } | Stay;
 type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
 /** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
@@ -244,6 +246,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
 
   let form: ImportForm;
   let local: string;
+  const testUses: ManualItem[] = [];
   const entries: Array<[string, MoveEntry]> = [];
   if (found.inline) {
     // Written below the top level (an if branch, a loader function): it becomes a top-level declaration when it reads nothing bound there.
@@ -260,7 +263,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     const placement = placementOf(def.j, def.root, fn);
     if (placement.kind === 'nested') return stay({ code: `${step.role}-handler-export`, reason: `it is not defined at the top level of ${defFile}, so the generated module cannot import it` });
     const uses = otherUses(ctx, { file: defFile, binding: placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: c.registration.file, range: [found.call.node.start, found.call.node.end] });
-    if (uses.length) return stay({ code: `${step.role}-handler-shared`, reason: 'it is also used outside its registration, and that use still expects the Express signature', where: uses.map((u) => `${u.file}:${u.line}`) });
+    const appUses = uses.filter((u) => !isTestFile(u.file));
+    if (appUses.length) return stay({ code: `${step.role}-handler-shared`, reason: 'it is also used outside its registration, and that use still expects the Express signature', where: appUses.map((u) => `${u.file}:${u.line}`) });
+    testUses.push(...uses.map((u) => ({ file: u.file, line: u.line, code: 'handler-test-use' as const, reason: `a test calls ${placement.name || c.name} with Express's (${step.role === 'error' ? 'err, req, res, next' : 'req, res, next'}); it moved to Fastify's ${step.method} and now takes (${step.role === 'error' ? `err, request, reply${c.nextToChain ? ', next' : ''}` : 'request, reply'}): update the test (e.g. fastify.inject)` })));
     form = placement.kind === 'exported' ? placement.form : { kind: 'named', name: placement.name };
     local = placement.name || (form.kind === 'named' ? form.name : step.defaultName);
     entries.push([defFile, { kind: 'rewrite', fn: anchorOf(fn), options, module: defModule, ...(placement.kind === 'export-needed' ? { exportAs: placement.name } : {}) }]);
@@ -271,7 +276,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
   const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}) };
-  return { entries, register: [target.file, register], statement, staleTodo: false, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
+  return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
 /**

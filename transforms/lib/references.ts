@@ -118,3 +118,12 @@ function importedUses(j: JSCodeshift, root: Collection, handler: HandlerIdentity
   }
   return uses;
 }
+
+/**
+ * Whether `file` (POSIX, relative to the project) is a test: under a `test`, `tests`, `__tests__`
+ * or `spec` folder, or named `*.test.*` / `*.spec.*` (Jest, Vitest, Mocha conventions). A test
+ * calling a handler does not keep it on Express: the stage moves it and asks for the test's update.
+ */
+export function isTestFile(file: string): boolean {
+  return /(^|\/)(tests?|__tests__|spec)\//.test(file) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(file);
+}
