@@ -61,7 +61,9 @@ function describeError(e: unknown, step: string): string {
   if (!(e instanceof Error)) return String(e);
   const frame = e.stack?.split('\n').find((l) => l.includes(`/${step}/`));
   const where = frame && /\(?([^()\s]+:\d+:\d+)\)?\s*$/.exec(frame)?.[1];
-  return where ? `${e.message} (at ${where})` : e.message;
+  // Some library errors carry no message (ast-types' path repairs): name the error and where it was thrown instead.
+  const message = e.message || `${e.name} at ${e.stack?.split('\n')[1]?.trim().replace(/^at /, '') ?? 'an unknown place'} (a bug in migrate: please report it)`;
+  return where ? `${message} (at ${where})` : message;
 }
 
 /** A loader that imports each transform module once (default export, or a CommonJS module's export). */

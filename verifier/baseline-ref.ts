@@ -16,12 +16,13 @@ export interface PinnedRef {
 }
 
 /**
- * Pins `ref` in the repository at `cwd` to its commit unless it cannot move: a tag or a full
- * commit id is kept as given, and so is a ref git does not know (the caller warns about it).
+ * Pins `ref` in the repository at `cwd` to its commit unless it cannot move: a tag or a commit id
+ * (full or abbreviated) is kept as given, and so is a ref git does not know (the caller warns about it).
  */
 export function pinRef(cwd: string, ref: string): PinnedRef {
   const commit = commitOf(cwd, ref);
-  if (!commit || commit === ref.toLowerCase()) return { ref };
+  // A commit id, full or abbreviated, names that commit for good.
+  if (!commit || (/^[0-9a-f]{4,40}$/i.test(ref) && commit.startsWith(ref.toLowerCase()))) return { ref };
   if (git(cwd, ['show-ref', '--verify', '--quiet', `refs/tags/${ref}`]).ok) return { ref };
   return { ref: commit, pinnedFrom: ref };
 }

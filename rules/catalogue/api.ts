@@ -1233,3 +1233,18 @@ export function apiFor(api: string): ApiEntry | undefined {
   const path = /^((?:req|res|app|router)\.[A-Za-z_$][\w$]*)[.[(]/.exec(uncalled);
   return path ? lookup(path[1]) : undefined;
 }
+
+/**
+ * The members an Express app (the function `express()` returns) has, own and inherited: Express 4
+ * and 5 lib/application.js, the HTTP method names of the `methods` package, EventEmitter's. A
+ * property of that name set on the app (`module.exports.handle = handle` next to
+ * `module.exports = app`) replaces it: the errors stage never exports a moved handler so.
+ */
+export const EXPRESS_APP_MEMBERS: ReadonlySet<string> = new Set(
+  (
+    'acl addListener all bind cache checkout connect copy defaultConfiguration del delete disable disabled emit enable enabled engine engines eventNames get ' +
+    'getMaxListeners handle head init lazyrouter link listen listenerCount listeners locals lock merge mkactivity mkcalendar mkcol mountpath move notify off on once ' +
+    'options param patch path post prependListener prependOnceListener propfind proppatch purge put query rawListeners rebind removeAllListeners removeListener render ' +
+    'report request response route router search set setMaxListeners settings source subscribe trace unbind unlink unlock unsubscribe use _router'
+  ).split(' '),
+);

@@ -23,6 +23,7 @@ afterAll(() => {
 const MANUAL: Record<string, string[]> = {
   'errors-handler/one-call-both-handlers': ['registration-shape', 'registration-shape'],
   'errors-handler/chain-member-stays': ['error-handler-api', 'error-handler-api'],
+  'errors-handler/chain-with-package': ['error-handler-package', 'error-handler-package'],
   'errors-handler/stale-todo': ['error-handler-api'],
   'errors-handler/shared-handler': ['error-handler-shared'],
   'errors-handler/two-apps-one-module': ['shared-generated-module', 'shared-generated-module'],

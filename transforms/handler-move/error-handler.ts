@@ -57,23 +57,24 @@ function candidatesOf(inventory: Inventory): Candidate[] {
       name: h.name,
       definition: h.definition,
       registration: h.registration,
-      blockers: blockersOf(h, mixed),
+      blockers: blockersOf(h, mixed, !!chain),
       nextToDefault: index >= 0 && last,
       nextToChain: !!chain && !last,
       ...(chain ? { chain } : {}),
       ...(h.conditions?.length && appLevel(h) && !mixed ? { guarded: true } : {}),
-      ...(h.origin === 'package' && h.package && middlewareFor(h.package)?.answersErrorsOnRaw ? { package: h.package } : {}),
+      ...(h.origin === 'package' && h.package && middlewareFor(h.package)?.answersErrorsOnRaw && !chain ? { package: h.package } : {}),
     };
   });
 }
 
-function blockersOf(h: ErrorHandler, mixed: boolean): Blocker[] {
+function blockersOf(h: ErrorHandler, mixed: boolean, inChain: boolean): Blocker[] {
   const blockers: Blocker[] = [];
   if (h.scope === 'router') blockers.push({ code: 'error-handler-router', reason: `it belongs to a router (${h.fullPath}); the routes stage moves it with that router, as its plugin's setErrorHandler` });
   else if (h.fullPath !== '/') blockers.push({ code: 'error-handler-path', reason: `it is registered under ${h.fullPath}; the routes stage makes it the error handler of the plugin with that prefix` });
   if (mixed) blockers.push({ code: 'error-handler-conditional', reason: `it is registered only ${h.conditions!.join(' and ')}, among error handlers the app registers always; Fastify has one error handler, so run it under that condition inside one handler by hand` });
-  // A package's error middleware that answers on Node's request and response runs as it is (rules/catalogue/middleware.ts answersErrorsOnRaw).
-  const onRaw = h.origin === 'package' && !!h.package && !!middlewareFor(h.package)?.answersErrorsOnRaw;
+  // A package's error middleware that answers on Node's request and response runs as it is (rules/catalogue/middleware.ts
+  // answersErrorsOnRaw) when it is the only handler at its level: in a chain, headers the others set on the reply would be lost.
+  const onRaw = h.origin === 'package' && !!h.package && !!middlewareFor(h.package)?.answersErrorsOnRaw && !inChain;
   if ((h.origin !== 'local' || !h.definition) && !onRaw) blockers.push({ code: 'error-handler-package', reason: `it comes from ${h.package ? `the package ${h.package}` : 'outside the project'}; write the Fastify error handler that answers as it does` });
   return blockers;
 }

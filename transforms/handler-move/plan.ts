@@ -10,6 +10,7 @@
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
+import { EXPRESS_APP_MEMBERS } from '../../rules/catalogue/api.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
 import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
@@ -168,8 +169,8 @@ function chainOutcome(candidates: Candidate[], outcomes: Outcome[], i: number): 
   if (!('entries' in own)) return own;
   if (own.guard) {
     const others = candidates.flatMap((c, k) => (c.appId === candidates[i].appId && c.guarded && k !== i && c.chain?.key !== candidates[i].chain?.key ? [outcomes[k]] : []));
-    const guards = others.flatMap((o) => ('guard' in o && o.guard ? [o.guard] : []));
-    const exclusive = others.length <= 1 && guards.every((g) => g.innermost?.node === own.guard!.innermost?.node && g.innermost?.branch !== own.guard!.innermost?.branch);
+    // One that stays on Express would run before it when both conditions hold: only a moving one in the other branch of the same if excludes it.
+    const exclusive = others.length <= 1 && others.every((o) => 'entries' in o && !!o.guard && o.guard.innermost?.node === own.guard!.innermost?.node && o.guard.innermost?.branch !== own.guard!.innermost?.branch);
     if (!exclusive) return { blocker: { code: 'error-handler-conditional', reason: `it is registered only if ${own.guard.text}, and the app registers other error handlers under conditions that may hold together; Fastify has one error handler, so combine them in one by hand` }, statement: own.statement, staleTodo: own.staleTodo };
   }
   const stays = chainOf(candidates, i).find((k) => !('entries' in outcomes[k]));
@@ -215,6 +216,10 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
   if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
 
+  // TypeScript compiled to CommonJS would need `import x = require(…)` for the package's factory, which the module editor does not write.
+  if (c.package && target.typescript && ctx.inventory.files.find((f) => f.file === target.file)?.moduleSystem === 'commonjs') {
+    return stay({ code: 'error-handler-package', reason: `the generated module is TypeScript compiled to CommonJS, where the package ${c.package}'s factory is imported with \`import ${c.name} = require('${c.package}')\`; register it by hand as fastify.setErrorHandler(expressErrorMiddleware(…)) or write the Fastify error handler` });
+  }
   if (c.package) return packageOutcome(reg.j, step, c, target, { found, regSource, statement, guard: guard && !('refuse' in guard) ? guard : null });
 
   // The function: written in the registration, or defined where the inventory says.
@@ -254,13 +259,16 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     if (closure) return stay({ code: `${step.role}-handler-export`, reason: closure });
     const given = hoisted.get(defFile) ?? new Set<string>();
     hoisted.set(defFile, given);
-    const name = fn.node.id?.name ?? freeTopLevelName(def.j, def.root, step.defaultName, given);
+    // A CommonJS export is a property of what module.exports holds (often the app): never one of the app's own members (`handle`).
+    const own = fn.node.id?.name;
+    const name = own && !(defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(own)) ? own : freeTopLevelName(def.j, def.root, own ? `${own}Handler` : step.defaultName, given);
     given.add(name);
     form = { kind: 'named', name };
     local = name;
     entries.push([defFile, { kind: 'hoist', statement: anchorOf(found.statement), argIndex: found.argIndex, options, name, module: defModule }]);
   } else {
     const placement = placementOf(def.j, def.root, fn);
+    if (placement.kind === 'export-needed' && defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(placement.name)) return stay({ code: `${step.role}-handler-export`, reason: `exporting it as module.exports.${placement.name} would replace the Express app's own ${placement.name} when the module exports the app; rename the function` });
     if (placement.kind === 'nested') return stay({ code: `${step.role}-handler-export`, reason: `it is not defined at the top level of ${defFile}, so the generated module cannot import it` });
     const uses = otherUses(ctx, { file: defFile, binding: placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: c.registration.file, range: [found.call.node.start, found.call.node.end] });
     const appUses = uses.filter((u) => !isTestFile(u.file));

@@ -67,7 +67,7 @@ export const REQUEST_CONVERTERS: Readonly<Record<string, Convert>> = {
 };
 
 /** The request data Fastify parses for its own route: Express's values outside one (FormContext.fastifyRoute). */
-const ROUTE_DATA = new Set(['req.params', 'req.query', 'req.body']);
+const ROUTE_DATA = new Set(['req.query', 'req.body']);
 
 /**
  * Members that must not be read on `request.raw`: the router sets `req.next` to its own `next`,
@@ -89,6 +89,7 @@ const ROUTER_MEMBERS: Record<string, string> = {
 export function convertRequestUse(member: string, args: Expr[] | null, request: Expr, ctx: FormContext): RequestResult {
   const row = memberRow('req', member);
   // An error or 404 handler: the route Fastify matched is the bridge's, the request data Express's (FormContext.fastifyRoute).
+  if (ctx.bridged && !ctx.fastifyRoute && row?.api === 'req.params') return { refuse: "req.params in an app-level error or 404 handler: Express's layer there has no params, and after the bridge the raw request's are gone; use {}" };
   if (ctx.bridged && !ctx.fastifyRoute && row && ROUTE_DATA.has(row.api)) return args === null ? { onRaw: true } : { refuse: `req.${member} used as a function` };
   const convert = row && Object.hasOwn(REQUEST_CONVERTERS, row.api) && (row.rewrite?.where === 'everywhere' || ctx.bridged) ? REQUEST_CONVERTERS[row.api] : undefined;
   if (!convert) {

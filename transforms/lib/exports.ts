@@ -7,7 +7,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { pathsOfType, type Node } from './ast.js';
-import { pruneEmptyBranch } from './registration.js';
+import { removeStatement } from './registration.js';
 
 /** Where a handler function stands in its module. */
 export type Placement =
@@ -149,9 +149,7 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
     let top: ASTPath<Node> = statement;
     while (top.parent.node.type !== 'Program') top = top.parent;
     top.insertBefore(exported);
-    const block = statement.parent;
-    statement.prune();
-    pruneEmptyBranch(block);
+    removeStatement(j, statement);
   }
   if (module === 'commonjs') addCommonJsExport(j, root, name);
 }

@@ -91,10 +91,24 @@ export function removeRegistration(j: JSCodeshift, root: Collection, statement: 
   const leading = (statement.node.comments ?? []).filter((c: Node) => c.leading);
   if (next && leading.length && next.loc && statement.node.loc && next.loc.start.line === statement.node.loc.end.line + 1) next.comments = [...leading, ...(next.comments ?? [])];
   const bindingName = rootIdentifier(handlerArg);
+  removeStatement(j, statement);
+  if (bindingName) removeUnusedImport(j, root, bindingName);
+}
+
+/**
+ * Deletes `statement`, and the `if`/`else` branch it leaves empty (pruneEmptyBranch). A branch
+ * written without braces (`if (dev) app.use(h); else app.use(g);`) is first made an empty block:
+ * pruning it would have ast-types rewrite the `if` under the other paths the transform holds.
+ */
+export function removeStatement(j: JSCodeshift, statement: ASTPath<Node>): void {
+  if (statement.parent?.node.type === 'IfStatement') {
+    statement.replace(j.blockStatement([]));
+    pruneEmptyBranch(statement);
+    return;
+  }
   const block = statement.parent;
   statement.prune();
   pruneEmptyBranch(block);
-  if (bindingName) removeUnusedImport(j, root, bindingName);
 }
 
 /**

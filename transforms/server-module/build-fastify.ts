@@ -109,7 +109,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
     const arg = s.expression.arguments[0];
     if (entry.onRaw) return arg?.type === 'CallExpression' && arg.callee.type === 'Identifier' && arg.callee.name === RAW_ADAPTER && !!imported[0] && j(arg).toSource().includes(`${imported[0]}(`);
     if (chain.length > 1) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
-    return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && j(arg).toSource().includes(required[0]) : arg?.type === 'Identifier' && arg.name === imported[0];
+    return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && arg.body?.type === 'CallExpression' && j(arg.body.callee).toSource().replace(/"/g, "'") === required[0].replace(/"/g, "'") : arg?.type === 'Identifier' && arg.name === imported[0];
   };
   if ((entry.lazy || imported.every(Boolean)) && calls.some(registered)) return false;
   // One registered before, unconditionally (the shim's --parity express page), is replaced.
