@@ -371,12 +371,12 @@ describe('the API catalogue is the table the handler rewrite reads (issue 15)', 
     expect(convertReplyChain([{ member: 'sendFile', args: [j.stringLiteral('/a')] }], ctx)).toEqual({ refuse: 'res.sendFile needs @fastify/static, which the plugins stage registers', waitsFor: 'plugins' });
   });
 
-  it("a 'moved-routes' form refuses in error handlers, an 'everywhere' form converts there", async () => {
+  it("a 'moved-routes' form converts only after the bridge, an 'everywhere' form converts everywhere", async () => {
     const { convertReplyChain } = await import('../../transforms/handler-rewrite/reply-forms.js');
     const { convertRequestUse } = await import('../../transforms/handler-rewrite/request-forms.js');
     const j = (await import('jscodeshift')).default.withParser('babel');
-    // As the rewrite builds it: only a moved route's context may register @fastify/view (rewrite.ts).
-    const ctx = (bridged: boolean) => ({ j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged, expressMajor: 4 as const, ...(bridged ? { views: true as const } : {}) });
+    // As the rewrite builds it for a moved route (bridged, its own Fastify route, views registered) and for a function before the bridge (rewrite.ts).
+    const ctx = (bridged: boolean) => ({ j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged, fastifyRoute: bridged, expressMajor: 4 as const, ...(bridged ? { views: true as const } : {}) });
     const s = (v: string) => j.stringLiteral(v);
     /** One use of each converted res member, as a chain. */
     const replyUses: Record<string, Array<{ member: string; args: unknown[] | null }>> = {

@@ -218,7 +218,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
 
   // TypeScript compiled to CommonJS would need `import x = require(…)` for the package's factory, which the module editor does not write.
   if (c.package && target.typescript && ctx.inventory.files.find((f) => f.file === target.file)?.moduleSystem === 'commonjs') {
-    return stay({ code: 'error-handler-package', reason: `the generated module is TypeScript compiled to CommonJS, where the package ${c.package}'s factory is imported with \`import ${c.name} = require('${c.package}')\`; register it by hand as fastify.setErrorHandler(expressErrorMiddleware(…)) or write the Fastify error handler` });
+    return stay({ code: 'error-handler-package', reason: `the generated module is TypeScript compiled to CommonJS, where the package ${c.package}'s factory is imported with \`import ${c.name} = require('${c.package}')\`; register it by hand there: const middleware = ${c.name}(…); fastify.setErrorHandler((error, request, reply) => { reply.hijack(); middleware(error, request.raw, reply.raw, () => reply.raw.destroy()); })` });
   }
   if (c.package) return packageOutcome(reg.j, step, c, target, { found, regSource, statement, guard: guard && !('refuse' in guard) ? guard : null });
 
