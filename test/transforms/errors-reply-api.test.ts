@@ -114,12 +114,13 @@ describe('req → request', () => {
     ['console.log(req.user.id);', 'console.log(request.raw.user.id);'],
     ['console.log(req.query.q);', 'console.log(request.raw.query.q);'],
     ["console.log(req.app.get('env'));", "console.log(request.raw.app.get('env'));"],
+    ["console.log(req.accepts('json'), req.is('html'));", "console.log(request.raw.accepts('json'), request.raw.is('html'));"],
   ])('%s', (express, fastify) => {
     expect(body(express)).toBe(fastify);
   });
 
   it.each([
-    ["console.log(req.accepts('html'));", 'req.accepts'],
+    ["console.log(req.acceptsLanguages('fr'));", 'req.acceptsLanguages'],
     ['console.log(req.params.id);', 'req.params in an app-level error or 404 handler'],
     ['req.url = "/x";', 'it writes req.url'],
     ['logger.error(err, req);', 'it passes `req` on as a value'],

@@ -93,6 +93,8 @@ const APPS = [
   { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
   // if (development) one error handler, else another: each registered under its condition (the lanes run in production).
   { step: 'errors-handler', name: 'runtime-conditional', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 2 },
+  // An error handler that treats some errors as 404 with next(), before the 404 handler (node-express-mongoose-demo's shape): reply.callNotFound().
+  { step: 'errors-handler', name: 'runtime-next-to-404', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
   // express-generator's app as generated: res.locals and req.app.get('env') in an error handler that renders the error view (ejs), app.locals and middleware-set res.locals in the page.
   { step: 'errors-not-found', name: 'express-generator-views', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
 ];
@@ -144,6 +146,12 @@ for (const app of APPS) {
         expect(byPath('/no/such/page?x=1').body).toContain('<p>request none</p>');
         expect(byPath('/teapot').body).toContain('<h1>short and stout</h1>');
         expect(byPath('/').body).toBe('<h1>Express at Generated (none)</h1>\n');
+        return;
+      }
+      if (app.name === 'runtime-next-to-404') {
+        // next() in the error handler reached the app's 404 handler, as in Express.
+        expect(byPath('/gone')).toMatchObject({ status: 404, body: 'Cannot GET /gone' });
+        expect(byPath('/teapot').status).toBe(418);
         return;
       }
       if (app.name === 'runtime-chain') {

@@ -10,9 +10,10 @@
  */
 import type { ErrorHandler, Inventory } from '../../analyzer/model.js';
 import type { PlanContext, StepPlan } from '../model.js';
-import type { MoveEntry } from './model.js';
+import type { MoveEntry, RegisterEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
+import { planNotFoundHandlerMovesGiven } from './not-found-handler.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 
 const STEP: MoveStep = {
@@ -31,7 +32,41 @@ const STEP: MoveStep = {
  * @throws StepRefusal 'shim-missing' when the shim stage has not run (handler-move/plan.ts planMoves)
  */
 export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
-  return planMoves(ctx, STEP, candidatesOf(ctx.inventory));
+  const candidates = candidatesOf(ctx.inventory);
+  // next() in an error handler runs the 404 handler registered after it: reply.callNotFound() reaches it once it moves too.
+  const waiting = candidates.filter((c) => c.notFoundAfter?.length === 1);
+  if (waiting.length) {
+    const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
+    const moving = new Set((plan.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
+    for (const c of waiting) {
+      const [id] = c.notFoundAfter!;
+      const handler = ctx.inventory.notFoundHandlers.find((n) => n.id === id)!;
+      // Its registration in the generated module, as the errors-not-found step writes it (same import, same local).
+      const register = plan.files.flatMap((f) => f.entries).find((e): e is RegisterEntry => e.kind === 'register' && e.from === (handler.definition?.file ?? handler.registration.file));
+      if (moving.has(id) && register) c.notFound = register.import;
+    }
+  }
+  return planMoves(ctx, STEP, candidates);
+}
+
+/**
+ * The 404 handlers an error handler's `next()` reaches, when only they (or nothing) are registered
+ * after it on its app besides error middleware: Express then leaves error handling for them, as
+ * Fastify's reply.callNotFound() does for its not-found handler. Undefined when anything else
+ * comes after it (a route, ordinary middleware).
+ */
+function notFoundAfter(inventory: Inventory, h: ErrorHandler): string[] | undefined {
+  const notFound = inventory.notFoundHandlers.filter((n) => n.appId === h.appId && n.framework !== 'fastify');
+  const errorSites = new Set(inventory.errorHandlers.map((e) => siteOf(e.registration)));
+  const at = (l: { file: string; line: number; column: number }) => notFound.filter((n) => siteOf(n.registration) === siteOf(l));
+  const after = [...inventory.middleware.filter((m) => m.appId === h.appId && m.order > h.order && !errorSites.has(siteOf(m.registration))), ...inventory.routes.filter((r) => r.appId === h.appId && r.order > h.order)];
+  const reached = after.map((x) => at(x.registration));
+  if (reached.some((r) => !r.length)) return undefined;
+  return [...new Set(reached.flat().map((n) => n.id))];
+}
+
+function siteOf(l: { file: string; line: number; column: number }): string {
+  return `${l.file}:${l.line}:${l.column}`;
 }
 
 /**
@@ -60,6 +95,7 @@ function candidatesOf(inventory: Inventory): Candidate[] {
       blockers: blockersOf(h, mixed, !!chain),
       nextToDefault: index >= 0 && last,
       nextToChain: !!chain && !last,
+      ...(appLevel(h) && !h.conditions?.length ? { notFoundAfter: notFoundAfter(inventory, h) } : {}),
       ...(chain ? { chain } : {}),
       ...(h.conditions?.length && appLevel(h) && !mixed ? { guarded: true } : {}),
       ...(h.origin === 'package' && h.package && middlewareFor(h.package)?.answersErrorsOnRaw && !chain ? { package: h.package } : {}),

@@ -37,8 +37,16 @@ const OPTIONS_DELTA: FrameworkDelta = {
  * @throws StepRefusal 'shim-missing' when the shim stage has not run (handler-move/plan.ts planMoves)
  */
 export function planNotFoundHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
+  return planNotFoundHandlerMovesGiven(ctx, appsWhoseErrorsEndInFastify(ctx));
+}
+
+/**
+ * The plan of the 404 handlers given the apps whose error middleware ends in Fastify
+ * (`errorsEndInFastify`): the errors-handler step asks it, assuming all of them, whether a 404
+ * handler its `next()` reaches moves too (it does not call back, so there is no cycle).
+ */
+export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFastify: ReadonlySet<string>): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
-  const errorsEndInFastify = appsWhoseErrorsEndInFastify(ctx);
   const candidates = handlers.map((h) => candidateOf(ctx.inventory, h, errorsEndInFastify.has(h.appId)));
   const result = planMoves(ctx, STEP, candidates);
   const moved = new Set(result.files.flatMap((f) => f.entries.filter((e) => e.kind === 'register').map(() => f.file)));

@@ -19,6 +19,7 @@ import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
 import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
 import type { FastifyMethod, MoveEntry, RegisterEntry } from './model.js';
+import type { ImportRequest } from '../lib/imports.js';
 import { isTestFile, otherUses } from '../lib/references.js';
 import { factoryAt, findRegistration } from '../lib/registration.js';
 import { hasTodoOf } from '../lib/todo.js';
@@ -46,6 +47,13 @@ export interface Candidate {
   chain?: { key: string; index: number; names: string[] };
   /** Registered under a condition the Fastify registration keeps (lib/guard.ts). */
   guarded?: boolean;
+  /**
+   * Error handlers only: the app's 404 handlers that `next()` reaches (only they, or nothing, come
+   * after it); see `notFound`.
+   */
+  notFoundAfter?: string[];
+  /** The import of the one 404 handler `next()` reaches, which moves too: the last handler's `next` hands on to it (HandlerRegistration.notFound). */
+  notFound?: ImportRequest;
   /** A package's error middleware that answers on Node's request and response: run as it is (HandlerRegistration.onRaw). */
   package?: string;
 }
@@ -196,7 +204,9 @@ function chainRegistration(candidates: Candidate[], outcomes: Outcome[], i: numb
   if (members.length === 1) return [file, first];
   const registers = members.map((k) => (outcomes[k] as Extract<Outcome, { register: unknown }>).register[1]);
   const lazy = registers.some((r) => r.lazy);
-  return [file, { ...first, then: registers.slice(1).map((r) => r.import), ...(lazy ? { lazy } : {}) }];
+  const notFound = registers[registers.length - 1].notFound;
+  const { notFound: _first, ...rest } = first;
+  return [file, { ...rest, then: registers.slice(1).map((r) => r.import), ...(lazy ? { lazy } : {}), ...(notFound ? { notFound } : {}) }];
 }
 
 function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[], hoisted: Map<string, Set<string>>): Outcome {
@@ -235,7 +245,9 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const options: HandlerOptions = {
     role: step.role,
     nextToDefault: c.nextToDefault && !target.parityErrorPage,
-    nextToChain: c.nextToChain,
+    // A handler whose next() reaches the app's 404 keeps next: the registration hands it on (HandlerRegistration.notFound).
+    nextToChain: c.nextToChain || !!c.notFound,
+    nextToNotFound: !!c.notFound,
     ...jsonOptions(ctx.inventory, c.appId, new Set([c.appId])),
     typescript: isTypeScript(defFile),
     views: 'refuse' in views ? views.refuse : true,
@@ -283,7 +295,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
-  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}) };
+  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}), ...(c.notFound ? { notFound: c.notFound } : {}) };
   return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 

@@ -62,6 +62,8 @@ export const REQUEST_CONVERTERS: Readonly<Record<string, Convert>> = {
   'req.body': same('body'),
   'req.baseUrl': (_request, _args, ctx) => (ctx.scope === 'app' ? { expression: ctx.j.stringLiteral('') } : { refuse: 'req.baseUrl inside a router is its mount path, which a Fastify request does not carry' }),
   'req.app': onRaw,
+  'req.accepts': onRaw,
+  'req.is': onRaw,
   'req.cookies': onRaw,
   'req.signedCookies': onRaw,
 };

@@ -66,6 +66,11 @@ export interface HandlerOptions {
    */
   nextToChain?: boolean;
   /**
+   * With `nextToChain`: what `next` reaches is the app's 404 handler when called without an error
+   * (handler-move/error-handler.ts: only it follows, and it moves), so `next()` stays a call too.
+   */
+  nextToNotFound?: boolean;
+  /**
    * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
    * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
    * object, refuse). A numeric 'json spaces' goes in `jsonSpaces` instead.
@@ -392,9 +397,10 @@ function planErrorNext(j: JSCodeshift, fn: ASTPath<Node>, nextParam: Node, reply
   for (const ref of referencesOf(j, fn, nextParam.name)) {
     const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
     const args = isCall ? ref.parent.node.arguments : [];
-    // In a chain, next(x) calls the next handler with x, as Express's next does: nothing to change.
+    // In a chain, next(x) calls the next handler with x, as Express's next does: nothing to change;
+    // so does next() when the registration hands it to the 404 handler (nextToNotFound).
     if (options.nextToChain) {
-      if (!isCall || args.length !== 1) out.push({ reason: isCall ? 'it calls next() without an error (Express then leaves error handling and runs the next ordinary middleware)' : 'it passes `next` on as a value' });
+      if (!isCall || args.length > 1 || (args.length === 0 && !options.nextToNotFound)) out.push({ reason: isCall ? 'it calls next() without an error (Express then leaves error handling and runs the next ordinary middleware)' : 'it passes `next` on as a value' });
       continue;
     }
     // Express takes any value handed to next() as the error (its handler reads err.status); Fastify's

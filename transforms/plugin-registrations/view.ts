@@ -123,7 +123,8 @@ function settingsProblem(settings: Setting[]): string | null {
   const views = set.filter((s) => s.key === 'views');
   // `path.join(__dirname, 'views')` / `path.resolve(…)` is one directory even when the analysis cannot fold it
   // (an ESM `__dirname` of its own); the registration reads app.get('views') at run time.
-  const oneDirectory = (s: Setting) => (s.resolution === 'exact' && typeof s.value === 'string') || /^path\.(join|resolve)\(/.test(s.raw.trim());
+  // Nor is a concatenation with a string literal (`config.root + '/app/views'`): `+` with a string gives a string.
+  const oneDirectory = (s: Setting) => (s.resolution === 'exact' && typeof s.value === 'string') || /^path\.(join|resolve)\(/.test(s.raw.trim()) || /\+\s*['"`]|['"`]\s*\+/.test(s.raw);
   if (!views.every(oneDirectory)) {
     return views.some((s) => Array.isArray(s.value))
       ? "the app's 'views' is a list of directories (Express tries each; @fastify/view takes one for ejs and pug)"

@@ -58,6 +58,14 @@ export interface HandlerRegistration {
    * in one calls the next one with `err`, as Express does.
    */
   then?: ImportRequest[];
+  /**
+   * The app's 404 handler, which Express ran when the last error handler called `next()` (only it
+   * came after; issue 16): the last handler keeps `next`, and the registration hands `next()` to it
+   * and `next(err)` to Fastify's default (`reply.send(err)`), as Express's finalhandler was after
+   * the shim. (Fastify's reply.callNotFound() cannot serve: requests Express answers are in its
+   * 404 context already, where it sends a bare 404.)
+   */
+  notFound?: ImportRequest;
   /** The module is TypeScript: the chain's function gets typed parameters. */
   typescript?: boolean;
   /**
@@ -105,16 +113,18 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
   const q = quote === 'double' ? '"' : "'";
   const required = chain.map((imp) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`);
+  const composed = chain.length > 1 || !!entry.notFound;
   const registered = (s: Node) => {
     const arg = s.expression.arguments[0];
     if (entry.onRaw) return arg?.type === 'CallExpression' && arg.callee.type === 'Identifier' && arg.callee.name === RAW_ADAPTER && !!imported[0] && j(arg).toSource().includes(`${imported[0]}(`);
-    if (chain.length > 1) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
+    if (composed) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
     return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && arg.body?.type === 'CallExpression' && j(arg.body.callee).toSource().replace(/"/g, "'") === required[0].replace(/"/g, "'") : arg?.type === 'Identifier' && arg.name === imported[0];
   };
   if ((entry.lazy || imported.every(Boolean)) && calls.some(registered)) return false;
   // One registered before, unconditionally (the shim's --parity express page), is replaced.
   for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
   const locals = entry.lazy ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
+  const notFound = entry.notFound ? (entry.lazy ? `require(${q}${entry.notFound.specifier}${q})${entry.notFound.form.kind === 'named' ? `.${entry.notFound.form.name}` : ''}` : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
   const comment =
     entry.method === 'setNotFoundHandler'
       ? ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`
@@ -123,8 +133,8 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
         : ` The app's error handler (${entry.from}): errors of the routes still on Express reach it through the bridge (next(err)).`;
   if (entry.onRaw) locals[0] = `${addExpressErrorMiddleware(j, root, entry.typescript ?? false)}(${locals[0]}(${entry.onRaw.args}))`;
   const [call] =
-    chain.length > 1
-      ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false))
+    composed
+      ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false, notFound))
       : entry.lazy
         ? parseStatements(j, lazyRegistration(build.instance, entry.method, locals[0], entry.typescript ?? false))
         : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
@@ -167,10 +177,12 @@ function lazyRegistration(instance: string, method: HandlerRegistration['method'
 }
 
 /** `instance.setErrorHandler(function appErrorHandlers(…) { … })` running `locals` in turn (see registerHandler). */
-function chainRegistration(instance: string, locals: string[], typescript: boolean): string {
+function chainRegistration(instance: string, locals: string[], typescript: boolean, notFound: string | null): string {
   const t = (annotation: string) => (typescript ? annotation : '');
   const last = locals.length - 1;
-  let call = `${locals[last]}(err${last}, request, reply)`;
+  const own = last === 0 ? 'error' : `err${last}`;
+  // The last one's next(): the app's 404 handler; next(err): Fastify's default, where Express's final handler was after the shim.
+  let call = notFound ? `${locals[last]}(${own}, request, reply, (err${last + 1}${t(': any')}) => (err${last + 1} ? reply.send(err${last + 1}) : ${notFound}(request, reply)))` : `${locals[last]}(${own}, request, reply)`;
   for (let i = last - 1; i >= 0; i--) call = `${locals[i]}(${i === 0 ? 'error' : `err${i}`}, request, reply, (err${i + 1}${t(': any')}) => ${call})`;
   return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, `  ${call};`, '});'].join('\n');
 }
