@@ -97,7 +97,9 @@ const CHAIN_FUNCTION = 'appErrorHandlers';
 
 /**
  * Registers the app's error or 404 handler in `buildFastify`: imports it (reusing an import of the
- * same module), replaces a handler registered for the same method before (the shim's
+ * same module; in CommonJS, `require('./errors').errorHandler` where it is registered, so the
+ * handler's module loads when buildFastify runs, as late as the app loaded it), replaces a handler
+ * registered for the same method before (the shim's
  * `--parity express` page), and adds `fastify.<method>(handler)` before `return fastify` — for a
  * chain (`entry.then`), `fastify.setErrorHandler(function appErrorHandlers(error, request, reply)
  * { first(error, request, reply, (err1) => second(err1, request, reply)); })`.
@@ -114,17 +116,23 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const q = quote === 'double' ? '"' : "'";
   const required = chain.map((imp) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`);
   const composed = chain.length > 1 || !!entry.notFound;
+  // CommonJS requires the handlers' modules when buildFastify runs, not when the generated module loads: the shim
+  // requires it at the top of the file that starts the app, before the app's own set-up (models registered, …) ran.
+  const atBuild = !entry.lazy && !entry.onRaw && entry.import.module === 'commonjs' && !entry.typescript;
+  const byRequire = entry.lazy || atBuild;
+  const sameSource = (node: Node, text: string) => j(node).toSource().replace(/"/g, "'") === text.replace(/"/g, "'");
   const registered = (s: Node) => {
     const arg = s.expression.arguments[0];
+    if (atBuild && !composed) return !!arg && sameSource(arg, required[0]);
     if (entry.onRaw) return arg?.type === 'CallExpression' && arg.callee.type === 'Identifier' && arg.callee.name === RAW_ADAPTER && !!imported[0] && j(arg).toSource().includes(`${imported[0]}(`);
     if (composed) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
-    return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && arg.body?.type === 'CallExpression' && j(arg.body.callee).toSource().replace(/"/g, "'") === required[0].replace(/"/g, "'") : arg?.type === 'Identifier' && arg.name === imported[0];
+    return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && arg.body?.type === 'CallExpression' && sameSource(arg.body.callee, required[0]) : arg?.type === 'Identifier' && arg.name === imported[0];
   };
-  if ((entry.lazy || imported.every(Boolean)) && calls.some(registered)) return false;
+  if ((byRequire || imported.every(Boolean)) && calls.some(registered)) return false;
   // One registered before, unconditionally (the shim's --parity express page), is replaced.
   for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
-  const locals = entry.lazy ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
-  const notFound = entry.notFound ? (entry.lazy ? `require(${q}${entry.notFound.specifier}${q})${entry.notFound.form.kind === 'named' ? `.${entry.notFound.form.name}` : ''}` : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
+  const locals = byRequire ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
+  const notFound = entry.notFound ? (byRequire ? `require(${q}${entry.notFound.specifier}${q})${entry.notFound.form.kind === 'named' ? `.${entry.notFound.form.name}` : ''}` : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
   const comment =
     entry.method === 'setNotFoundHandler'
       ? ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`
@@ -137,7 +145,9 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
       ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false, notFound))
       : entry.lazy
         ? parseStatements(j, lazyRegistration(build.instance, entry.method, locals[0], entry.typescript ?? false))
-        : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
+        : atBuild
+          ? parseStatements(j, `${build.instance}.${entry.method}(${locals[0]});`)
+          : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
   const statement = entry.guard ? j.ifStatement(parseStatements(j, `${entry.guard};`)[0].expression, j.blockStatement([call])) : call;
   statement.comments = [j.commentLine(entry.guard ? `${comment} Registered as the app registered it: only if ${entry.guard}.` : comment, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
