@@ -172,6 +172,43 @@ describe('a handler whose module requires the generated module', () => {
   });
 });
 
+describe('load order: the generated CommonJS module requires the app\'s modules when it uses them, not when it loads', () => {
+  it('an app that registers its models before requiring its routes and error middleware still starts after shim, errors and routes (node-express-mongoose-demo)', async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'order', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      // A model registry the controllers read when they load, as mongoose.model('User') does.
+      'models.js': "const models = {};\nmodule.exports = { register: (name) => (models[name] = { name }), get: (name) => { if (!models[name]) throw new Error(`model ${name} not registered`); return models[name]; } };\n",
+      'routes.js': "const express = require('express');\nconst User = require('./models').get('User');\nconst router = express.Router();\nrouter.get('/users', (req, res) => res.json({ model: User.name }));\nmodule.exports = router;\n",
+      'errors.js': "const User = require('./models').get('User');\nfunction errorHandler(err, req, res, next) {\n  res.status(500).json({ error: err.message, model: User.name });\n}\nmodule.exports = { errorHandler };\n",
+      'server.js': [
+        "const express = require('express');",
+        "require('./models').register('User');",
+        "const routes = require('./routes');",
+        "const { errorHandler } = require('./errors');",
+        'const app = express();',
+        "app.use('/api', routes);",
+        "app.get('/boom', () => { throw new Error('boom'); });",
+        'app.use(errorHandler);',
+        "const server = app.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));",
+        '',
+      ].join('\n'),
+    };
+    const withModules = (dir: string) => (symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'junction'), dir);
+    const root = withModules(project(files));
+    for (const stage of ['shim', 'errors', 'routes'] as const) expect((await runStage({ root, stage, allowDirty: true })).exitCode, stage).not.toBe(2);
+    const generated = readFileSync(path.join(root, 'fastify-server.js'), 'utf8');
+    expect(generated).toContain("fastify.setErrorHandler(require('./errors').errorHandler);");
+    expect(generated).toMatch(/fastify\.register\(require\('\.\/routes'\)\.\w+, \{ prefix: '\/api' \}\);/);
+    const server = await startServer(root);
+    try {
+      expect(await (await fetch(`http://127.0.0.1:${server.port}/api/users`)).json()).toEqual({ model: 'User' });
+      expect(await (await fetch(`http://127.0.0.1:${server.port}/boom`)).json()).toEqual({ error: 'boom', model: 'User' });
+    } finally {
+      server.stop();
+    }
+  });
+});
+
 describe('a handler a unit test calls with the Express signature', () => {
   it("moves (a test is no use the app makes) and asks for the test's update, at the call", async () => {
     const root = project({

@@ -54,8 +54,13 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
   const body = moved ? null : { parser: localOf('bodyLeftToExpress', entry.hooksSpecifier), hook: localOf('bodyLikeExpress', entry.hooksSpecifier) };
   const lines: string[] = [];
+  // CommonJS requires each router's module where movedRoutes registers it, when Fastify loads its plugins: a require at the
+  // top would load it with the generated module, which the shim requires before the app's own set-up ran. An import of
+  // an earlier run is kept.
+  const pluginRef = (name: string, specifier: string) =>
+    importedLocal(j, root, specifier, { kind: 'named', name }) ?? (entry.module === 'commonjs' && !entry.typescript ? `require(${q}${specifier}${q}).${name}` : localOf(name, specifier));
   for (const plugin of entry.plugins) {
-    const local = localOf(plugin.name, plugin.specifier);
+    const local = pluginRef(plugin.name, plugin.specifier);
     for (const prefix of plugin.prefixes) {
       const text = prefix ? `fastify.register(${local}, { prefix: ${q}${prefix}${q} });` : `fastify.register(${local});`;
       if (!moved || !moved.body.body.some((s: Node) => j(s).toSource() === text)) lines.push(text);
