@@ -33,7 +33,7 @@ const STEP: MoveStep = {
  */
 export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
   const candidates = candidatesOf(ctx.inventory);
-  // next() in an error handler runs the 404 handler registered after it: reply.callNotFound() reaches it once it moves too.
+  // next() in an error handler runs the 404 handler registered after it: the registration hands it on when that one moves too.
   const waiting = candidates.filter((c) => c.notFoundAfter?.length === 1);
   if (waiting.length) {
     const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
@@ -51,8 +51,8 @@ export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
 
 /**
  * The 404 handlers an error handler's `next()` reaches, when only they (or nothing) are registered
- * after it on its app besides error middleware: Express then leaves error handling for them, as
- * Fastify's reply.callNotFound() does for its not-found handler. Undefined when anything else
+ * after it on its app besides error middleware: Express then leaves error handling for them
+ * (HandlerRegistration.notFound hands `next()` to the moved one). Undefined when anything else
  * comes after it (a route, ordinary middleware).
  */
 function notFoundAfter(inventory: Inventory, h: ErrorHandler): string[] | undefined {

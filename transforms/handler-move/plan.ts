@@ -17,7 +17,8 @@ import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewr
 import { closureRefusal, placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
-import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
+import { viewRegistrationIn } from '../plugin-registrations/view.js';
+import { parsedFiles } from '../lib/parsed-files.js';
 import type { FastifyMethod, MoveEntry, RegisterEntry } from './model.js';
 import type { ImportRequest } from '../lib/imports.js';
 import { isTestFile, otherUses } from '../lib/references.js';
@@ -26,6 +27,7 @@ import { hasTodoOf } from '../lib/todo.js';
 import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { functionAt, isTypeScript, parseOrNull } from '../lib/ast.js';
+import { packageOutcome } from './package-handler.js';
 import { guardOf, type Guard } from '../lib/guard.js';
 
 /** A handler the inventory lists, in the terms both steps share. */
@@ -156,9 +158,9 @@ function sendDelta(step: MoveStep): FrameworkDelta {
   };
 }
 
-/** A handler that moves (its entries, its registration in the generated module, apart) or why it stays. */
-type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard; testUses?: ManualItem[] } | Stay;
-type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
+/** A handler that moves (its entries, its registration in the generated module, apart) or why it stays (package-handler.ts gives one too). */
+export type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard; testUses?: ManualItem[] } | Stay;
+export type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
 /** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
 function chainOf(candidates: Candidate[], i: number): number[] {
@@ -241,7 +243,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const fn = found.inline ? found.call.get('arguments', found.argIndex) : functionAt(def.j, def.root, c.definition!, defSource);
   if (!fn) return stay({ code: 'definition-unknown', reason: 'its function was not found where the analysis put it', where: [`${c.definition!.file}:${c.definition!.line}`] });
 
-  const views = viewsOf(ctx, c.appId, target);
+  const views = viewRegistrationIn(parsedFiles(ctx), target, { appId: c.appId, inventory: ctx.inventory });
   const options: HandlerOptions = {
     role: step.role,
     nextToDefault: c.nextToDefault && !target.parityErrorPage,
@@ -297,49 +299,6 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
   const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}), ...(c.notFound ? { notFound: c.notFound } : {}) };
   return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
-}
-
-/**
- * A package's error middleware registered as `app.use(errorhandler(options))`: its registration
- * goes, and the generated module runs the same factory call on Node's request and response. The
- * arguments must read nothing of the app's module (literals only).
- */
-function packageOutcome(j: JSCodeshift, step: MoveStep, c: Candidate, target: GeneratedModule, at: { found: NonNullable<ReturnType<typeof findRegistration>>; regSource: string; statement: Anchor | null; guard: Guard | null }): Outcome {
-  const arg = at.found.call.node.arguments[at.found.argIndex];
-  const stay = (reason: string): Outcome => ({ blocker: { code: 'error-handler-package', reason }, statement: at.statement, staleTodo: false });
-  if (arg.type !== 'CallExpression') return stay(`it is the package ${c.package}'s middleware made outside its registration; register it as app.use(${c.name}(…)) or write the Fastify error handler`);
-  const args = arg.arguments as Array<{ start: number; end: number }>;
-  const text = args.length ? at.regSource.slice(args[0].start, args[args.length - 1].end) : '';
-  const reads = j(at.found.call.get('arguments', at.found.argIndex))
-    .find(j.Identifier)
-    .filter((p) => p.parent.node !== arg && !((p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'Property') && p.parent.node.key === p.node && !p.parent.node.computed) && p.node.name !== 'undefined');
-  if (reads.size()) return stay(`the package ${c.package}'s options \`${text}\` read names of its module, which the generated module does not have`);
-  const entries: Array<[string, MoveEntry]> = [[c.registration.file, { kind: 'unregister', statement: anchorOf(at.found.statement), argIndex: at.found.argIndex }]];
-  const register: RegisterEntry = {
-    kind: 'register',
-    method: step.method,
-    import: { specifier: c.package!, form: { kind: 'default' }, local: localNameOf(c.package!), module: target.module },
-    from: c.registration.file,
-    typescript: target.typescript,
-    onRaw: { args: text },
-    ...(at.guard?.text ? { guard: at.guard.text } : {}),
-  };
-  return { entries, register: [target.file, register], statement: at.statement, staleTodo: false, deltas: [], dependencies: {}, ...(at.guard?.text ? { guard: at.guard } : {}) };
-}
-
-/** A package's name as a local (`errorhandler`, `@acme/err-handler` → `errHandler`). */
-function localNameOf(pkg: string): string {
-  const base = pkg.split('/').pop()!.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''));
-  return /^[A-Za-z_$]/.test(base) ? base : `_${base}`;
-}
-
-/** The app's @fastify/view registration as the errors stage writes it (at the root of the generated module), or why none is exact. */
-function viewsOf(ctx: PlanContext, appId: string, target: GeneratedModule): ViewRegistration {
-  const source = ctx.readFile(target.file);
-  const server = source ? parseOrNull(target.file, source) : null;
-  const taken = new Set<string>();
-  server?.root.find(server.j.Identifier).forEach((p) => void taken.add(p.node.name));
-  return viewRegistration({ appId, inventory: ctx.inventory, server: { typescript: target.typescript }, taken });
 }
 
 /** `base`, or `base2`, … when the module already uses the name or it was given to another hoisted handler (`given`). */

@@ -4,7 +4,7 @@
  * callback, the tail of its control flow), what a value is, and fresh names. Nothing here edits.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { identifierNames, type Node } from '../lib/ast.js';
+import { identifierNames, isReference, type Node } from '../lib/ast.js';
 import type { ValueKind } from './forms.js';
 
 export type { Node };
@@ -36,17 +36,6 @@ export function lookup(scope: any, name: string): any {
     if (s.declares(name)) return s;
   }
   return null;
-}
-
-/** Whether an Identifier path reads a binding (not a property name, key, label or type name). */
-export function isReference(p: ASTPath<Node>): boolean {
-  const parent = p.parent?.node;
-  if (!parent) return true;
-  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return false;
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ObjectMethod') && parent.key === p.node && !parent.computed && !(parent.shorthand && parent.value === p.node)) return false;
-  if (parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement') return false;
-  if (/^TS/.test(parent.type) && parent.type !== 'TSAsExpression' && parent.type !== 'TSNonNullExpression' && parent.type !== 'TSSatisfiesExpression' && parent.type !== 'TSTypeAssertion') return false;
-  return true;
 }
 
 /** Renames every reference of the parameter `from` in `fn` to `to`. */

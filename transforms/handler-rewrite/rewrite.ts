@@ -28,7 +28,8 @@ import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js'
 import { convertReplyChain } from './reply-forms.js';
 import { convertRequestUse } from './request-forms.js';
 import type { Node } from '../lib/ast.js';
-import { freeName, insideNestedFunction, isReference, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
+import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
+import { isReference } from '../lib/ast.js';
 import { planFlow } from './flow.js';
 import { helperCallee, helperParamRefusals } from './helpers.js';
 import { planRawAccess, type RawAccess } from './raw.js';

@@ -139,3 +139,14 @@ export function functionAt(j: JSCodeshift, root: Collection, at: Location, sourc
   const all = functionPaths(j, root);
   return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
 }
+
+/** Whether an Identifier path reads a binding (not a property name, key, label or type name). */
+export function isReference(p: ASTPath<Node>): boolean {
+  const parent = p.parent?.node;
+  if (!parent) return true;
+  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return false;
+  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ObjectMethod') && parent.key === p.node && !parent.computed && !(parent.shorthand && parent.value === p.node)) return false;
+  if (parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement') return false;
+  if (/^TS/.test(parent.type) && parent.type !== 'TSAsExpression' && parent.type !== 'TSNonNullExpression' && parent.type !== 'TSSatisfiesExpression' && parent.type !== 'TSTypeAssertion') return false;
+  return true;
+}

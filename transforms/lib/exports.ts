@@ -6,7 +6,7 @@
  * `placementOf` decides (plan); `addExport` and `hoistHandler` edit (transform).
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import { pathsOfType, type Node } from './ast.js';
+import { isReference, pathsOfType, type Node } from './ast.js';
 import { removeStatement } from './registration.js';
 
 /** Where a handler function stands in its module. */
@@ -163,10 +163,8 @@ export function closureRefusal(j: JSCodeshift, fn: ASTPath<Node>): string | null
   const bound = new Set<string>();
   j(fn)
     .find(j.Identifier)
+    .filter(isReference)
     .forEach((p) => {
-      const parent = p.parent.node;
-      if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return;
-      if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === p.node && !parent.computed && !parent.shorthand) return;
       const scope = p.scope?.lookup(p.node.name);
       if (!scope || scope.isGlobal || scope.path.node.type === 'Program') return;
       // Declared in the function itself or below it.

@@ -6,7 +6,7 @@
  * same way are kept: they may read `process` and literals, nothing bound in the app's module.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import type { Node } from './ast.js';
+import { isReference, type Node } from './ast.js';
 
 /** A registration's condition: the `if` tests around it, outermost first. */
 export interface Guard {
@@ -42,18 +42,13 @@ export function guardOf(j: JSCodeshift, statement: ASTPath<Node>, source: string
   return { text, innermost };
 }
 
-/** Identifiers read in `expr` that are not property names or object keys. */
+/** Names `expr` reads (references, not property names or keys). */
 function freeNames(j: JSCodeshift, expr: ASTPath<Node>): string[] {
-  const names = new Set<string>();
+  const names = new Set<string>(expr.node.type === 'Identifier' ? [expr.node.name] : []);
   j(expr)
     .find(j.Identifier)
-    .forEach((p) => {
-      const parent = p.parent.node;
-      if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === p.node && !parent.computed) return;
-      if (parent.type === 'ObjectProperty' && parent.key === p.node && !parent.computed) return;
-      names.add(p.node.name);
-    });
-  if (expr.node.type === 'Identifier') names.add(expr.node.name);
+    .filter(isReference)
+    .forEach((p) => void names.add(p.node.name));
   return [...names];
 }
 

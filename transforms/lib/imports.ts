@@ -131,6 +131,12 @@ export function addImport(j: JSCodeshift, root: Collection, entry: ImportRequest
   return local;
 }
 
+/** Adds `import * as local from 'specifier'` after the module's last import (TypeScript's form of a CommonJS package without esModuleInterop). */
+export function addNamespaceImport(j: JSCodeshift, root: Collection, local: string, specifier: string): void {
+  const body: Node[] = root.find(j.Program).paths()[0].node.body;
+  body.splice(lastIndex(body, (s) => s.type === 'ImportDeclaration') + 1, 0, j.importDeclaration([j.importNamespaceSpecifier(j.identifier(local))], j.stringLiteral(specifier)));
+}
+
 /** Adds the handler to an import (or destructuring require) of the same module, when there is one that can take it. */
 function mergeIntoImport(j: JSCodeshift, root: Collection, entry: ImportRequest, local: string, quote: Quote): boolean {
   const form = entry.form;

@@ -32,6 +32,8 @@
 import type { Inventory, Setting, ViewEngine } from '../../analyzer/model.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import { VIEW_ENGINES, type ViewEngineFacts } from '../../rules/catalogue/view-engines.js';
+import { identifierNames } from '../lib/ast.js';
+import type { ParsedFiles } from '../lib/parsed-files.js';
 
 /** What `viewRegistration` reads. */
 export interface ViewsInput {
@@ -62,6 +64,16 @@ export interface ViewImport {
  * engine package stays the app's own dependency.
  */
 export type ViewRegistration = { imports: ViewImport[]; statements: string[]; dependencies: Record<string, string> } | { refuse: string };
+
+/**
+ * viewRegistration for the app whose generated server module is `server`, read through the plan's
+ * parsed files: the names that module binds are taken (the routes stage puts the statements in its
+ * movedRoutes, the errors stage at the root of its buildFastify).
+ */
+export function viewRegistrationIn(parsed: ParsedFiles, server: { file: string; typescript: boolean }, input: Pick<ViewsInput, 'appId' | 'inventory'>): ViewRegistration {
+  const module = parsed(server.file);
+  return viewRegistration({ ...input, server: { typescript: server.typescript }, taken: module ? identifierNames(module.j, module.root) : new Set() });
+}
 
 /** Settings Express's rendering reads (express 4.x/5.x lib/application.js `render`, lib/view.js). */
 const VIEW_SETTINGS = new Set(['view engine', 'views', 'view', 'view cache', 'view options']);

@@ -6,7 +6,7 @@
 import type { Route } from '../../analyzer/model.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
-import { viewRegistration, type ViewRegistration } from '../plugin-registrations/view.js';
+import { viewRegistrationIn, type ViewRegistration } from '../plugin-registrations/view.js';
 import type { GeneratedModule } from '../server-module/locate.js';
 
 /** The views of a route: its app's @fastify/view registration and the handler rewrite's `views` option. */
@@ -17,12 +17,7 @@ export function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModu
   const cache = new Map<string, ViewRegistration>();
   return (route) => {
     const target = modules.get(route.appId)!;
-    if (!cache.has(route.appId)) {
-      const server = parsed(target.file);
-      const taken = new Set<string>();
-      server?.root.find(server.j.Identifier).forEach((p) => void taken.add(p.node.name));
-      cache.set(route.appId, viewRegistration({ appId: route.appId, inventory: ctx.inventory, server: { typescript: target.typescript }, taken }));
-    }
+    if (!cache.has(route.appId)) cache.set(route.appId, viewRegistrationIn(parsed, target, { appId: route.appId, inventory: ctx.inventory }));
     const registration = cache.get(route.appId)!;
     const subApp = ctx.inventory.routers.some((r) => r.kind !== 'router' && (r.id === route.ownerId || route.mountChain.some((m) => ctx.inventory.mounts.find((x) => x.id === m.mountId)?.child === r.id)));
     const option = subApp ? 'renders in a sub-app, with its own locals and settings' : 'refuse' in registration ? registration.refuse : true;

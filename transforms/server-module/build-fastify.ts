@@ -19,7 +19,7 @@
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { FastifyHook } from '../../analyzer/model.js';
 import type { Node } from '../lib/ast.js';
-import { addImport, importedLocal, removeUnusedImport, type ImportRequest } from '../lib/imports.js';
+import { addImport, addNamespaceImport, importedLocal, removeUnusedImport, type ImportRequest } from '../lib/imports.js';
 
 type Quote = 'single' | 'double';
 
@@ -114,7 +114,8 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const inBlocks = build.body.flatMap((s) => (s.type === 'IfStatement' && s.consequent.type === 'BlockStatement' ? s.consequent.body : [s]));
   const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
   const q = quote === 'double' ? '"' : "'";
-  const required = chain.map((imp) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`);
+  const requireOf = (imp: ImportRequest) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`;
+  const required = chain.map(requireOf);
   const composed = chain.length > 1 || !!entry.notFound;
   // CommonJS requires the handlers' modules when buildFastify runs, not when the generated module loads: the shim
   // requires it at the top of the file that starts the app, before the app's own set-up (models registered, …) ran.
@@ -132,7 +133,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   // One registered before, unconditionally (the shim's --parity express page), is replaced.
   for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
   const locals = byRequire ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
-  const notFound = entry.notFound ? (byRequire ? `require(${q}${entry.notFound.specifier}${q})${entry.notFound.form.kind === 'named' ? `.${entry.notFound.form.name}` : ''}` : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
+  const notFound = entry.notFound ? (byRequire ? requireOf(entry.notFound) : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
   const comment =
     entry.method === 'setNotFoundHandler'
       ? ` The app's 404 handler (${entry.from}): requests the Express app leaves unanswered reach it through the bridge.`
@@ -209,10 +210,9 @@ export function registerViews(j: JSCodeshift, root: Collection, views: ViewsRegi
   const build = buildFastifyOf(j, root, 'register @fastify/view');
   if (registersViews(j, root)) return false;
   if (build.instance !== 'fastify') throw new Error(`buildFastify names its instance ${build.instance}, and the views registration is written for \`fastify\``);
-  const program: Node[] = root.find(j.Program).paths()[0].node.body;
   for (const i of views.imports) {
     if (i.kind === 'default') addImport(j, root, { specifier: i.from, form: { kind: 'default' }, local: i.local, module: views.module }, quote);
-    else program.splice(lastImportIndex(program) + 1, 0, j.importDeclaration([j.importNamespaceSpecifier(j.identifier(i.local))], j.stringLiteral(i.from)));
+    else addNamespaceImport(j, root, i.local, i.from);
   }
   insertAt(build, parseStatements(j, views.statements.map((l) => inQuote(l, quote)).join('\n')), 'after-bridge', -1);
   return true;
@@ -221,14 +221,6 @@ export function registerViews(j: JSCodeshift, root: Collection, views: ViewsRegi
 /** A generated line in the file's quotes: string quotes change, a comment's apostrophes do not. */
 export function inQuote(line: string, quote: Quote): string {
   return quote === 'double' && !line.trimStart().startsWith('//') ? line.replace(/'/g, '"') : line;
-}
-
-function lastImportIndex(program: Node[]): number {
-  let last = -1;
-  program.forEach((s, i) => {
-    if (s.type === 'ImportDeclaration') last = i;
-  });
-  return last;
 }
 
 /** What registerViews writes: plugin-registrations/view.ts's imports and statements, and the module's system. */

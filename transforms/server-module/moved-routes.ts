@@ -10,7 +10,6 @@
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
 import { importedLocal } from '../lib/imports.js';
-import { insertImports, type ImportLine } from './import-lines.js';
 import { buildFastifyOf, inQuote, registersViews } from './build-fastify.js';
 
 type Quote = 'single' | 'double';
@@ -81,11 +80,17 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
     }
     if (lines.length) moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
   }
-  if (imports.length) insertImports(j, program, entry.module, imports, q);
+  if (imports.length) insertImports(j, program, entry, imports, q);
   return true;
 }
 
 /** One import the module gains: a named import (`{ name as local }`), a default or a namespace. */
+interface ImportLine {
+  name: string;
+  local: string;
+  specifier: string;
+  kind: 'named' | 'default' | 'namespace';
+}
 
 /** movedRoutes of a former run, given the Express app now that it registers the views: `movedRoutes(fastify, { app })`, registered with `{ app }`. */
 function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRoutesRegistration): void {
@@ -100,6 +105,25 @@ function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRout
 /** The second parameter of movedRoutes when it takes the Express app. */
 function appParam(entry: MovedRoutesRegistration): string {
   return entry.typescript ? '{ app }: { app: ExpressApp }' : '{ app }';
+}
+
+/** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
+function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegistration, imports: ImportLine[], q: string): void {
+  const text = imports
+    .map((i) => {
+      const from = `${q}${i.specifier}${q}`;
+      if (i.kind === 'namespace') return `import * as ${i.local} from ${from};`;
+      if (i.kind === 'default') return entry.module === 'esm' ? `import ${i.local} from ${from};` : `const ${i.local} = require(${from});`;
+      const binding = i.name === i.local ? i.name : entry.module === 'esm' ? `${i.name} as ${i.local}` : `${i.name}: ${i.local}`;
+      return entry.module === 'esm' ? `import { ${binding} } from ${from};` : `const { ${binding} } = require(${from});`;
+    })
+    .join('\n');
+  const isImport = (s: Node) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
+  let last = -1;
+  program.forEach((s, i) => {
+    if (isImport(s)) last = i;
+  });
+  program.splice(last + 1, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
