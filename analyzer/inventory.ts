@@ -14,7 +14,7 @@ import { flatten, paramLayersFor, type FlatItem } from './flatten.js';
 import { errorReadsOf, innerMiddlewareCalls, routeUsage, usageCache, type Usage } from './usage.js';
 import type { HelperLookup } from './helpers.js';
 import { startSites } from './starts.js';
-import { statementOf } from './statements.js';
+import { elementOf, statementOf } from './statements.js';
 import { factoryCall } from './folded.js';
 import { adapterRecord } from './adapters.js';
 import { joinPaths, matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
@@ -160,7 +160,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       const later = coveredAfter;
       out.errorHandlers.push({
         id: stableId('err', appId, item.full, e.name, occ(`err ${item.full} ${e.name}`)), appId, ownerId: idOf(item.owner), scope: item.owner === app ? 'app' : 'router', name: e.name,
-        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), order: index, covers, reads: errorReadsOf(e, locate),
+        fullPath: item.full, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), ...elementOf(e.site, locate), order: index, covers, reads: errorReadsOf(e, locate),
         passesOn: callsParameter(e, 3), ...(conditionsOf(item).length ? { conditions: conditionsOf(item) } : {}),
       });
       if (covers.length === 0 && later) out.diagnostics.push({ code: 'error-handler-unreachable', severity: 'warning', message: `error handler \`${e.name}\` is registered before every route under ${item.full}, so errors from those routes never reach it`, location: locate(item.layer.site) });
@@ -168,7 +168,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
     }
     if (coveredBefore && !coveredAfter && e.origin === 'local' && (e.arity ?? 3) <= 3 && !item.layer.static && !passesThrough(e)) {
       const body = e.fn?.getText() ?? '';
-      out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
+      out.notFoundHandlers.push({ id: stableId('404', appId, item.full, e.name), appId, ownerId: idOf(item.owner), name: e.name, fullPath: item.full, ...(e.fn ? { definition: locate(e.fn) } : {}), registration: locate(item.layer.site), ...statementOf(item.layer.site), ...elementOf(e.site, locate), resolution: /404|NotFound/i.test(body) ? 'exact' : 'inferred' });
     }
     if (item.owner !== app && pathText(item.spec) === '/') {
       owned ??= routesByRouter(items);

@@ -412,6 +412,13 @@ export interface ErrorHandler {
   registration: Location;
   /** The statement that holds the registration call (`app.use(handler)`, `setErrorHandler(fn)`). */
   statement?: StatementSpan;
+  /**
+   * Where the handler is written as an element of an array that Express flattens, when the
+   * registration passes one (`app.use(errorHandler())` whose factory returns `[notFound,
+   * errorHandler]`, `app.use(handlers)`); absent when the handler is an argument of the
+   * registration itself.
+   */
+  element?: Location;
   order: number;
   /** Ids of routes registered before it under its path: the errors it can see. */
   covers: string[];
@@ -435,6 +442,13 @@ export interface NotFoundHandler {
   registration: Location;
   /** The statement that holds the registration call (`app.use(notFound)`, the catch-all route's, `setNotFoundHandler(fn)`). */
   statement?: StatementSpan;
+  /**
+   * Where the handler is written as an element of an array that Express flattens, when the
+   * registration passes one (`app.use(errorHandler())` whose factory returns `[notFound,
+   * errorHandler]`, `app.use(handlers)`); absent when the handler is an argument of the
+   * registration itself.
+   */
+  element?: Location;
   resolution: Resolution;
   /** `fastify` for `setNotFoundHandler(fn)` (the 404 of its plugin context's prefix); absent for Express. */
   framework?: Framework;

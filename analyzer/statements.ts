@@ -4,7 +4,7 @@
  * nodes (no wrappers).
  */
 import { ts, type Node } from 'ts-morph';
-import type { StatementSpan } from './model.js';
+import type { Location, StatementSpan } from './model.js';
 import { endOf, lineAndColumn } from './position.js';
 
 /** Kinds that are statements (declarations included: a registration in a class field initialiser sits in its class). */
@@ -56,4 +56,13 @@ function skipParens(e: ts.Expression): ts.Expression {
 export function statementOf(site: Node, routeChain = false): { statement?: StatementSpan } {
   const statement = statementSpan(site, routeChain);
   return statement ? { statement } : {};
+}
+
+/**
+ * `{ element }` for a handler record's spread when the handler's node `site` is an element of an
+ * array literal (model.ts ErrorHandler.element: a factory's `return [notFound, errorHandler]`),
+ * or `{}` when it is written anywhere else (an argument of the registration itself).
+ */
+export function elementOf(site: Node, locate: (n: Node) => Location): { element?: Location } {
+  return ts.isArrayLiteralExpression(site.compilerNode.parent) ? { element: locate(site) } : {};
 }

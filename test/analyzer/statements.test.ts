@@ -95,4 +95,14 @@ describe('registration statements', () => {
     expect(inv.middleware.map((m) => [m.name, m.statement])).toEqual([['stamp', line(3, true)]]);
     expect(inv.errorHandlers.map((h) => [h.name, h.statement])).toEqual([['onError', line(5, true)]]);
   });
+
+  it('gives handlers a factory returns in an array the element where each is written (ErrorHandler.element)', async () => {
+    const app = ["const express = require('express');", "const { handlers } = require('./errors');", 'const app = express();', "app.get('/', (req, res) => res.send('ok'));", 'app.use(handlers());', 'app.use((err, req, res, next) => res.status(500).end());', 'module.exports = app;', ''].join('\n');
+    const errors = ['function notFound(req, res) { res.status(404).send(); }', 'function onError(err, req, res, next) { next(err); }', 'exports.handlers = () => [notFound, onError];', ''].join('\n');
+    const dir = project({ 'package.json': JSON.stringify({ name: 'f', main: 'app.js', dependencies: { express: '^4.21.2' } }), 'app.js': app, 'errors.js': errors });
+    const inv = await analyze({ dir });
+    expect(inv.notFoundHandlers.map((h) => [h.name, h.registration.line, h.element])).toEqual([['notFound', 5, { file: 'errors.js', line: 3, column: 27 }]]);
+    // The second one is an argument of its registration: no element.
+    expect(inv.errorHandlers.map((h) => [h.name, h.registration.line, h.element])).toEqual([['onError', 5, { file: 'errors.js', line: 3, column: 37 }], ['<anonymous>', 6, undefined]]);
+  });
 });

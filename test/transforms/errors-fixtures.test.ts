@@ -28,6 +28,8 @@ const MANUAL: Record<string, string[]> = {
   'errors-handler/shared-handler': ['error-handler-shared'],
   'errors-handler/two-apps-one-module': ['shared-generated-module', 'shared-generated-module'],
   'errors-not-found/not-last': ['not-found-not-last'],
+  'errors-handler/factory-array': ['handler-test-use'],
+  'errors-handler/factory-member-stays': ['error-handler-api', 'registration-shape'],
 };
 
 /** The DeferredItems each case reports, as `stage:code`; cases not listed report none. */
@@ -111,7 +113,7 @@ describe('refusals write nothing', () => {
 });
 
 describe('TypeScript output type-checks', () => {
-  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-handler', 'ts-chain'], ['errors-not-found', 'ts-inline']]) {
+  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-handler', 'ts-chain'], ['errors-handler', 'factory-array'], ['errors-not-found', 'ts-inline']]) {
     it(`${step}/${name}`, async () => {
       const { root } = await runCase(step, name);
       const tsc = path.join(REPO, 'node_modules', '.bin', 'tsc');

@@ -11,7 +11,8 @@
  * unknown paths and an unrouted method), and status, content type, body and the header the
  * handler sets must be equal. A third app (errors-not-found/express-generator) has
  * express-generator's 404, `next(createError(404))`, in front of its error handler; a fourth
- * (runtime-chain) a chain of three error handlers behind a 404 that passes an ApiError on.
+ * (runtime-chain) a chain of three error handlers behind a 404 that passes an ApiError on, and
+ * runtime-factory the same returned by one factory (`app.use(errors.handlers())`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -91,6 +92,8 @@ const APPS = [
   { step: 'errors-not-found', name: 'express-generator', server: 'bin/www', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 1 },
   // A chain of three error handlers (convert → log from a callback → answer) behind a 404 that builds an ApiError and passes it on, as node-express-boilerplate-style apps write it.
   { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
+  // The same, registered as one factory's array (app.use(errors.handlers())): the 404 and the chain move together, the factory goes.
+  { step: 'errors-handler', name: 'runtime-factory', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
   // if (development) one error handler, else another: each registered under its condition (the lanes run in production).
   { step: 'errors-handler', name: 'runtime-conditional', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 2 },
   // An error handler that treats some errors as 404 with next(), before the 404 handler (node-express-mongoose-demo's shape): reply.callNotFound().
@@ -154,7 +157,7 @@ for (const app of APPS) {
         expect(byPath('/teapot').status).toBe(418);
         return;
       }
-      if (app.name === 'runtime-chain') {
+      if (app.name === 'runtime-chain' || app.name === 'runtime-factory') {
         // Each next(err) reached the next handler: converted to an ApiError, logged, answered (in production a converted error is a 500).
         expect(JSON.parse(byPath('/no/such/page?x=1').body)).toEqual({ code: 404, message: 'Not found' });
         expect(byPath('/teapot')).toMatchObject({ status: 418, xError: 'ApiError' });

@@ -14,6 +14,7 @@ import type { MoveEntry, RegisterEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
 import { planNotFoundHandlerMovesGiven } from './not-found-handler.js';
+import { factoryGroupOf, peerThatStays } from './factory.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 
 const STEP: MoveStep = {
@@ -35,8 +36,11 @@ export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
   const candidates = candidatesOf(ctx.inventory);
   // next() in an error handler runs the 404 handler registered after it: the registration hands it on when that one moves too.
   const waiting = candidates.filter((c) => c.notFoundAfter?.length === 1);
-  if (waiting.length) {
+  // A factory that returns a 404 handler with error handlers: they move only together (factory.ts).
+  const withPeers = candidates.filter((c) => c.factory?.members.some((m) => m.role === 'not-found'));
+  if (waiting.length || withPeers.length) {
     const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
+    for (const c of withPeers) c.factory!.peerStays = peerThatStays(c.factory!, 'error', plan.verdicts ?? []);
     const moving = new Set((plan.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
     for (const c of waiting) {
       const [id] = c.notFoundAfter!;
@@ -99,6 +103,7 @@ function candidatesOf(inventory: Inventory): Candidate[] {
       ...(chain ? { chain } : {}),
       ...(h.conditions?.length && appLevel(h) && !mixed ? { guarded: true } : {}),
       ...(h.origin === 'package' && h.package && middlewareFor(h.package)?.answersErrorsOnRaw && !chain ? { package: h.package } : {}),
+      ...(h.element ? { factory: factoryGroupOf(inventory, h.id) } : {}),
     };
   });
 }

@@ -43,6 +43,14 @@ export interface UnregisterEntry {
   argIndex: number;
 }
 
+/** The factory that returned the moved handlers (`export default () => [notFound, errorHandler]`; handler-move/factory.ts): delete its statement. */
+export interface UnfactoryEntry {
+  kind: 'unfactory';
+  statement: Anchor;
+  /** The factory's binding: its export apart from the declaration (`module.exports = { handlers }`) goes too. */
+  name?: string;
+}
+
 /** A handler that stays on Express: a `// TODO(migrate): reason` above its registration. */
 export interface TodoEntry {
   kind: 'todo';
@@ -73,4 +81,4 @@ export interface ViewsEntry extends ViewsRegistration {
   kind: 'views';
 }
 
-export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | TodoEntry | UntodoEntry | RegisterEntry | ViewsEntry;
+export type MoveEntry = RewriteEntry | HoistEntry | UnregisterEntry | UnfactoryEntry | TodoEntry | UntodoEntry | RegisterEntry | ViewsEntry;

@@ -5,7 +5,8 @@
  * when nothing answered, which is exactly when a last catch-all runs in Express.
  */
 import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyzer/model.js';
-import type { FrameworkDelta, PlanContext, StepPlan } from '../model.js';
+import type { FrameworkDelta, PlanContext, StepPlan, Verdict } from '../model.js';
+import { factoryGroupOf, peerThatStays } from './factory.js';
 import { planErrorHandlerMoves } from './error-handler.js';
 import type { MoveEntry } from './model.js';
 import type { Blocker } from '../model.js';
@@ -37,17 +38,21 @@ const OPTIONS_DELTA: FrameworkDelta = {
  * @throws StepRefusal 'shim-missing' when the shim stage has not run (handler-move/plan.ts planMoves)
  */
 export function planNotFoundHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
-  return planNotFoundHandlerMovesGiven(ctx, appsWhoseErrorsEndInFastify(ctx));
+  const errors = planErrorHandlerMoves(ctx);
+  return planNotFoundHandlerMovesGiven(ctx, appsWhoseErrorsEndInFastify(ctx, errors), errors.verdicts ?? []);
 }
 
 /**
  * The plan of the 404 handlers given the apps whose error middleware ends in Fastify
- * (`errorsEndInFastify`): the errors-handler step asks it, assuming all of them, whether a 404
- * handler its `next()` reaches moves too (it does not call back, so there is no cycle).
+ * (`errorsEndInFastify`) and the errors-handler step's verdicts (`errorVerdicts`: a 404 handler a
+ * factory returns with error handlers moves only with them). The errors-handler step asks it,
+ * assuming all apps and without verdicts, whether a 404 handler its `next()` reaches, or its
+ * factory returns, moves on its own merits (it does not call back, so there is no cycle).
  */
-export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFastify: ReadonlySet<string>): StepPlan<MoveEntry> {
+export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFastify: ReadonlySet<string>, errorVerdicts?: Verdict[]): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
   const candidates = handlers.map((h) => candidateOf(ctx.inventory, h, errorsEndInFastify.has(h.appId)));
+  if (errorVerdicts) for (const c of candidates) if (c.factory) c.factory.peerStays = peerThatStays(c.factory, 'not-found', errorVerdicts);
   const result = planMoves(ctx, STEP, candidates);
   const moved = new Set(result.files.flatMap((f) => f.entries.filter((e) => e.kind === 'register').map(() => f.file)));
   const appRoutes = handlers.some((h) => ctx.inventory.routes.some((r) => r.appId === h.appId && r.ownerId === h.appId && !sameSite(r.registration, h.registration)));
@@ -55,7 +60,7 @@ export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFasti
 }
 
 function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastify: boolean): Candidate {
-  return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: errorsEndInFastify };
+  return { id: h.id, appId: h.appId, name: h.name, definition: h.definition, registration: h.registration, blockers: blockersOf(inventory, h), nextToDefault: errorsEndInFastify, ...(h.element ? { factory: factoryGroupOf(inventory, h.id) } : {}) };
 }
 
 /**
@@ -63,9 +68,8 @@ function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastif
  * there, `next(err)` from the 404 handler (express-generator's `next(createError(404))`) reaches
  * the same handler as `reply.send(err)` from Fastify's not-found handler.
  */
-function appsWhoseErrorsEndInFastify(ctx: PlanContext): Set<string> {
+function appsWhoseErrorsEndInFastify(ctx: PlanContext, handlers: StepPlan<MoveEntry>): Set<string> {
   // Every handler the errors-handler step does not move is one of its ManualItems or DeferredItems, at its registration.
-  const handlers = planErrorHandlerMoves(ctx);
   const stays = new Set([...handlers.manual, ...(handlers.deferred ?? [])].map((m) => `${m.file}:${m.line}`));
   const appLevel = ctx.inventory.errorHandlers.filter((e) => e.scope === 'app' && e.framework !== 'fastify');
   return new Set(ctx.inventory.apps.filter((app) => appLevel.every((e) => e.appId !== app.id || !stays.has(`${e.registration.file}:${e.registration.line}`))).map((app) => app.id));

@@ -14,7 +14,7 @@ import { EXPRESS_APP_MEMBERS } from '../../rules/catalogue/api.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
 import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
-import { closureRefusal, placementOf, type ImportForm } from '../lib/exports.js';
+import { closureRefusal, exportsMayBeApp, placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
 import { viewRegistrationIn } from '../plugin-registrations/view.js';
@@ -29,6 +29,7 @@ import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { functionAt, isTypeScript, parseOrNull } from '../lib/ast.js';
 import { packageOutcome } from './package-handler.js';
 import { guardOf, type Guard } from '../lib/guard.js';
+import { cleansUp, planFactory, type FactoryGroup } from './factory.js';
 
 /** A handler the inventory lists, in the terms both steps share. */
 export interface Candidate {
@@ -58,6 +59,8 @@ export interface Candidate {
   notFound?: ImportRequest;
   /** A package's error middleware that answers on Node's request and response: run as it is (HandlerRegistration.onRaw). */
   package?: string;
+  /** Registered as an element of the array a factory of the app returns: the handlers it returns move together (factory.ts). */
+  factory?: FactoryGroup;
 }
 
 /** What distinguishes the two steps. */
@@ -104,9 +107,9 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
   const deltas = new Set<string>();
   const dependencies: Record<string, string> = {};
   candidates.forEach((c, i) => {
-    const outcome = chainOutcome(candidates, outcomes, i);
+    const outcome = factoryOutcome(candidates, outcomes, i, chainOutcome(candidates, outcomes, i));
     if ('entries' in outcome) {
-      for (const [file, entry] of outcome.entries) add(file, entry);
+      for (const [file, entry] of [...outcome.entries, ...(outcome.cleanup ?? [])]) add(file, entry);
       outcome.deltas.forEach((d) => deltas.add(d));
       // Tests that call the moved handler with Express's signature: a human updates them.
       manual.push(...(outcome.testUses ?? []));
@@ -159,7 +162,18 @@ function sendDelta(step: MoveStep): FrameworkDelta {
 }
 
 /** A handler that moves (its entries, its registration in the generated module, apart) or why it stays (package-handler.ts gives one too). */
-export type Outcome = { entries: Array<[string, MoveEntry]>; register: [string, RegisterEntry]; statement: Anchor | null; staleTodo: boolean; deltas: string[]; dependencies: Record<string, string>; guard?: Guard; testUses?: ManualItem[] } | Stay;
+export type Outcome = {
+  entries: Array<[string, MoveEntry]>;
+  register: [string, RegisterEntry];
+  statement: Anchor | null;
+  staleTodo: boolean;
+  deltas: string[];
+  dependencies: Record<string, string>;
+  guard?: Guard;
+  testUses?: ManualItem[];
+  /** The registration and the factory to delete, once for a factory's group (factory.ts). */
+  cleanup?: Array<[string, MoveEntry]>;
+} | Stay;
 export type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
 /** The members of candidate i's chain (itself alone when it has none), in the order Express runs them. */
@@ -196,6 +210,20 @@ function chainOutcome(candidates: Candidate[], outcomes: Outcome[], i: number): 
 }
 
 /**
+ * Candidate i's outcome given its factory group's (factory.ts): the handlers one factory returns
+ * move together, those of the other step included (FactoryGroup.peerStays).
+ */
+function factoryOutcome(candidates: Candidate[], outcomes: Outcome[], i: number, own: Outcome): Outcome {
+  const group = candidates[i].factory;
+  if (!group || !('entries' in own)) return own;
+  const k = candidates.findIndex((c, n) => c.factory?.key === group.key && !('entries' in outcomes[n]));
+  const stays = k >= 0 ? { name: candidates[k].name, reason: (outcomes[k] as Stay).blocker.reason } : group.peerStays;
+  if (!stays) return own;
+  const names = group.members.map((m) => m.name).join(', ');
+  return { blocker: { code: 'registration-shape', reason: `it is registered with ${names} through one factory, so they move together, and ${stays.name} stays: ${stays.reason}` }, statement: own.statement, staleTodo: own.staleTodo };
+}
+
+/**
  * The generated module's registration that candidate i's move brings: its own, or for a chain,
  * one registration of every member in turn, made once (with its first member).
  */
@@ -214,14 +242,18 @@ function chainRegistration(candidates: Candidate[], outcomes: Outcome[], i: numb
 function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: GeneratedModule | null, servedApps: App[], hoisted: Map<string, Set<string>>): Outcome {
   const regSource = ctx.readFile(c.registration.file);
   const reg = regSource ? parseOrNull(c.registration.file, regSource) : null;
-  const found = reg && regSource ? findRegistration(reg.j, reg.root, regSource, c.registration, c.name, c.definition) : null;
+  const direct = reg && regSource ? findRegistration(reg.j, reg.root, regSource, c.registration, c.name, c.definition) : null;
+  // Registered through a factory's call: the factory's array is where it is written (factory.ts).
+  const factory = !direct && reg && regSource ? factoryAt(reg.j, reg.root, regSource, c.registration) : null;
+  const found = direct ?? (c.factory ? factory?.registration : null) ?? null;
   const statement = found ? anchorOf(found.statement) : null;
   const stay = (blocker: Blocker): Outcome => ({ blocker, statement, staleTodo: !!found && hasTodoOf(found.statement, todoPrefix(step)) });
   if (c.blockers.length) return stay(c.blockers[0]);
   if (!target) return stay({ code: 'shim-missing', reason: 'no module generated by the shim stage serves this app; run `migrate run --stage shim` first' });
   if (servedApps.length > 1) return stay(sharedModule(target, servedApps));
-  const factory = !found && reg && regSource ? factoryAt(reg.j, reg.root, regSource, c.registration) : null;
-  if (factory) return stay({ code: 'registration-shape', reason: `it is registered through \`${factory}\`, a factory whose result (the handler, or an array of handlers Express flattens) the errors stage does not split yet; register the handlers themselves (app.use(notFound); app.use(errorHandler)) and run the stage again` });
+  if (factory && !c.factory) return stay({ code: 'registration-shape', reason: `it is registered through \`${factory.text}\`, a factory whose result the errors stage splits only when it is an array of the app's error and 404 handlers; register the handler itself (app.use(errorHandler)) and run the stage again` });
+  const fromFactory = factory && c.factory ? planFactory(ctx, c.registration, c.factory) : null;
+  if (fromFactory && 'refuse' in fromFactory) return stay({ code: 'registration-shape', reason: fromFactory.refuse });
   if (!found || !reg || !regSource) return stay({ code: 'registration-not-found', reason: 'its registration was not found where the analysis put it', where: [`${c.registration.file}:${c.registration.line}`] });
   if (found.refuse) return stay({ code: 'registration-shape', reason: found.refuse });
   const guard = c.guarded ? guardOf(reg.j, found.statement, regSource) : null;
@@ -275,30 +307,35 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     hoisted.set(defFile, given);
     // A CommonJS export is a property of what module.exports holds (often the app): never one of the app's own members (`handle`).
     const own = fn.node.id?.name;
-    const name = own && !(defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(own)) ? own : freeTopLevelName(def.j, def.root, own ? `${own}Handler` : step.defaultName, given);
+    const name = own && !(defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(own) && exportsMayBeApp(def.j, def.root)) ? own : freeTopLevelName(def.j, def.root, own ? `${own}Handler` : step.defaultName, given);
     given.add(name);
     form = { kind: 'named', name };
     local = name;
     entries.push([defFile, { kind: 'hoist', statement: anchorOf(found.statement), argIndex: found.argIndex, options, name, module: defModule }]);
   } else {
     const placement = placementOf(def.j, def.root, fn);
-    if (placement.kind === 'export-needed' && defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(placement.name)) return stay({ code: `${step.role}-handler-export`, reason: `exporting it as module.exports.${placement.name} would replace the Express app's own ${placement.name} when the module exports the app; rename the function` });
+    if (placement.kind === 'export-needed' && defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(placement.name) && exportsMayBeApp(def.j, def.root)) return stay({ code: `${step.role}-handler-export`, reason: `exporting it as module.exports.${placement.name} would replace the Express app's own ${placement.name} when the module exports the app; rename the function` });
     if (placement.kind === 'nested') return stay({ code: `${step.role}-handler-export`, reason: `it is not defined at the top level of ${defFile}, so the generated module cannot import it` });
-    const uses = otherUses(ctx, { file: defFile, binding: placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: c.registration.file, range: [found.call.node.start, found.call.node.end] });
+    const uses = otherUses(ctx, { file: defFile, binding: placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, fromFactory?.sites ?? [{ file: c.registration.file, range: [found.call.node.start, found.call.node.end] }]);
     const appUses = uses.filter((u) => !isTestFile(u.file));
     if (appUses.length) return stay({ code: `${step.role}-handler-shared`, reason: 'it is also used outside its registration, and that use still expects the Express signature', where: appUses.map((u) => `${u.file}:${u.line}`) });
     testUses.push(...uses.map((u) => ({ file: u.file, line: u.line, code: 'handler-test-use' as const, reason: `a test calls ${placement.name || c.name} with Express's (${step.role === 'error' ? 'err, req, res, next' : 'req, res, next'}); it moved to Fastify's ${step.method} and now takes (${step.role === 'error' ? `err, request, reply${c.nextToChain ? ', next' : ''}` : 'request, reply'}): update the test (e.g. fastify.inject)` })));
     form = placement.kind === 'exported' ? placement.form : { kind: 'named', name: placement.name };
     local = placement.name || (form.kind === 'named' ? form.name : step.defaultName);
     entries.push([defFile, { kind: 'rewrite', fn: anchorOf(fn), options, module: defModule, ...(placement.kind === 'export-needed' ? { exportAs: placement.name } : {}) }]);
-    entries.push([c.registration.file, { kind: 'unregister', statement: anchorOf(found.statement), argIndex: found.argIndex }]);
+    if (!fromFactory) entries.push([c.registration.file, { kind: 'unregister', statement: anchorOf(found.statement), argIndex: found.argIndex }]);
   }
+  // The group's first member of the step that runs last deletes the factory's registration and the factory.
+  const cleanup: Array<[string, MoveEntry]> = fromFactory && c.factory && cleansUp(c.factory, step.role) && c.factory.members.find((m) => m.role === step.role)?.id === c.id
+    ? [[c.registration.file, { kind: 'unregister', statement: anchorOf(found.statement), argIndex: found.argIndex }], [c.factory.element.file, { kind: 'unfactory', statement: fromFactory.statement, ...(fromFactory.name ? { name: fromFactory.name } : {}) }]]
+    : [];
+  if (cleanup.length) testUses.push(...fromFactory!.testUses);
   const importer = [regSource, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
   const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}), ...(c.notFound ? { notFound: c.notFound } : {}) };
-  return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
+  return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(cleanup.length ? { cleanup } : {}), ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
 /** `base`, or `base2`, … when the module already uses the name or it was given to another hoisted handler (`given`). */

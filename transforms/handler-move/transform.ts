@@ -2,9 +2,9 @@
  * The transform both `errors` steps share, a recipe over the file's plan entries:
  *   1. find every planned node by its anchor, before anything changes;
  *   2. rewrite the handlers to Fastify's signature (and export them, or hoist an inline one);
- *   3. delete the Express registrations, or mark the ones that stay with a TODO(migrate);
+ *   3. delete the Express registrations (and a factory that returned the handlers), or mark the ones that stay with a TODO(migrate);
  *   4. register the handlers in the generated module's buildFastify (and @fastify/view, for one that renders);
- *   5. fix the TypeScript type imports; print in the file's style.
+ *   5. fix the TypeScript type imports (Fastify's, Express's for casts of the raw objects); print in the file's style.
  * A move spans files (the handler's, the registration's, the generated module), so a part that
  * cannot be done — its node is not found by its anchor, or its rewrite would not be complete (the
  * file changed under the plan) — throws: the file fails and the runner writes nothing of the
@@ -22,8 +22,10 @@ import { addTodo, removeTodo } from '../lib/todo.js';
 import { removeRegistration } from '../lib/registration.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
 import { functionPaths, jFor, type Node } from '../lib/ast.js';
-import { addFastifyTypes, dropUnusedImports } from '../lib/type-imports.js';
+import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
+import type { TypeImport } from '../handler-rewrite/types.js';
 import { importedSpecifiers } from '../lib/imports.js';
+import { removeFactory } from './factory.js';
 
 /**
  * jscodeshift transform of the `errors` steps: the new source, or null when nothing changes.
@@ -42,12 +44,14 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   const steps: Array<() => boolean> = [];
   const types = new Set<string>();
   const dropped = new Set<string>();
+  const typeImports: TypeImport[] = [];
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
       const fn = at(entry.fn, functions) ?? notFound(file.path, 'the handler function to rewrite', entry.fn);
       const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.fn);
       for (const t of rewrite.types) types.add(t);
       for (const t of rewrite.droppedTypes) dropped.add(t);
+      typeImports.push(...rewrite.typeImports);
       steps.push(() => {
         rewrite.apply();
         if (entry.exportAs) addExport(j, root, entry.exportAs, entry.module);
@@ -61,6 +65,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       const rewrite = complete(planHandlerRewrite(j, fn, entry.options), file.path, entry.statement);
       for (const t of rewrite.types) types.add(t);
       for (const t of rewrite.droppedTypes) dropped.add(t);
+      typeImports.push(...rewrite.typeImports);
       steps.push(() => {
         rewrite.apply();
         hoistHandler(j, root, statement, fn.node, entry.name, entry.module);
@@ -71,6 +76,12 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       const arg = statement.node.expression?.arguments?.[entry.argIndex];
       steps.push(() => {
         removeRegistration(j, root, statement, arg);
+        return true;
+      });
+    } else if (entry.kind === 'unfactory') {
+      const statement = at(entry.statement, statements) ?? notFound(file.path, 'the factory to delete', entry.statement);
+      steps.push(() => {
+        for (const t of removeFactory(j, root, statement, entry.name)) dropped.add(t);
         return true;
       });
     } else if (entry.kind === 'todo') {
@@ -91,6 +102,7 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
   addFastifyTypes(j, root, [...types]);
+  addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
   return printEdited(j, root, file.source, style, importsBefore);
 }

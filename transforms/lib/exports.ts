@@ -107,6 +107,15 @@ function wrapInExport(j: JSCodeshift, declaration: Node): Node {
   return exported;
 }
 
+/**
+ * Whether a CommonJS module's exports may be something other than a plain object (the Express
+ * app: `module.exports = app`), so that a `module.exports.name` entry could replace one of its
+ * members (`handle`). False when every `module.exports = …` assigns an object literal, or there is none.
+ */
+export function exportsMayBeApp(j: JSCodeshift, root: Collection): boolean {
+  return root.find(j.AssignmentExpression).some((p) => moduleExportsTarget(p.node.left) === 'module' && p.node.right.type !== 'ObjectExpression');
+}
+
 /** Adds `name` to `module.exports = { … }` when the module has that form, else appends `module.exports.name = name;`. */
 function addCommonJsExport(j: JSCodeshift, root: Collection, name: string): void {
   const program = root.find(j.Program).paths()[0];

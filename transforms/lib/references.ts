@@ -24,17 +24,17 @@ export interface HandlerIdentity {
   range: [number, number];
 }
 
-/** The registration that moves with it: uses inside this call do not count. */
+/** A registration that moves with it (or a factory that goes with it): uses inside this range do not count. */
 export interface RegistrationSite {
   file: string;
   range: [number, number];
 }
 
-/** Locations (file, line, column) of the handler's other uses; empty when the registration is its only use. */
-export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registration: RegistrationSite): Location[] {
+/** Locations (file, line, column) of the handler's other uses; empty when the registrations are its only uses. */
+export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrations: RegistrationSite[]): Location[] {
   const found: Location[] = [];
   const outside = (file: string, node: Node) => {
-    const ranges = [...(file === handler.file ? [handler.range] : []), ...(file === registration.file ? [registration.range] : [])];
+    const ranges = [...(file === handler.file ? [handler.range] : []), ...registrations.filter((r) => r.file === file).map((r) => r.range)];
     return !ranges.some(([s, e]) => node.start >= s && node.end <= e);
   };
   const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });

@@ -63,16 +63,30 @@ function registrationCallsAt(j: JSCodeshift, root: Collection, source: string, a
     .paths();
 }
 
+/** A registration that passes a factory's call (`app.use(errorHandler())`). */
+export interface FactoryRegistration {
+  /** The call as written (`errorHandler()`), for reasons. */
+  text: string;
+  /** Its callee as written (`errorHandler`, `errors.handlers`). */
+  callee: string;
+  /** How many arguments the call passes. */
+  argCount: number;
+  /** The registration found by that callee (findRegistration), with why it cannot be deleted. */
+  registration: Registration | null;
+}
+
 /**
  * The factory call a registration at `at` passes (`app.use(errorHandler())`, where the call
- * returns the handler, or an array of handlers Express flattens), as source text; null when the
- * registration passes none. For the reason a handler found there stays.
+ * returns the handler, or an array of handlers Express flattens); null when the registration
+ * passes none.
  */
-export function factoryAt(j: JSCodeshift, root: Collection, source: string, at: Location): string | null {
+export function factoryAt(j: JSCodeshift, root: Collection, source: string, at: Location): FactoryRegistration | null {
   const arg = registrationCallsAt(j, root, source, at)
     .flatMap((c) => c.node.arguments as Node[])
     .find((a) => a.type === 'CallExpression');
-  return arg ? (textOf(arg) ?? source.slice(arg.start, arg.end)) : null;
+  if (!arg) return null;
+  const callee = textOf(arg.callee) ?? '';
+  return { text: textOf(arg) ?? source.slice(arg.start, arg.end), callee, argCount: arg.arguments.length, registration: callee ? findRegistration(j, root, source, at, callee, undefined) : null };
 }
 
 function isPath(node: Node): boolean {

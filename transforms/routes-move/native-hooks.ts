@@ -46,7 +46,7 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     if (!file || !fn || fn.node.params.length !== 3) continue;
     const placement = placementOf(file.j, file.root, fn);
     const registrations = moving.flatMap((s) => (s.statement ? [{ file: s.route.registration.file, range: [s.statement.statement.node.start, s.statement.statement.node.end] as [number, number] }] : []));
-    const references = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, registrations[0]);
+    const references = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [registrations[0]]);
     const outside = references.filter((u) => !registrations.some((r) => r.file === u.file && inRouteStatement(ctx.inventory, u.file, u.line)));
     if (outside.length) continue;
     const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };

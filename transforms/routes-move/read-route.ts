@@ -120,7 +120,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
   const placement = placementOf(defFile.j, defFile.root, fn);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, { file: route.registration.file, range: [statement.start, statement.end] });
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };
