@@ -29,7 +29,8 @@ const MANUAL: Record<string, string[]> = {
   'errors-handler/two-apps-one-module': ['shared-generated-module', 'shared-generated-module'],
   'errors-not-found/not-last': ['not-found-not-last'],
   'errors-handler/factory-array': ['handler-test-use'],
-  'errors-handler/factory-member-stays': ['error-handler-api', 'registration-shape'],
+  'errors-handler/factory-member-stays': ['error-handler-api', 'error-handler-api'],
+  'errors-handler/forward-caller-stays': ['error-handler-shared', 'error-handler-shared', 'error-handler-shared'],
 };
 
 /** The DeferredItems each case reports, as `stage:code`; cases not listed report none. */

@@ -12,7 +12,8 @@
  * handler sets must be equal. A third app (errors-not-found/express-generator) has
  * express-generator's 404, `next(createError(404))`, in front of its error handler; a fourth
  * (runtime-chain) a chain of three error handlers behind a 404 that passes an ApiError on, and
- * runtime-factory the same returned by one factory (`app.use(errors.handlers())`).
+ * runtime-factory the same returned by one factory (`app.use(errors.handlers())`); runtime-forward
+ * has a converter and a 404 that call the answering handler themselves (`handler(err, req, res)`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -94,6 +95,8 @@ const APPS = [
   { step: 'errors-handler', name: 'runtime-chain', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
   // The same, registered as one factory's array (app.use(errors.handlers())): the 404 and the chain move together, the factory goes.
   { step: 'errors-handler', name: 'runtime-factory', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 3 },
+  // express-rest-boilerplate's shape: the converter and the 404 call the answering handler themselves (`return handler(err, req, res)`).
+  { step: 'errors-handler', name: 'runtime-forward', server: 'src/index.js', launch: CJS_LAUNCH, app: 'src/app.js', errorHandlers: 2 },
   // if (development) one error handler, else another: each registered under its condition (the lanes run in production).
   { step: 'errors-handler', name: 'runtime-conditional', server: 'server.js', launch: CJS_LAUNCH, app: 'app.js', errorHandlers: 2 },
   // An error handler that treats some errors as 404 with next(), before the 404 handler (node-express-mongoose-demo's shape): reply.callNotFound().
@@ -155,6 +158,13 @@ for (const app of APPS) {
         // next() in the error handler reached the app's 404 handler, as in Express.
         expect(byPath('/gone')).toMatchObject({ status: 404, body: 'Cannot GET /gone' });
         expect(byPath('/teapot').status).toBe(418);
+        return;
+      }
+      if (app.name === 'runtime-forward') {
+        // The converter and the 404 handed the error to the handler with a direct call: converted, then answered by it.
+        expect(JSON.parse(byPath('/no/such/page?x=1').body)).toEqual({ code: 404, message: 'Not found' });
+        expect(byPath('/teapot')).toMatchObject({ status: 418, xError: 'ApiError', body: JSON.stringify({ code: 418, message: 'short and stout' }) });
+        expect(byPath('/gone')).toMatchObject({ status: 410, xError: 'ApiError', body: JSON.stringify({ code: 410, message: 'Internal Server Error' }) });
         return;
       }
       if (app.name === 'runtime-chain' || app.name === 'runtime-factory') {

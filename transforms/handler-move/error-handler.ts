@@ -14,7 +14,7 @@ import type { MoveEntry, RegisterEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
 import { planNotFoundHandlerMovesGiven } from './not-found-handler.js';
-import { factoryGroupOf, peerThatStays } from './factory.js';
+import { factoryGroupOf } from './factory.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 
 const STEP: MoveStep = {
@@ -34,23 +34,20 @@ const STEP: MoveStep = {
  */
 export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
   const candidates = candidatesOf(ctx.inventory);
+  if (!ctx.inventory.notFoundHandlers.some((n) => n.framework !== 'fastify')) return planMoves(ctx, STEP, candidates);
+  // The 404 handlers on their own merits (assuming the app's errors end in Fastify): the ones error
+  // handlers move only with (plan.ts Partner: one factory, calls handing req and res on) are read from it.
+  const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
+  const moving = new Set((plan.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
   // next() in an error handler runs the 404 handler registered after it: the registration hands it on when that one moves too.
-  const waiting = candidates.filter((c) => c.notFoundAfter?.length === 1);
-  // A factory that returns a 404 handler with error handlers: they move only together (factory.ts).
-  const withPeers = candidates.filter((c) => c.factory?.members.some((m) => m.role === 'not-found'));
-  if (waiting.length || withPeers.length) {
-    const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
-    for (const c of withPeers) c.factory!.peerStays = peerThatStays(c.factory!, 'error', plan.verdicts ?? []);
-    const moving = new Set((plan.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
-    for (const c of waiting) {
-      const [id] = c.notFoundAfter!;
-      const handler = ctx.inventory.notFoundHandlers.find((n) => n.id === id)!;
-      // Its registration in the generated module, as the errors-not-found step writes it (same import, same local).
-      const register = plan.files.flatMap((f) => f.entries).find((e): e is RegisterEntry => e.kind === 'register' && e.from === (handler.definition?.file ?? handler.registration.file));
-      if (moving.has(id) && register) c.notFound = register.import;
-    }
+  for (const c of candidates.filter((x) => x.notFoundAfter?.length === 1)) {
+    const [id] = c.notFoundAfter!;
+    const handler = ctx.inventory.notFoundHandlers.find((n) => n.id === id)!;
+    // Its registration in the generated module, as the errors-not-found step writes it (same import, same local).
+    const register = plan.files.flatMap((f) => f.entries).find((e): e is RegisterEntry => e.kind === 'register' && e.from === (handler.definition?.file ?? handler.registration.file));
+    if (moving.has(id) && register) c.notFound = register.import;
   }
-  return planMoves(ctx, STEP, candidates);
+  return planMoves(ctx, STEP, candidates, plan.verdicts ?? []);
 }
 
 /**

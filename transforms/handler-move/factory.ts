@@ -10,7 +10,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import type { Inventory, Location } from '../../analyzer/model.js';
-import type { ManualItem, PlanContext, Verdict } from '../model.js';
+import type { ManualItem, PlanContext } from '../model.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { startsAt, textOf, type Node } from '../lib/ast.js';
 import { moduleExportsTarget, placementOf } from '../lib/exports.js';
@@ -24,10 +24,8 @@ export interface FactoryGroup {
   key: string;
   /** Where this handler's element is written in the factory's array. */
   element: Location;
-  /** Every member, both steps' (`role`), in the array's order. */
+  /** Every member, both steps' (`role`), in the array's order: partners of each other (plan.ts Partner). */
   members: Array<{ id: string; name: string; role: 'error' | 'not-found' }>;
-  /** A member of the other step that stays, and why: the whole group stays. */
-  peerStays?: { name: string; reason: string };
 }
 
 /**
@@ -47,15 +45,6 @@ export function factoryGroupOf(inventory: Inventory, id: string): FactoryGroup |
     .sort((a, b) => a.h.element!.line - b.h.element!.line || a.h.element!.column - b.h.element!.column)
     .map((x) => ({ id: x.h.id, name: x.h.name, role: x.role }));
   return { key, element: self.h.element, members };
-}
-
-/** The first member of the other step than `role` whose verdict says it stays, with its reason; undefined when all of them move. */
-export function peerThatStays(group: FactoryGroup, role: 'error' | 'not-found', verdicts: Verdict[]): FactoryGroup['peerStays'] {
-  for (const m of group.members.filter((x) => x.role !== role)) {
-    const verdict = verdicts.find((v) => v.id === m.id);
-    if (verdict && !verdict.moves) return { name: m.name, reason: verdict.blockers[0]?.reason ?? 'it stays on Express' };
-  }
-  return undefined;
 }
 
 /** Whether the step of `role` deletes the group's registration and factory: the last step (errors-not-found) when the group has a 404 handler. */

@@ -6,7 +6,7 @@
  */
 import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyzer/model.js';
 import type { FrameworkDelta, PlanContext, StepPlan, Verdict } from '../model.js';
-import { factoryGroupOf, peerThatStays } from './factory.js';
+import { factoryGroupOf } from './factory.js';
 import { planErrorHandlerMoves } from './error-handler.js';
 import type { MoveEntry } from './model.js';
 import type { Blocker } from '../model.js';
@@ -44,16 +44,15 @@ export function planNotFoundHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> 
 
 /**
  * The plan of the 404 handlers given the apps whose error middleware ends in Fastify
- * (`errorsEndInFastify`) and the errors-handler step's verdicts (`errorVerdicts`: a 404 handler a
- * factory returns with error handlers moves only with them). The errors-handler step asks it,
- * assuming all apps and without verdicts, whether a 404 handler its `next()` reaches, or its
- * factory returns, moves on its own merits (it does not call back, so there is no cycle).
+ * (`errorsEndInFastify`) and the errors-handler step's verdicts (`errorVerdicts`: for the error
+ * handlers a 404 handler moves only with, plan.ts Partner). The errors-handler step asks it,
+ * assuming all apps and without verdicts, whether a 404 handler moves on its own merits (it does
+ * not call back, so there is no cycle).
  */
 export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFastify: ReadonlySet<string>, errorVerdicts?: Verdict[]): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
   const candidates = handlers.map((h) => candidateOf(ctx.inventory, h, errorsEndInFastify.has(h.appId)));
-  if (errorVerdicts) for (const c of candidates) if (c.factory) c.factory.peerStays = peerThatStays(c.factory, 'not-found', errorVerdicts);
-  const result = planMoves(ctx, STEP, candidates);
+  const result = planMoves(ctx, STEP, candidates, errorVerdicts);
   const moved = new Set(result.files.flatMap((f) => f.entries.filter((e) => e.kind === 'register').map(() => f.file)));
   const appRoutes = handlers.some((h) => ctx.inventory.routes.some((r) => r.appId === h.appId && r.ownerId === h.appId && !sameSite(r.registration, h.registration)));
   return { ...result, deltas: [...(result.deltas ?? []), ...(moved.size && appRoutes ? [OPTIONS_DELTA] : [])] };

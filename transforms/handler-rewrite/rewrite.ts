@@ -32,6 +32,7 @@ import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, 
 import { isReference } from '../lib/ast.js';
 import { planFlow } from './flow.js';
 import { helperCallee, helperParamRefusals } from './helpers.js';
+import { forwardAt, type Forward } from './forwards.js';
 import { planRawAccess, type RawAccess } from './raw.js';
 import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './types.js';
 
@@ -71,6 +72,13 @@ export interface HandlerOptions {
    * (handler-move/error-handler.ts: only it follows, and it moves), so `next()` stays a call too.
    */
   nextToNotFound?: boolean;
+  /**
+   * Roles `error`/`not-found` only: the app's handlers that move in this stage too, by their name
+   * in the file, with the role each has (handler-move/plan.ts). A call of one of them that hands
+   * `req` and `res` on in that role's order (handler-rewrite/forwards.ts: `handler(err, req, res)`)
+   * stays a call with `request, reply`; other uses of `req`/`res` as a value refuse.
+   */
+  forwardTo?: ReadonlyMap<string, Forward['role']>;
   /**
    * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
    * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
@@ -139,6 +147,11 @@ export interface HandlerRewrite {
    * the caller decides from it which helpers to rewrite (and then plans again with `helpers`).
    */
   helperCalls: string[];
+  /**
+   * Callee names of the calls that hand `req` and `res` on as another handler takes them
+   * (forwards.ts), sorted, whether `forwardTo` allowed them or not, also when the rewrite refuses.
+   */
+  forwards: string[];
   /** Rewrites the function in place. Only call when `refusals` is empty. */
   apply(): void;
 }
@@ -156,9 +169,9 @@ const BODY_PARSER_CODES: Record<string, string> = {
 const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
 
 /** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
-function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set()): HandlerRewrite {
+function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
   const all = [...refusals];
-  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, apply: () => undefined };
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, forwards, apply: () => undefined };
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
@@ -226,8 +239,15 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
+  // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
+  const forwards = new Set<string>();
+  const forwarded = (ref: ASTPath<Node>) => {
+    const call = reqParam && resParam && !bridged ? forwardAt(ref, { req: reqParam.name, res: resParam.name }) : null;
+    if (call) forwards.add(call.callee);
+    return !!call && options.forwardTo?.get(call.callee) === call.role;
+  };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded) : { refusals: [], edits: [], reads: [], helperCalls: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
@@ -249,10 +269,11 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
-  if (refusals.size) return refused(refusals, requests.helperCalls, waiting);
+  if (refusals.size) return refused(refusals, requests.helperCalls, waiting, [...forwards].sort());
   return {
     refusals: [],
     helperCalls: requests.helperCalls,
+    forwards: [...forwards].sort(),
     types: signature.types,
     droppedTypes: signature.droppedTypes,
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
@@ -284,9 +305,10 @@ interface UsesPlan {
  * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean; forwarded: (ref: ASTPath<Node>) => boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
   const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
-  const resChains = referencesOf(j, fn, resName).map((ref) => replyChainAt(ref));
+  // `res` handed on to a handler that moves too (forwards.ts): renaming the parameter is its whole edit.
+  const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref)).map((ref) => replyChainAt(ref));
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
   for (const chain of resChains) {
     if (!chain.links.length) {
@@ -322,13 +344,15 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
  * Every use of `req` through the forms of request-forms.ts: its edit, or why it cannot move;
  * members kept on Express's request are reached through `raw`; the reads of params/body/query
  * (for the TypeScript signature); the callees `req` is passed to first (`helperCalls`, sorted),
- * those in `helpers` allowed (renaming the parameter is their whole edit).
+ * those in `helpers` allowed (renaming the parameter is their whole edit), as are the calls
+ * `forwarded` allows (forwards.ts).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null, forwarded: (ref: ASTPath<Node>) => boolean): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
   const helperCalls = new Set<string>();
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
+    if (forwarded(ref)) continue;
     const use = memberUse(ref);
     const callee = use ? null : helperCallee(ref);
     if (callee) helperCalls.add(callee);
