@@ -66,24 +66,26 @@ function imports(f: ServerFacts): string[] {
     { name: 'http', from: 'node:http' },
     { name: 'Fastify', from: 'fastify' },
     { name: 'fastifyExpress', from: '@fastify/express' },
-    ...(f.queryParser?.imports ?? []),
-    ...f.bodyParsers.imports,
+    ...settingsImports(f),
     ...(f.parity === 'express' ? [{ name: 'finalhandler', from: 'finalhandler' }] : []),
   ];
   const unique = list.filter((imp, i) => list.findIndex((o) => o.name === imp.name) === i);
-  const lines = unique.map((imp) => {
-    if (f.module === 'commonjs' && !f.typescript) return `const ${imp.name} = require('${imp.from}');`;
-    // finalhandler is a function: TypeScript compiled to CommonJS calls it through `import = require`, with or without esModuleInterop.
-    if (f.typescript && f.compiledToCommonJs && CALLED_MODULES.has(imp.from)) return `import ${imp.name} = require('${imp.from}');`;
-    // TypeScript without esModuleInterop has no default import of a CommonJS module; a namespace
-    // import works with and without it. fastify and @fastify/express export a real `default`.
-    const namespace = f.typescript && !HAS_DEFAULT_EXPORT.has(imp.from);
-    return namespace ? `import * as ${imp.name} from '${imp.from}';` : `import ${imp.name} from '${imp.from}';`;
-  });
+  const lines = unique.map((imp) => importLine(imp, f));
   if (f.typescript) {
     lines.push("import type { Express } from 'express';", "import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';");
   }
   return f.module === 'commonjs' ? ["'use strict';", '', ...lines] : lines;
+}
+
+/** The statement that imports `imp` into a module written from `f`. */
+export function importLine(imp: Import, f: ServerFacts): string {
+  if (f.module === 'commonjs' && !f.typescript) return `const ${imp.name} = require('${imp.from}');`;
+  // finalhandler is a function: TypeScript compiled to CommonJS calls it through `import = require`, with or without esModuleInterop.
+  if (f.typescript && f.compiledToCommonJs && CALLED_MODULES.has(imp.from)) return `import ${imp.name} = require('${imp.from}');`;
+  // TypeScript without esModuleInterop has no default import of a CommonJS module; a namespace
+  // import works with and without it. fastify and @fastify/express export a real `default`.
+  const namespace = f.typescript && !HAS_DEFAULT_EXPORT.has(imp.from);
+  return namespace ? `import * as ${imp.name} from '${imp.from}';` : `import ${imp.name} from '${imp.from}';`;
 }
 
 /**
@@ -100,20 +102,64 @@ const CALLED_MODULES = new Set(['finalhandler']);
 const exported = (f: ServerFacts) => (f.module === 'esm' ? 'export ' : '');
 const typed = (f: ServerFacts, annotation: string) => (f.typescript ? annotation : '');
 
+/**
+ * The parts of the module written from the app's settings, each as the source text the template
+ * writes: the Fastify options `routerOptions.caseSensitive`, `routerOptions.ignoreTrailingSlash`,
+ * `routerOptions.querystringParser` and `trustProxy` (null: the option is left out), and the
+ * parsers array of `parseBodyLikeExpress([…])`. A re-run of the shim compares a module's with
+ * these (server-module/fastify-options.ts) and rewrites only them.
+ */
+export interface SettingsSource {
+  caseSensitive: string;
+  ignoreTrailingSlash: string;
+  querystringParser: string | null;
+  trustProxy: string | null;
+  bodyParsers: string;
+}
+
+/** The name of a settings-derived part (SettingsSource). */
+export type SettingsKey = keyof SettingsSource;
+
+/** What `f` gives each settings-derived part of the module. */
+export function settingsSource(f: ServerFacts): SettingsSource {
+  return {
+    caseSensitive: String(f.caseSensitive),
+    ignoreTrailingSlash: String(!f.strict),
+    querystringParser: f.queryParser?.source ?? null,
+    trustProxy: f.trustProxy,
+    bodyParsers: `[${f.bodyParsers.sources.join(', ')}]`,
+  };
+}
+
+/** The comments above the settings-derived options (their text after `//`), which say what they copy. */
+export function settingsComments(f: ServerFacts): { matching: string; queryParser: string; trustProxy: string } {
+  return {
+    matching: ` Express's matching: ${f.caseSensitive ? "case-sensitive ('case sensitive routing')" : 'case-insensitive'}, ${f.strict ? "trailing slash significant ('strict routing')" : 'a trailing slash optional'}.`,
+    queryParser: ` The app's query parser (Express ${f.expressMajor}), for the routes Fastify answers.`,
+    trustProxy: " The app's 'trust proxy' setting.",
+  };
+}
+
+/** The packages the settings-derived parts use (the query parser's, the body parsers'). */
+export function settingsImports(f: ServerFacts): Import[] {
+  return [...(f.queryParser?.imports ?? []), ...f.bodyParsers.imports];
+}
+
 function buildFunction(f: ServerFacts): string[] {
+  const v = settingsSource(f);
+  const comment = settingsComments(f);
   const options = [
     '    routerOptions: {',
-    `      // Express's matching: ${f.caseSensitive ? "case-sensitive ('case sensitive routing')" : 'case-insensitive'}, ${f.strict ? "trailing slash significant ('strict routing')" : 'a trailing slash optional'}.`,
-    `      caseSensitive: ${f.caseSensitive},`,
-    `      ignoreTrailingSlash: ${!f.strict},`,
-    ...(f.queryParser ? [`      // The app's query parser (Express ${f.expressMajor}), for the routes Fastify answers.`, `      querystringParser: ${f.queryParser.source},`] : []),
+    `      //${comment.matching}`,
+    `      caseSensitive: ${v.caseSensitive},`,
+    `      ignoreTrailingSlash: ${v.ignoreTrailingSlash},`,
+    ...(v.querystringParser ? [`      //${comment.queryParser}`, `      querystringParser: ${v.querystringParser},`] : []),
     '    },',
-    ...(f.trustProxy ? ["    // The app's 'trust proxy' setting.", `    trustProxy: ${f.trustProxy},`] : []),
+    ...(v.trustProxy ? [`    //${comment.trustProxy}`, `    trustProxy: ${v.trustProxy},`] : []),
     '    // Fastify cannot route an undecodable URL (`/%zz`) and would answer 400 before any hook: route it',
     '    // escaped, so it reaches Express (which answered it) with the URL as it came (see expressBridge).',
     '    rewriteUrl: routableUrl,',
   ];
-  const parsers = f.bodyParsers.sources.length ? `[${f.bodyParsers.sources.join(', ')}]` : '[]';
   return [
     '/**',
     ' * Builds the Fastify server in front of `app`, an Express application. Requests reach Fastify',
@@ -126,7 +172,7 @@ function buildFunction(f: ServerFacts): string[] {
     "  // Express parses the bodies of the requests it answers; Fastify parses them with the app's own",
     '  // body parsers only for the routes it answers.',
     '  fastify.removeAllContentTypeParsers();',
-    `  fastify.addContentTypeParser('*', parseBodyLikeExpress(${parsers}));`,
+    `  fastify.addContentTypeParser('*', parseBodyLikeExpress(${v.bodyParsers}));`,
     "  fastify.register(fastifyExpress, { expressHook: 'preHandler' }).after(() => {",
     '    fastify.use(expressBridge(app));',
     '  });',
