@@ -63,16 +63,18 @@ describe('what the shim reports', () => {
     expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`, m.reason.includes('limit (process.env.FORM_LIMIT')])).toEqual([['body-parser-options', 'server.js:6', true]]);
   });
 
-  it('two apps started in one folder share one generated module: both are behind Fastify, and the one whose settings the module does not copy is reported (at its line once the import is added)', async () => {
-    const root = project({
-      'package.json': JSON.stringify({ name: 'two-apps', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
-      'server.js': "const express = require('express');\nconst pub = express();\npub.get('/', (req, res) => res.send('pub'));\nconst admin = express();\nadmin.set('trust proxy', 1);\nadmin.get('/', (req, res) => res.send('admin'));\npub.listen(3000);\nadmin.listen(3001);\n",
-    });
-    const result = await runStage({ root, stage: 'shim', dry: true });
-    expect(result.changes.map((c) => c.file).sort()).toEqual(['fastify-server.js', 'package.json', 'server.js']);
-    expect(result.changes.find((c) => c.file === 'server.js')!.after).toContain('listen(buildFastify(admin), 3001);');
-    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['shared-server-settings', 'server.js:5']]);
-    expect(result.manual[0].reason).toContain("admin is started in the same folder as pub, so it runs behind fastify-server.js, which copies pub's settings");
+  it('two apps started in one folder get a module each, from their own settings, and each start site imports its own', async () => {
+    const { files, result } = await runFixture('shim-server', 'two-apps-one-folder', 'shim');
+    expect(result.manual).toEqual([]);
+    expect(result.moved.find((m) => m.step === 'shim-server')).toMatchObject({ done: 2, of: 2 });
+    expect(files['fastify-server.js']).toContain('caseSensitive: false,');
+    expect(files['fastify-server.js']).toContain('querystringParser: (query) => qs.parse(query, { allowPrototypes: true }),');
+    expect(files['fastify-server-admin.js']).toContain('caseSensitive: true,');
+    expect(files['fastify-server-admin.js']).toContain('querystringParser: (query) => querystring.parse(query),');
+    expect(files['server.js']).toContain("const { buildFastify, listen } = require('./fastify-server');");
+    expect(files['server.js']).toContain("const { buildFastify: buildFastifyAdmin, listen: listenAdmin } = require('./fastify-server-admin');");
+    expect(files['server.js']).toContain('listen(buildFastify(pub), port,');
+    expect(files['server.js']).toMatch(/listenAdmin\(\s*buildFastifyAdmin\(admin\),\s*port \+ 1,/);
   });
 
   it('--parity express restores Express pages with finalhandler and adds it to package.json', async () => {
@@ -109,9 +111,9 @@ describe('--parity express in TypeScript compiled to CommonJS without esModuleIn
 });
 
 describe('TypeScript output type-checks (strict; with and without esModuleInterop)', () => {
-  for (const name of ['ts-nodenext', 'ts-commonjs-no-interop']) {
+  for (const [step, name] of [['shim-listen', 'ts-nodenext'], ['shim-listen', 'ts-commonjs-no-interop']]) {
     it(name, async () => {
-      const { root } = await runFixture('shim-listen', name, 'shim');
+      const { root } = await runFixture(step, name, 'shim');
       let output = '';
       try {
         execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });

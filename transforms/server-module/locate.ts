@@ -1,6 +1,7 @@
 /**
- * Where the generated server module is: the module the `shim` stage writes next to the file that
- * starts the app (`fastify-server.*`, recognised by analyzer/generated.ts SHIM_MARK on its first line), which every
+ * Where the generated server module is: the module the `shim` stage writes for each app next to
+ * the file that starts it (`fastify-server.*`; `fastify-server-<app>.*` for the next apps started
+ * in that folder; recognised by analyzer/generated.ts SHIM_MARK on its first line), which every
  * later stage edits (server-module/build-fastify.ts, moved-routes.ts), and the hooks module the
  * `routes` stage writes beside it (`fastify-hooks.*`). Every stage names and finds them here, so
  * they all agree on which file it is.
@@ -22,9 +23,9 @@ export interface GeneratedModule extends ModuleFile {
 
 /**
  * The generated module that serves `app`: the Fastify app the inventory says serves it
- * (`servedBy`), else the module the shim names for the app's file, its listen sites or the entry
- * (`serverModuleFor`, so both stages name it alike), else the only one in the project. Null when
- * the shim has not run.
+ * (`servedBy`), else the module the shim names for the app next to its file, its listen sites or
+ * the entry (`serverModuleFor`, so both stages name it alike), else the only one in the project.
+ * Null when the shim has not run.
  */
 export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule | null {
   const inventory = ctx.inventory;
@@ -32,7 +33,7 @@ export function generatedModuleFor(ctx: PlanContext, app: App): GeneratedModule 
   if (server && isGeneratedModule(ctx.readFile(server.location.file))) return describe(ctx, server.location.file);
   const starts = [app.location.file, ...app.listen.map((l) => l.location.file), ...(inventory.project.entry ? [inventory.project.entry] : [])];
   for (const start of starts) {
-    const { file } = serverModuleFor(ctx, start);
+    const { file } = serverModuleFor(ctx, start, app);
     if (isGeneratedModule(ctx.readFile(file))) return describe(ctx, file);
   }
   const all = ctx.inventory.files.filter((f) => f.generated === 'server-module');
@@ -51,9 +52,9 @@ export function serverModuleOf(ctx: PlanContext, app: App): GeneratedModule | nu
 
 /**
  * The apps each server module serves (module file → apps), from the module of each app
- * (`modules`: app id → serverModuleOf). The shim writes one module per folder that starts an
- * app, so two apps started in one folder share one `buildFastify`: what a later stage registers
- * there answers for both.
+ * (`modules`: app id → serverModuleOf). The shim writes one module per app, but an earlier version
+ * of it wrote one per folder, so two apps started in one folder may share one `buildFastify`:
+ * what a later stage registers there answers for both.
  */
 export function appsPerModule(apps: App[], modules: Map<string, GeneratedModule | null>): Map<string, App[]> {
   const out = new Map<string, App[]>();
@@ -71,7 +72,7 @@ export function appsPerModule(apps: App[], modules: Map<string, GeneratedModule 
  */
 function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
   const start = startSites(ctx).find((s) => s.app.id === app.id)?.file ?? app.location.file;
-  return { ...serverModuleFor(ctx, start), source: '', parityErrorPage: ctx.parity === 'express' };
+  return { ...serverModuleFor(ctx, start, app), source: '', parityErrorPage: ctx.parity === 'express' };
 }
 
 /**
@@ -107,23 +108,73 @@ const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 const BASE_NAMES = ['fastify-server', 'fastify-bridge', 'fastify-shim'];
 
 /**
- * The generated module for the app listening in `listenFile`: next to it, with its extension and
- * module system. An existing file of that name that we did not write is never overwritten: the
- * next free name is taken.
+ * The generated module of `app` when it listens in `listenFile`: next to it, with its extension and
+ * module system. Each app gets its own (its Fastify copies that app's settings, and later stages
+ * register that app's handlers and routes in it): the first app started in the folder (start
+ * sites in file, line and column order) `fastify-server.<ext>`, the next ones
+ * `fastify-server-<app name>.<ext>` (`-2`, `-3` after the name when two apps of the folder share
+ * one). A name is free when no file has it, or when it is a generated module that serves no other
+ * app; a file of that name that we did not write is never overwritten: `fastify-bridge`,
+ * `fastify-shim`, then `fastify-server-migrate` are tried.
  */
-export function serverModuleFor(ctx: PlanContext, listenFile: string): ServerModule {
+export function serverModuleFor(ctx: PlanContext, listenFile: string, app: App): ServerModule {
   const ext = EXTENSIONS.includes(path.posix.extname(listenFile)) ? path.posix.extname(listenFile) : '.js';
   const dir = path.posix.dirname(listenFile);
   const source = ctx.readFile(listenFile) ?? '';
   const typescript = /\.[mc]?ts$/.test(ext);
   // TypeScript gets import/export syntax whatever it compiles to.
   const module = typescript ? 'esm' : moduleSystemOfFile(ctx.inventory, listenFile, source);
-  for (const base of BASE_NAMES) {
-    const file = path.posix.join(dir, base + ext);
-    const existing = ctx.readFile(file);
-    if (existing === null || isGeneratedModule(existing)) return { file, module, typescript };
+  const own = `-${appSlug(ctx, dir, app)}`;
+  // The first app of the folder takes the plain name, unless an app started earlier holds it (a shim run before this app was added).
+  const suffixes = firstStartedIn(ctx, dir, app) ? ['', own] : [own];
+  for (const suffix of suffixes) {
+    for (const base of BASE_NAMES) {
+      const file = path.posix.join(dir, base + suffix + ext);
+      const taken = takenBy(ctx, file, app);
+      if (taken === 'free') return { file, module, typescript };
+      // Another app's module: this app's name comes next, not another base name.
+      if (taken === 'other-app') break;
+    }
   }
-  return { file: path.posix.join(dir, `fastify-server-migrate${ext}`), module, typescript };
+  return { file: path.posix.join(dir, `fastify-server-migrate${own}${ext}`), module, typescript };
+}
+
+/** The Express apps started in `dir`, in the order of their first start site there. */
+function appsStartedIn(ctx: PlanContext, dir: string): App[] {
+  const apps: App[] = [];
+  for (const site of startSites(ctx)) if (path.posix.dirname(site.file) === dir && !apps.some((a) => a.id === site.app.id)) apps.push(site.app);
+  return apps;
+}
+
+/** Whether `app` is the first app started in `dir`, or, when nothing there starts it (the shim ran, or nothing ever did), no other app is. */
+function firstStartedIn(ctx: PlanContext, dir: string, app: App): boolean {
+  const apps = appsStartedIn(ctx, dir);
+  return apps.length === 0 || apps[0].id === app.id;
+}
+
+/**
+ * `app`'s name as a file-name part (`adminApp` → `adminapp`, `app$2` → `app-2`), with `-2`, `-3`, …
+ * when another app started in `dir` before it gives the same (two files each calling their app `app`).
+ */
+function appSlug(ctx: PlanContext, dir: string, app: App): string {
+  const slug = (a: App) => a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'app';
+  const apps = appsStartedIn(ctx, dir);
+  const before = apps.slice(0, Math.max(0, apps.findIndex((a) => a.id === app.id))).filter((a) => slug(a) === slug(app)).length;
+  return before ? `${slug(app)}-${before + 1}` : slug(app);
+}
+
+/**
+ * Whether `file` may be `app`'s module: `free` when no file has the name or it is a generated
+ * module serving `app` or no app at all, `other-app` when it is the generated module of another
+ * app, `user` when it is a file we did not write.
+ */
+function takenBy(ctx: PlanContext, file: string, app: App): 'free' | 'other-app' | 'user' {
+  const existing = ctx.readFile(file);
+  if (existing === null) return 'free';
+  if (!isGeneratedModule(existing)) return 'user';
+  const apps = ctx.inventory.apps;
+  const served = apps.filter((a) => a.framework !== 'fastify' && a.servedBy && apps.find((s) => s.id === a.servedBy)?.location.file === file);
+  return served.length === 0 || served.some((a) => a.id === app.id) ? 'free' : 'other-app';
 }
 
 /** The hooks module of a generated server module: same folder and extension. */

@@ -1,7 +1,8 @@
 /**
  * Plans the rewrite of every place that starts an Express app, as the analyzer found them
  * (App.starts: `app.listen(…)`, `http.createServer([options,] app)`, `new https.Server(options,
- * app)`, …): each file gets the places, and the specifier of the generated module it must import.
+ * app)`, …): each file gets the places, and for each the specifier of the generated module of its
+ * app (server-module/locate.ts serverModuleFor: one module per app).
  */
 import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
 import { importSpecifier } from '../lib/module-system.js';
@@ -16,8 +17,10 @@ export interface ListenEntry {
   /** The callee as the analyzer recorded it (`http.createServer`, `new http.Server`): several calls may start at one place. */
   callee: string;
   appArgument?: number;
-  /** How the file imports the generated module (`./fastify-server.js`). */
+  /** How the file imports the generated module of the app started there (`./fastify-server.js`). */
   specifier: string;
+  /** The app's name (`admin`): the names imported from the module of a second app in one file carry it (`listenAdmin`). */
+  app: string;
   module: 'esm' | 'commonjs';
 }
 
@@ -25,9 +28,9 @@ export interface ListenEntry {
 export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
   const byFile = new Map<string, FilePlan<ListenEntry>>();
   for (const site of startSites(ctx)) {
-    const target = serverModuleFor(ctx, site.file);
+    const target = serverModuleFor(ctx, site.file, site.app);
     const plan = byFile.get(site.file) ?? { file: site.file, entries: [] };
-    plan.entries.push({ kind: site.kind, line: site.line, column: site.column, callee: site.callee, ...(site.appArgument !== undefined ? { appArgument: site.appArgument } : {}), specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), module: target.module });
+    plan.entries.push({ kind: site.kind, line: site.line, column: site.column, callee: site.callee, ...(site.appArgument !== undefined ? { appArgument: site.appArgument } : {}), specifier: importSpecifier(site.file, target, ctx.readFile(site.file) ?? ''), app: site.app.name, module: target.module });
     byFile.set(site.file, plan);
   }
   const manual: ManualItem[] = [];
@@ -39,7 +42,7 @@ export function plan(ctx: PlanContext): StepPlan<ListenEntry> {
 function nothingStarts(ctx: PlanContext): ManualItem {
   // The runner refuses a project without an app before any step plans (RunError 'no-app').
   const app = ctx.inventory.apps[0];
-  const module = serverModuleFor(ctx, app.location.file).file;
+  const module = serverModuleFor(ctx, app.location.file, app).file;
   return {
     file: app.location.file,
     line: app.location.line,

@@ -2,8 +2,9 @@
  * The places that started the Express app start Fastify instead, with the same arguments:
  *   app.listen(port, cb)            → listen(buildFastify(app), port, cb)
  *   http.createServer(app)          → http.createServer(requestListener(buildFastify(app)))
- * and the file imports those names from the generated module. The recipe: find the planned
- * calls, rewrite them, add the import, print in the file's style.
+ * and the file imports those names from the generated module of each app it starts (a second
+ * app's under names of its own: `listenAdmin`). The recipe: find the planned calls, rewrite them,
+ * add the imports, print in the file's style.
  */
 import type { API, ASTPath, CallExpression, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
@@ -23,16 +24,34 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
   const j = api.jscodeshift;
   const style = detectStyle(file.source, file.path);
   const root = j(file.source);
-  const names = freeNames(j, root);
-  const used = new Set<keyof Names>();
-  for (const entry of entries) {
-    const call = plannedCall(j, root, entry, file.source);
-    if (!call) throw new Error(`shim-listen: no ${entry.kind === 'listen' ? 'app.listen(…)' : 'createServer(app)'} call on line ${entry.line} of ${file.path}`);
-    if (entry.kind === 'listen') rewriteListen(j, call, names, used);
-    else rewriteServerArgument(j, call, entry.appArgument, names, used);
+  const taken = bindingNames(j, root);
+  const imports: string[] = [];
+  for (const [index, group] of byModule(entries).entries()) {
+    // Each app imports its own module; the first one's names are plain, the next ones' carry the app's name (listenAdmin).
+    const names = freeNames(taken, index === 0 ? '' : pascalCase(group[0].app));
+    const used = new Set<keyof Names>();
+    for (const entry of group) {
+      const call = plannedCall(j, root, entry, file.source);
+      if (!call) throw new Error(`shim-listen: no ${entry.kind === 'listen' ? 'app.listen(…)' : 'createServer(app)'} call on line ${entry.line} of ${file.path}`);
+      if (entry.kind === 'listen') rewriteListen(j, call, names, used);
+      else rewriteServerArgument(j, call, entry.appArgument, names, used);
+    }
+    imports.push(importLine(group[0], names, used, style));
   }
   const printed = printWithStyle(root, file.source, style);
-  return insertImport(j, printed, importLine(entries[0], names, used, style), style);
+  return insertImport(j, printed, imports.join(style.eol), style);
+}
+
+/** The entries grouped by the module they import (one per app), in the order of their first entry. */
+function byModule(entries: ListenEntry[]): ListenEntry[][] {
+  const groups = new Map<string, ListenEntry[]>();
+  for (const e of entries) groups.set(e.specifier, [...(groups.get(e.specifier) ?? []), e]);
+  return [...groups.values()];
+}
+
+/** `admin-app`, `admin_app`, `adminApp` → `AdminApp`. */
+function pascalCase(name: string): string {
+  return name.split(/[^A-Za-z0-9$]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'App';
 }
 
 type Names = Record<'buildFastify' | 'listen' | 'requestListener', string>;
@@ -70,18 +89,26 @@ function rewriteServerArgument(j: JSCodeshift, p: ASTPath, appArgument: number |
   used.add('requestListener').add('buildFastify');
 }
 
-/** The names the import binds: ours, unless the file already binds one (then `listenFastify`, `listenFastify3`, …). */
-function freeNames(j: JSCodeshift, root: Collection): Names {
-  const taken = new Set(
+/** The names bound in the file (identifiers that are not property names). */
+function bindingNames(j: JSCodeshift, root: Collection): Set<string> {
+  return new Set(
     root
       .find(j.Identifier)
       .filter((p) => !isPropertyName(p))
       .nodes()
       .map((n) => n.name),
   );
+}
+
+/**
+ * The names one import binds: ours with `suffix` (`listen`, `listenAdmin`), unless the file binds
+ * one already (then `listenFastify`, `listenFastify3`, …). The names picked join `taken`.
+ */
+function freeNames(taken: Set<string>, suffix: string): Names {
   const pick = (name: string) => {
-    let candidate = name;
-    for (let i = 2; taken.has(candidate); i++) candidate = `${name}Fastify${i > 2 ? i : ''}`;
+    let candidate = name + suffix;
+    for (let i = 2; taken.has(candidate); i++) candidate = `${name}${suffix}Fastify${i > 2 ? i : ''}`;
+    taken.add(candidate);
     return candidate;
   };
   return { buildFastify: pick('buildFastify'), listen: pick('listen'), requestListener: pick('requestListener') };

@@ -5,5 +5,5 @@ export const meta: StepMeta = {
   name: 'shim-server',
   stage: 'shim',
   order: 10,
-  description: 'Writes fastify-server.* next to the file that listens: Fastify with @fastify/express (preHandler) in front of the unchanged Express app, with the app\'s matching, trust proxy, query and body parsing.',
+  description: 'Writes a fastify-server.* per app next to the file that starts it (rewriting only its settings-derived options when the app\'s settings changed since): Fastify with @fastify/express (preHandler) in front of the unchanged Express app, with the app\'s matching, trust proxy, query and body parsing.',
 };
