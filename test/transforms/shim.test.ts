@@ -4,6 +4,7 @@
  * manual items the stage must report.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
@@ -77,11 +78,65 @@ describe('what the shim reports', () => {
     expect(files['server.js']).toMatch(/listenAdmin\(\s*buildFastifyAdmin\(admin\),\s*port \+ 1,/);
   });
 
+  it('a module an earlier shim wrote for two apps whose settings differ is left as it is and reported (shared-server-settings)', async () => {
+    const { result } = await runFixture('errors-handler', 'two-apps-one-module', 'shim');
+    expect(result.changes).toEqual([]);
+    expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['shared-server-settings', 'src/server.js:10']]);
+    expect(result.manual[0].reason).toContain('admin runs behind src/fastify-server.js with pub');
+    expect(result.exitCode).toBe(1);
+  });
+
   it('--parity express restores Express pages with finalhandler and adds it to package.json', async () => {
     const { files, result } = await runFixture('shim-server', 'parity-express', 'shim');
     expect(files['fastify-server.js']).toMatch(/setNotFoundHandler[\s\S]*finalhandler\(request\.raw, reply\.raw/);
     expect(result.dependencies.finalhandler).toBe('^2.1.1');
     expect(result.deltas).toEqual([]);
+  });
+});
+
+describe('a generated module whose app settings changed since the shim wrote it', () => {
+  it('--check exits 1 naming the module and each setting that changed; nothing is written', async () => {
+    const { result, files } = await runFixture('shim-server', 'settings-changed', 'shim', { check: true });
+    expect(result.exitCode).toBe(1);
+    expect(result.changes.map((c) => c.file)).toEqual(['src/fastify-server.js']);
+    expect(result.notes).toEqual([
+      "src/fastify-server.js: the app's settings changed since this module was written: 'case sensitive routing' (caseSensitive: was false, now true); 'query parser' (querystringParser: was (query) => qs.parse(query, { allowPrototypes: true }), now (query) => querystring.parse(query)); 'trust proxy' (trustProxy: was 'loopback', now absent); the app's body parsers (parseBodyLikeExpress: was [express.json()], now [express.json({ limit: '2mb' }), express.urlencoded({ extended: false })]) — only these are rewritten, the rest of the module is kept",
+    ]);
+    expect(files['src/fastify-server.js']).toContain("trustProxy: 'loopback',");
+  });
+
+  it('--check exits 0 when the module is up to date', async () => {
+    const { result } = await runFixture('shim-server', 'settings-unchanged', 'shim', { check: true });
+    expect(result.exitCode).toBe(0);
+    expect(result.changes).toEqual([]);
+    expect(result.notes.filter((n) => n.includes('settings changed'))).toEqual([]);
+  });
+
+  it('the rewrite keeps what the errors and routes stages registered, and the user\'s own options', async () => {
+    const { result, files } = await runFixture('shim-server', 'settings-changed', 'shim');
+    const text = files['src/fastify-server.js'];
+    expect(result.exitCode).toBe(0);
+    for (const kept of ['fastify.setErrorHandler(errorHandler);', 'fastify.setNotFoundHandler(notFound);', 'fastify.register(movedRoutes);', "import { itemsRoutes } from './items.js';", 'rewriteUrl: routableUrl,']) expect(text).toContain(kept);
+    expect(text).toContain('caseSensitive: true,');
+    expect(text).not.toContain('trustProxy');
+    expect(text).not.toContain("import qs from 'qs';");
+    expect(text).toContain("import querystring from 'node:querystring';");
+  });
+
+  it('a setting known only at run time is left as the user set it by hand, and not reported again', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'by-hand', private: true, main: 'server.js', dependencies: { express: '^4.21.2' } }),
+      'server.js': "const express = require('express');\nconst app = express();\napp.get('/', (req, res) => res.json({ ip: req.ip }));\napp.listen(3000);\n",
+    });
+    await runStage({ root, stage: 'shim', allowDirty: true });
+    const module = path.join(root, 'fastify-server.js');
+    // What the user does when told that 'trust proxy' is known only at run time: sets it in the module by hand.
+    writeFileSync(module, readFileSync(module, 'utf8').replace('    rewriteUrl: routableUrl,', "    trustProxy: process.env.PROXIES,\n    rewriteUrl: routableUrl,"));
+    writeFileSync(path.join(root, 'server.js'), readFileSync(path.join(root, 'server.js'), 'utf8').replace("const app = express();\n", "const app = express();\napp.set('trust proxy', process.env.PROXIES);\n"));
+    const result = await runStage({ root, stage: 'shim', check: true });
+    expect(result.changes).toEqual([]);
+    expect(result.manual).toEqual([]);
+    expect(result.exitCode).toBe(0);
   });
 });
 
@@ -110,8 +165,8 @@ describe('--parity express in TypeScript compiled to CommonJS without esModuleIn
   }, 60_000);
 });
 
-describe('TypeScript output type-checks (strict; with and without esModuleInterop)', () => {
-  for (const [step, name] of [['shim-listen', 'ts-nodenext'], ['shim-listen', 'ts-commonjs-no-interop']]) {
+describe('TypeScript output type-checks (strict; with and without esModuleInterop; a module whose settings were rewritten)', () => {
+  for (const [step, name] of [['shim-listen', 'ts-nodenext'], ['shim-listen', 'ts-commonjs-no-interop'], ['shim-server', 'settings-changed-ts']]) {
     it(name, async () => {
       const { root } = await runFixture(step, name, 'shim');
       let output = '';

@@ -7,28 +7,41 @@
 import type { App, Middleware, Setting } from '../../analyzer/model.js';
 import type { ManualItem, PlanContext } from '../model.js';
 import type { ServerModule } from '../server-module/locate.js';
-import type { Import, ServerFacts } from '../server-module/template.js';
+import type { Import, ServerFacts, SettingsKey } from '../server-module/template.js';
 
-/** The facts the generated module copies from `app`, and what could not be copied. */
-export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule, listenFile: string): { facts: ServerFacts; manual: ManualItem[] } {
+/**
+ * The facts the generated module copies from `app`; what could not be copied (`manual`); and the
+ * settings-derived parts of the module (template.ts SettingsSource) written from a value not known
+ * before run time (`unknown`): the user is told to set those by hand, so a re-run leaves them as
+ * they are.
+ */
+export function serverFactsOf(ctx: PlanContext, app: App, target: ServerModule, listenFile: string): { facts: ServerFacts; manual: ManualItem[]; unknown: SettingsKey[] } {
   const manual: ManualItem[] = [];
   const settings = ctx.inventory.settings.filter((s) => s.ownerId === app.id);
   const expressMajor = ctx.inventory.project.expressVersion.major === 5 ? 5 : 4;
   const setting = (key: string) => lastSetting(settings, key);
-  const trust = trustProxyOf(setting('trust proxy'), manual);
+  const unknown: SettingsKey[] = [];
+  // Which part a setting's ManualItem is about: the items pushed while that part is read.
+  const read = <T>(key: SettingsKey, value: () => T): T => {
+    const before = manual.length;
+    const out = value();
+    if (manual.length > before) unknown.push(key);
+    return out;
+  };
+  const trust = read('trustProxy', () => trustProxyOf(setting('trust proxy'), manual));
   const facts: ServerFacts = {
     module: target.module,
     typescript: target.typescript,
     ...(target.typescript && ctx.inventory.files.find((f) => f.file === listenFile)?.moduleSystem === 'commonjs' ? { compiledToCommonJs: true } : {}),
     expressMajor,
-    caseSensitive: booleanSetting(setting('case sensitive routing'), manual),
-    strict: booleanSetting(setting('strict routing'), manual),
+    caseSensitive: read('caseSensitive', () => booleanSetting(setting('case sensitive routing'), manual)),
+    strict: read('ignoreTrailingSlash', () => booleanSetting(setting('strict routing'), manual)),
     trustProxy: trust,
-    queryParser: queryParserOf(setting('query parser'), expressMajor, manual),
-    bodyParsers: bodyParsersOf(ctx.inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id), manual),
+    queryParser: read('querystringParser', () => queryParserOf(setting('query parser'), expressMajor, manual)),
+    bodyParsers: read('bodyParsers', () => bodyParsersOf(ctx.inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id), manual)),
     parity: ctx.parity,
   };
-  return { facts, manual };
+  return { facts, manual, unknown };
 }
 
 function lastSetting(settings: Setting[], key: string): Setting | undefined {

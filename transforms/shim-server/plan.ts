@@ -2,22 +2,28 @@
  * Plans the generated modules: one per app, next to the first place that starts it (named by
  * server-module/locate.ts serverModuleFor), written from the facts of that app. When nothing starts
  * an app (an app exported for serverless or tests only), the module is written next to the app and
- * the run says where to start it. A module that exists is never written again: later stages
- * (errors, routes) and the user add to it.
+ * the run says where to start it. A module that exists is never written again — later stages
+ * (errors, routes) and the user add to it — but when the app's settings changed since it was
+ * written, its settings-derived parts are rewritten (refresh.ts), and only those.
  */
 import type { App, Inventory } from '../../analyzer/model.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { serverFactsOf } from './facts.js';
+import { staleModules } from './refresh.js';
 import { generatedModuleFor, serverModuleFor } from '../server-module/locate.js';
 import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
-import type { ServerFacts } from '../server-module/template.js';
+import type { ServerFacts, SettingsKey } from '../server-module/template.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
-/** The plan entry of the generated module: the facts its text is written from, in the style of the file that listens. */
-export type ServerEntry = { kind: 'create'; facts: ServerFacts; style: CodeStyle };
+/**
+ * The plan entry of a generated module: `create` — the facts its text is written from, in the
+ * style of the file that listens; `refresh` — the settings-derived parts (`keys`) to rewrite from
+ * `facts` in an existing module, and why each is out of date (`reasons`, reported by the transform).
+ */
+export type ServerEntry = { kind: 'create'; facts: ServerFacts; style: CodeStyle } | { kind: 'refresh'; facts: ServerFacts; keys: SettingsKey[]; reasons: string[] };
 
-/** @returns one `create` FilePlan per app's new module, the dependencies it imports, and the settings it could not copy. */
+/** @returns one `create` FilePlan per app's new module, one FilePlan per module to refresh, the dependencies they import, and the settings that could not be copied. */
 export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
   const files = new Map<string, FilePlan<ServerEntry>>();
   const manual: StepPlan['manual'] = [];
@@ -39,7 +45,11 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     if (!shimmed.includes(app)) shimmed.push(app);
   }
   const created = files.size;
-  const entries = [...files.values()].map((f) => f.entries[0].facts);
+  const refresh = staleModules(ctx);
+  for (const m of refresh.stale) files.set(m.file, { file: m.file, entries: [{ kind: 'refresh', facts: m.facts, keys: m.keys, reasons: m.reasons }] });
+  manual.push(...refresh.manual);
+  // A refresh writes no --parity express pages: only its query parser can need a package.
+  const entries = [...files.values()].map(({ entries: [e] }) => (e.kind === 'refresh' ? { ...e.facts, parity: 'default' as const } : e.facts));
   return {
     step: 'shim-server',
     files: [...files.values()],
