@@ -30,6 +30,7 @@ const MANUAL: Record<string, string[]> = {
   'errors-not-found/not-last': ['not-found-not-last'],
   'errors-handler/factory-array': ['handler-test-use'],
   'errors-handler/factory-member-stays': ['error-handler-api', 'error-handler-api'],
+  'errors-handler/runtime-late': ['not-found-conditional'],
   'errors-handler/forward-caller-stays': ['error-handler-shared', 'error-handler-shared', 'error-handler-shared'],
 };
 

@@ -32,6 +32,8 @@ export interface HoistEntry {
   /** Name of the declaration (the function's own name, or a free one). */
   name: string;
   module: 'esm' | 'commonjs';
+  /** Registered late (in a start-up callback): the registration becomes `app.enable(flag)` (HandlerRegistration.flag). */
+  flag?: string;
 }
 
 
@@ -41,6 +43,8 @@ export interface UnregisterEntry {
   statement: Anchor;
   /** Index of the handler among the registration call's arguments (its import goes when unused). */
   argIndex: number;
+  /** Registered late (in a start-up callback): replace it with `app.enable(flag)` instead (HandlerRegistration.flag). */
+  flag?: string;
 }
 
 /** The factory that returned the moved handlers (`export default () => [notFound, errorHandler]`; handler-move/factory.ts): delete its statement. */

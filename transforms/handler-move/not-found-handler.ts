@@ -95,7 +95,8 @@ function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
 
 function middlewareBlockers(m: Middleware): Blocker[] {
   if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix` }];
-  if (m.reasons.some((r) => r.code === 'conditional')) return [{ code: 'not-found-conditional', reason: 'it is registered only under a condition; a Fastify not-found handler applies always' }];
+  const condition = m.reasons.find((r) => r.code === 'conditional');
+  if (condition) return [{ code: 'not-found-conditional', reason: `it is ${condition.message}; a Fastify not-found handler applies always` }];
   return [];
 }
 

@@ -28,7 +28,7 @@ import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import { anchorOf, type Anchor } from '../lib/anchor.js';
 import { functionAt, isTypeScript, parseOrNull } from '../lib/ast.js';
 import { packageOutcome } from './package-handler.js';
-import { guardOf, type Guard } from '../lib/guard.js';
+import { guardOf, registeredLate, type Guard } from '../lib/guard.js';
 import { cleansUp, planFactory, type FactoryGroup } from './factory.js';
 import { siblingAt, siblingsOf } from './forwards.js';
 
@@ -285,7 +285,13 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (fromFactory && 'refuse' in fromFactory) return stay({ code: 'registration-shape', reason: fromFactory.refuse });
   if (!found || !reg || !regSource) return stay({ code: 'registration-not-found', reason: 'its registration was not found where the analysis put it', where: [`${c.registration.file}:${c.registration.line}`] });
   if (found.refuse) return stay({ code: 'registration-shape', reason: found.refuse });
-  const guard = c.guarded ? guardOf(reg.j, found.statement, regSource) : null;
+  const read = c.guarded ? guardOf(reg.j, found.statement, regSource) : null;
+  // Registered in a start-up callback: at build time, behind a flag the app sets where it registered it (HandlerRegistration.flag).
+  const late = !!read && 'refuse' in read && registeredLate(found.statement);
+  if (late && (step.role !== 'error' || c.chain || c.package || fromFactory)) return stay({ code: 'error-handler-conditional', reason: `it is registered inside a function (a start-up callback), and only ${step.role === 'error' ? 'a single error handler of the app' : 'an error handler'} registered there moves, at build time behind a flag the app sets there` });
+  if (late && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: "it is registered inside a function (a start-up callback), and with --parity express the shim registered Express's error page for the time before; combine the two in one handler by hand" });
+  const flag = late ? `migrate: ${c.name === '<anonymous>' ? step.defaultName : c.name} registered` : undefined;
+  const guard = late ? null : read;
   if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
   if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
 
@@ -344,7 +350,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     given.add(name);
     form = { kind: 'named', name };
     local = name;
-    entries.push([defFile, { kind: 'hoist', statement: anchorOf(found.statement), argIndex: found.argIndex, options, name, module: defModule }]);
+    entries.push([defFile, { kind: 'hoist', statement: anchorOf(found.statement), argIndex: found.argIndex, options, name, module: defModule, ...(flag ? { flag } : {}) }]);
   } else {
     const placement = placementOf(def.j, def.root, fn);
     if (placement.kind === 'export-needed' && defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(placement.name) && exportsMayBeApp(def.j, def.root)) return stay({ code: `${step.role}-handler-export`, reason: `exporting it as module.exports.${placement.name} would replace the Express app's own ${placement.name} when the module exports the app; rename the function` });
@@ -359,7 +365,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     form = placement.kind === 'exported' ? placement.form : { kind: 'named', name: placement.name };
     local = placement.name || (form.kind === 'named' ? form.name : step.defaultName);
     entries.push([defFile, { kind: 'rewrite', fn: anchorOf(fn), options, module: defModule, ...(placement.kind === 'export-needed' ? { exportAs: placement.name } : {}) }]);
-    if (!fromFactory) entries.push([c.registration.file, { kind: 'unregister', statement: anchorOf(found.statement), argIndex: found.argIndex }]);
+    if (!fromFactory) entries.push([c.registration.file, { kind: 'unregister', statement: anchorOf(found.statement), argIndex: found.argIndex, ...(flag ? { flag } : {}) }]);
   }
   // The group's first member of the step that runs last deletes the factory's registration and the factory.
   const cleanup: Array<[string, MoveEntry]> = fromFactory && c.factory && cleansUp(c.factory, step.role) && c.factory.members.find((m) => m.role === step.role)?.id === c.id
@@ -374,7 +380,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const specifier = importSpecifier(target.file, { file: defFile, module: target.module, typescript: isTypeScript(defFile) }, importer);
   // A handler that renders: @fastify/view at the root of the generated module, as the app's views (plugin-registrations/view.ts).
   if (rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views)) entries.push([target.file, { kind: 'views', imports: views.imports, statements: views.statements, module: target.module }]);
-  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(lazy ? { lazy } : {}), ...(c.notFound ? { notFound: c.notFound } : {}) };
+  const register: RegisterEntry = { kind: 'register', method: step.method, import: { specifier, form, local, module: target.module }, from: c.chain ? c.registration.file : defFile, typescript: target.typescript, ...(guard?.text ? { guard: guard.text } : {}), ...(flag ? { flag } : {}), ...(lazy ? { lazy } : {}), ...(c.notFound ? { notFound: c.notFound } : {}) };
   return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(cleanup.length ? { cleanup } : {}), ...(partners.length ? { partners } : {}), ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 

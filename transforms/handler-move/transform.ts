@@ -19,7 +19,7 @@ import { complete, planHandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { addExport, hoistHandler } from '../lib/exports.js';
 import type { MoveEntry } from './model.js';
 import { addTodo, removeTodo } from '../lib/todo.js';
-import { removeRegistration } from '../lib/registration.js';
+import { flagRegistration, removeRegistration } from '../lib/registration.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
 import { functionPaths, jFor, type Node } from '../lib/ast.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
@@ -68,14 +68,15 @@ export default function transformMoves(file: FileInfo, _api: API, options: Trans
       typeImports.push(...rewrite.typeImports);
       steps.push(() => {
         rewrite.apply();
-        hoistHandler(j, root, statement, fn.node, entry.name, entry.module);
+        hoistHandler(j, root, statement, fn.node, entry.name, entry.module, entry.flag);
         return true;
       });
     } else if (entry.kind === 'unregister') {
       const statement = at(entry.statement, statements) ?? notFound(file.path, 'the registration to delete', entry.statement);
       const arg = statement.node.expression?.arguments?.[entry.argIndex];
       steps.push(() => {
-        removeRegistration(j, root, statement, arg);
+        if (entry.flag) flagRegistration(j, root, statement, entry.flag, arg);
+        else removeRegistration(j, root, statement, arg);
         return true;
       });
     } else if (entry.kind === 'unfactory') {

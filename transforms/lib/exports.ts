@@ -7,7 +7,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { isReference, pathsOfType, type Node } from './ast.js';
-import { removeStatement } from './registration.js';
+import { flagRegistration, removeStatement } from './registration.js';
 
 /** Where a handler function stands in its module. */
 export type Placement =
@@ -138,9 +138,11 @@ function addCommonJsExport(j: JSCodeshift, root: Collection, name: string): void
  * (ESM), or the declaration plus a `module.exports` entry (CommonJS). The statement's comments
  * stay above it. A registration below the top level (in an `if` branch, in a loader function)
  * is deleted and the declaration goes before the top-level statement that holds it; a branch
- * left empty goes too (lib/registration.ts pruneEmptyBranch). The caller checks that `fn` reads nothing bound there (closureRefusal).
+ * left empty goes too (lib/registration.ts pruneEmptyBranch); with `flag` (a registration in a
+ * start-up callback, HandlerRegistration.flag) it becomes `app.enable(flag)` instead. The caller
+ * checks that `fn` reads nothing bound there (closureRefusal).
  */
-export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, fn: Node, name: string, module: 'esm' | 'commonjs'): void {
+export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, fn: Node, name: string, module: 'esm' | 'commonjs', flag?: string): void {
   let declaration: Node;
   if (fn.type === 'FunctionExpression') {
     declaration = j.functionDeclaration(j.identifier(name), fn.params, fn.body);
@@ -158,7 +160,8 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
     let top: ASTPath<Node> = statement;
     while (top.parent.node.type !== 'Program') top = top.parent;
     top.insertBefore(exported);
-    removeStatement(j, statement);
+    if (flag) flagRegistration(j, root, statement, flag, null);
+    else removeStatement(j, statement);
   }
   if (module === 'commonjs') addCommonJsExport(j, root, name);
 }

@@ -42,6 +42,21 @@ export function guardOf(j: JSCodeshift, statement: ASTPath<Node>, source: string
   return { text, innermost };
 }
 
+/**
+ * Whether `statement` runs inside a function, with nothing but blocks and `if`s between them (a
+ * start-up callback: `db.connect().then(() => { app.use(errorHandler); })`). Such a registration
+ * happens when that function runs, which the generated module cannot know at build time: the
+ * errors stage registers the handler at build time behind a flag the app sets there instead
+ * (HandlerRegistration.flag; Fastify forbids setErrorHandler once the server is ready).
+ */
+export function registeredLate(statement: ASTPath<Node>): boolean {
+  for (let p = statement.parent as ASTPath<Node> | null; p && p.node.type !== 'Program'; p = p.parent) {
+    if (/Function/.test(p.node.type)) return true;
+    if (p.node.type !== 'BlockStatement' && p.node.type !== 'IfStatement') return false;
+  }
+  return false;
+}
+
 /** Names `expr` reads (references, not property names or keys). */
 function freeNames(j: JSCodeshift, expr: ASTPath<Node>): string[] {
   const names = new Set<string>(expr.node.type === 'Identifier' ? [expr.node.name] : []);

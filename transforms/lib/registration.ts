@@ -110,6 +110,20 @@ export function removeRegistration(j: JSCodeshift, root: Collection, statement: 
 }
 
 /**
+ * Replaces a registration statement (`app.use(errorHandler)`, in a start-up callback) with the
+ * flag the generated module reads (HandlerRegistration.flag): `app.enable('<setting>')` on the
+ * same app, the statement's comments kept. The import of the handler goes when nothing else uses it.
+ */
+export function flagRegistration(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, setting: string, handlerArg: Node | null): void {
+  const receiver = statement.node.expression.callee.object;
+  const flag = j.expressionStatement(j.callExpression(j.memberExpression(receiver, j.identifier('enable')), [j.stringLiteral(setting)]));
+  flag.comments = statement.node.comments;
+  statement.replace(flag);
+  const bindingName = handlerArg ? rootIdentifier(handlerArg) : null;
+  if (bindingName) removeUnusedImport(j, root, bindingName);
+}
+
+/**
  * Deletes `statement`, and the `if`/`else` branch it leaves empty (pruneEmptyBranch). A branch
  * written without braces (`if (dev) app.use(h); else app.use(g);`) is first made an empty block:
  * pruning it would have ast-types rewrite the `if` under the other paths the transform holds.

@@ -29,6 +29,8 @@ export interface BuildFastify {
   returned: Node;
   /** The name of the Fastify instance it returns (`fastify`). */
   instance: string;
+  /** The name of its parameter, the Express app (`app`). */
+  app: string;
 }
 
 /**
@@ -44,7 +46,8 @@ export function buildFastifyOf(j: JSCodeshift, root: Collection, purpose: string
   const body: Node[] = build.node.body.body;
   const returned = [...body].reverse().find((s) => s.type === 'ReturnStatement' && s.argument?.type === 'Identifier');
   if (!returned) throw new Error(`buildFastify in the generated module does not end in \`return <fastify instance>\`, where the stage would ${purpose}`);
-  return { body, returned, instance: returned.argument.name };
+  const app = build.node.params[0]?.type === 'Identifier' ? build.node.params[0].name : 'app';
+  return { body, returned, instance: returned.argument.name, app };
 }
 
 /** What `registerHandler` registers: the Fastify method, the handler's import, and where it came from (for the comment above the call). */
@@ -88,6 +91,14 @@ export interface HandlerRegistration {
    * `(process.env.NODE_ENV === 'development')`): the registration goes inside `if (guard) { … }`.
    */
   guard?: string;
+  /**
+   * Error handlers only: the app registered the handler late, inside a start-up callback
+   * (lib/guard.ts registeredLate), where it now sets this Express setting (`app.enable(flag)`).
+   * Fastify forbids setErrorHandler once ready, so the handler is registered at build time and
+   * answers only once the flag is set; before, `reply.send(error)` gives Fastify's default
+   * answer, where Express's unhandled errors went behind the shim.
+   */
+  flag?: string;
   /** The file the handler came from (`src/middleware/error.js`). */
   from: string;
 }
@@ -116,7 +127,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const q = quote === 'double' ? '"' : "'";
   const requireOf = (imp: ImportRequest) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`;
   const required = chain.map(requireOf);
-  const composed = chain.length > 1 || !!entry.notFound;
+  const composed = chain.length > 1 || !!entry.notFound || !!entry.flag;
   // CommonJS requires the handlers' modules when buildFastify runs, not when the generated module loads: the shim
   // requires it at the top of the file that starts the app, before the app's own set-up (models registered, …) ran.
   const atBuild = !entry.lazy && !entry.onRaw && entry.import.module === 'commonjs' && !entry.typescript;
@@ -143,14 +154,15 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   if (entry.onRaw) locals[0] = `${addExpressErrorMiddleware(j, root, entry.typescript ?? false)}(${locals[0]}(${entry.onRaw.args}))`;
   const [call] =
     composed
-      ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false, notFound))
+      ? parseStatements(j, chainRegistration(build.instance, locals, entry.typescript ?? false, notFound, entry.flag ? { app: build.app, setting: entry.flag } : null))
       : entry.lazy
         ? parseStatements(j, lazyRegistration(build.instance, entry.method, locals[0], entry.typescript ?? false))
         : atBuild
           ? parseStatements(j, `${build.instance}.${entry.method}(${locals[0]});`)
           : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
   const statement = entry.guard ? j.ifStatement(parseStatements(j, `${entry.guard};`)[0].expression, j.blockStatement([call])) : call;
-  statement.comments = [j.commentLine(entry.guard ? `${comment} Registered as the app registered it: only if ${entry.guard}.` : comment, true, false)];
+  const when = entry.guard ? ` Registered as the app registered it: only if ${entry.guard}.` : entry.flag ? ` The app registers it in a start-up callback: it answers once ${build.app}.enable('${entry.flag}') ran there (before, Fastify's default answers).` : '';
+  statement.comments = [j.commentLine(`${comment}${when}`, true, false)];
   build.body.splice(build.body.indexOf(build.returned), 0, statement);
   return true;
 }
@@ -187,15 +199,17 @@ function lazyRegistration(instance: string, method: HandlerRegistration['method'
   return `${instance}.${method}((${params.join(', ')}) => ${handler}(${args}));`;
 }
 
-/** `instance.setErrorHandler(function appErrorHandlers(…) { … })` running `locals` in turn (see registerHandler). */
-function chainRegistration(instance: string, locals: string[], typescript: boolean, notFound: string | null): string {
+/** `instance.setErrorHandler(function appErrorHandlers(…) { … })` running `locals` in turn (see registerHandler), behind `flag` when given (HandlerRegistration.flag). */
+function chainRegistration(instance: string, locals: string[], typescript: boolean, notFound: string | null, flag: { app: string; setting: string } | null): string {
   const t = (annotation: string) => (typescript ? annotation : '');
   const last = locals.length - 1;
   const own = last === 0 ? 'error' : `err${last}`;
   // The last one's next(): the app's 404 handler; next(err): Fastify's default, where Express's final handler was after the shim.
   let call = notFound ? `${locals[last]}(${own}, request, reply, (err${last + 1}${t(': any')}) => (err${last + 1} ? reply.send(err${last + 1}) : ${notFound}(request, reply)))` : `${locals[last]}(${own}, request, reply)`;
   for (let i = last - 1; i >= 0; i--) call = `${locals[i]}(${i === 0 ? 'error' : `err${i}`}, request, reply, (err${i + 1}${t(': any')}) => ${call})`;
-  return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, `  ${call};`, '});'].join('\n');
+  // Registered late (HandlerRegistration.flag): until the app's callback set the flag, Fastify's default answers.
+  const gate = flag ? [`  if (!${flag.app}.enabled('${flag.setting}')) return reply.send(error);`] : [];
+  return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, ...gate, `  ${call};`, '});'].join('\n');
 }
 
 /**
