@@ -115,7 +115,7 @@ describe('refusals write nothing', () => {
 });
 
 describe('TypeScript output type-checks', () => {
-  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-handler', 'ts-chain'], ['errors-handler', 'factory-array'], ['errors-not-found', 'ts-inline']]) {
+  for (const [step, name] of [['errors-handler', 'ts-nodenext'], ['errors-handler', 'ts-error-request-handler'], ['errors-handler', 'ts-chain'], ['errors-handler', 'factory-array'], ['errors-handler', 'ts-cjs-errorhandler'], ['errors-not-found', 'ts-inline']]) {
     it(`${step}/${name}`, async () => {
       const { root } = await runCase(step, name);
       const tsc = path.join(REPO, 'node_modules', '.bin', 'tsc');

@@ -16,9 +16,10 @@ import type { Candidate, MoveStep, Outcome } from './plan.js';
 /**
  * A package's error middleware registered as `app.use(errorhandler(options))`: its registration
  * goes, and the generated module runs the same factory call on Node's request and response. The
- * arguments must read nothing of the app's module (literals only).
+ * arguments must read nothing of the app's module (literals only). `target.compiledToCommonJs`:
+ * the generated module is TypeScript that tsc compiles to CommonJS.
  */
-export function packageOutcome(j: JSCodeshift, step: MoveStep, c: Candidate, target: GeneratedModule, at: { found: Registration; regSource: string; statement: Anchor | null; guard: Guard | null }): Outcome {
+export function packageOutcome(j: JSCodeshift, step: MoveStep, c: Candidate, target: GeneratedModule & { compiledToCommonJs: boolean }, at: { found: Registration; regSource: string; statement: Anchor | null; guard: Guard | null }): Outcome {
   const arg = at.found.call.node.arguments[at.found.argIndex];
   const stay = (reason: string): Outcome => ({ blocker: { code: 'error-handler-package', reason }, statement: at.statement, staleTodo: false });
   if (arg.type !== 'CallExpression') return stay(`it is the package ${c.package}'s middleware made outside its registration; register it as app.use(${c.name}(…)) or write the Fastify error handler`);
@@ -32,7 +33,8 @@ export function packageOutcome(j: JSCodeshift, step: MoveStep, c: Candidate, tar
   const register: RegisterEntry = {
     kind: 'register',
     method: step.method,
-    import: { specifier: c.package!, form: { kind: 'default' }, local: localNameOf(c.package!), module: target.module },
+    // TypeScript compiled to CommonJS calls the package's factory through `import x = require(…)` (the shim's rule for finalhandler).
+    import: { specifier: c.package!, form: { kind: 'default' }, local: localNameOf(c.package!), module: target.module, ...(target.compiledToCommonJs ? { equalsRequire: true } : {}) },
     from: c.registration.file,
     typescript: target.typescript,
     onRaw: { args: text },

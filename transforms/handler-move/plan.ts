@@ -295,11 +295,8 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
   if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
 
-  // TypeScript compiled to CommonJS would need `import x = require(…)` for the package's factory, which the module editor does not write.
-  if (c.package && target.typescript && ctx.inventory.files.find((f) => f.file === target.file)?.moduleSystem === 'commonjs') {
-    return stay({ code: 'error-handler-package', reason: `the generated module is TypeScript compiled to CommonJS, where the package ${c.package}'s factory is imported with \`import ${c.name} = require('${c.package}')\`; register it by hand there: const middleware = ${c.name}(…); fastify.setErrorHandler((error, request, reply) => { reply.hijack(); middleware(error, request.raw, reply.raw, () => reply.raw.destroy()); })` });
-  }
-  if (c.package) return packageOutcome(reg.j, step, c, target, { found, regSource, statement, guard: guard && !('refuse' in guard) ? guard : null });
+  const compiledToCommonJs = target.typescript && ctx.inventory.files.find((f) => f.file === target.file)?.moduleSystem === 'commonjs';
+  if (c.package) return packageOutcome(reg.j, step, c, { ...target, compiledToCommonJs }, { found, regSource, statement, guard: guard && !('refuse' in guard) ? guard : null });
 
   // The function: written in the registration, or defined where the inventory says.
   const defFile = found.inline ? c.registration.file : c.definition?.file;

@@ -65,6 +65,10 @@ export function importedLocal(j: JSCodeshift, root: Collection, specifier: strin
       if (form.kind === 'named' && s.type === 'ImportSpecifier' && s.imported.name === form.name) return s.local.name;
     }
   }
+  if (form.kind === 'default') {
+    const equals = root.find(j.TSImportEqualsDeclaration).filter((p) => (p.node.moduleReference as Node).expression?.value === specifier).paths()[0];
+    if (equals) return (equals.node.id as Node).name;
+  }
   for (const p of requiresOf(j, root, specifier)) {
     const id = p.node.id;
     if (form.kind === 'default' && id.type === 'Identifier') return id.name;
@@ -86,6 +90,11 @@ export interface ImportRequest {
   local: string;
   /** The importing file's module system: `import` or `require`. */
   module: 'esm' | 'commonjs';
+  /**
+   * TypeScript compiled to CommonJS importing a CommonJS package it calls (`errorhandler`):
+   * `import local = require('specifier')`, which works with or without esModuleInterop (form default only).
+   */
+  equalsRequire?: boolean;
 }
 
 function requiresOf(j: JSCodeshift, root: Collection, specifier: string): Array<ASTPath<Node>> {
@@ -102,7 +111,8 @@ function requiresOf(j: JSCodeshift, root: Collection, specifier: string): Array<
 /**
  * Imports `entry.form` of `entry.specifier` under a collision-free local name (`local`, `local2`, …),
  * merging into an import or destructuring require of the same module when there is one; ESM
- * `import` or CommonJS `require` by `entry.module`. Shared with the routes stage.
+ * `import` or CommonJS `require` by `entry.module`, or `import x = require(…)` (`equalsRequire`).
+ * Shared with the routes stage.
  * @returns the local name.
  */
 export function addImport(j: JSCodeshift, root: Collection, entry: ImportRequest, quote: Quote): string {
@@ -110,9 +120,15 @@ export function addImport(j: JSCodeshift, root: Collection, entry: ImportRequest
   root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   let local = entry.local;
   for (let i = 2; taken.has(local); i++) local = `${entry.local}${i}`;
-  if (mergeIntoImport(j, root, entry, local, quote)) return local;
   const program = root.find(j.Program).paths()[0];
   const body: Node[] = program.node.body;
+  if (entry.equalsRequire) {
+    const q = quote === 'double' ? '"' : "'";
+    const [equals] = j(`import ${local} = require(${q}${entry.specifier}${q});`).find(j.Program).paths()[0].node.body;
+    body.splice(lastIndex(body, (s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration') + 1, 0, equals);
+    return local;
+  }
+  if (mergeIntoImport(j, root, entry, local, quote)) return local;
   const source = j.stringLiteral(entry.specifier);
   let declaration: Node;
   let last: number;
