@@ -391,9 +391,9 @@ function freeTopLevelName(j: JSCodeshift, root: Collection, base: string, given:
 }
 
 /**
- * One generated module builds the Fastify server of several apps (the shim writes one module per
- * folder that starts an app): a handler registered in its `buildFastify` would answer for every
- * one of them. Refused with no change until each app has its own module.
+ * One generated module builds the Fastify server of several apps (an older shim wrote one module
+ * per folder that starts an app; today's writes one per app): a handler registered in its
+ * `buildFastify` would answer for every one of them. Refused with no change until each app has its own module.
  */
 function sharedModule(target: GeneratedModule, apps: App[]): Blocker {
   return {
