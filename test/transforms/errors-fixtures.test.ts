@@ -31,11 +31,16 @@ const MANUAL: Record<string, string[]> = {
   'errors-handler/factory-array': ['handler-test-use'],
   'errors-handler/factory-member-stays': ['error-handler-api', 'error-handler-api'],
   'errors-handler/runtime-late': ['not-found-conditional'],
+  // The 404 calls the error handler and also hands errors on to a conditional one that stays: both steps agree that both stay (settle.ts).
+  'errors-handler/forward-404-mixed': ['error-handler-conditional', 'not-found-handler-api', 'not-found-handler-api'],
+  // The router's 404 (left for the routes stage) calls the app's error handler: that one is left to a human, not to the routes stage.
+  'errors-handler/forward-from-router': ['error-handler-shared'],
   'errors-handler/forward-caller-stays': ['error-handler-shared', 'error-handler-shared', 'error-handler-shared'],
 };
 
 /** The DeferredItems each case reports, as `stage:code`; cases not listed report none. */
 const DEFERRED: Record<string, string[]> = {
+  'errors-handler/forward-from-router': ['routes:not-found-router'],
   'errors-handler/router-level': ['routes:error-handler-router'],
   'errors-handler/router-level-stale-todo': ['routes:error-handler-router'],
   'errors-not-found/spa-fallback': ['routes:not-found-method'],

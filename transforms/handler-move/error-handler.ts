@@ -13,7 +13,7 @@ import type { PlanContext, StepPlan } from '../model.js';
 import type { MoveEntry, RegisterEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
-import { planNotFoundHandlerMovesGiven } from './not-found-handler.js';
+import { settledPlans } from './settle.js';
 import { factoryGroupOf } from './factory.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 
@@ -29,25 +29,33 @@ const STEP: MoveStep = {
 
 /**
  * @returns the files to change, a ManualItem per handler that stays, a DeferredItem per handler
- *   the routes stage takes, and how many moved of the app's error handlers.
+ *   the routes stage takes, and how many moved of the app's error handlers — as both steps agree
+ *   (settle.ts).
  * @throws StepRefusal 'shim-missing' when the shim stage has not run (handler-move/plan.ts planMoves)
  */
 export function planErrorHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
+  return settledPlans(ctx).errors;
+}
+
+/**
+ * The plan of the error handlers given the errors-not-found step's plan (`notFound`; null when the
+ * app has no Express 404 handler): the 404 handlers error handlers move only with (plan.ts Partner:
+ * one factory, calls handing req and res on) are read from its verdicts, and the registration of a
+ * 404 handler an error handler's `next()` reaches from its entries.
+ */
+export function planErrorHandlerMovesGiven(ctx: PlanContext, notFound: StepPlan<MoveEntry> | null): StepPlan<MoveEntry> {
   const candidates = candidatesOf(ctx.inventory);
-  if (!ctx.inventory.notFoundHandlers.some((n) => n.framework !== 'fastify')) return planMoves(ctx, STEP, candidates);
-  // The 404 handlers on their own merits (assuming the app's errors end in Fastify): the ones error
-  // handlers move only with (plan.ts Partner: one factory, calls handing req and res on) are read from it.
-  const plan = planNotFoundHandlerMovesGiven(ctx, new Set(ctx.inventory.apps.map((a) => a.id)));
-  const moving = new Set((plan.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
+  if (!notFound) return planMoves(ctx, STEP, candidates);
+  const moving = new Set((notFound.verdicts ?? []).filter((v) => v.moves).map((v) => v.id));
   // next() in an error handler runs the 404 handler registered after it: the registration hands it on when that one moves too.
   for (const c of candidates.filter((x) => x.notFoundAfter?.length === 1)) {
     const [id] = c.notFoundAfter!;
     const handler = ctx.inventory.notFoundHandlers.find((n) => n.id === id)!;
     // Its registration in the generated module, as the errors-not-found step writes it (same import, same local).
-    const register = plan.files.flatMap((f) => f.entries).find((e): e is RegisterEntry => e.kind === 'register' && e.from === (handler.definition?.file ?? handler.registration.file));
+    const register = notFound.files.flatMap((f) => f.entries).find((e): e is RegisterEntry => e.kind === 'register' && e.from === (handler.definition?.file ?? handler.registration.file));
     if (moving.has(id) && register) c.notFound = register.import;
   }
-  return planMoves(ctx, STEP, candidates, plan.verdicts ?? []);
+  return planMoves(ctx, STEP, candidates, notFound.verdicts ?? []);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Inventory, Middleware, NotFoundHandler, Route } from '../../analyzer/model.js';
 import type { FrameworkDelta, PlanContext, StepPlan, Verdict } from '../model.js';
 import { factoryGroupOf } from './factory.js';
-import { planErrorHandlerMoves } from './error-handler.js';
+import { settledPlans } from './settle.js';
 import type { MoveEntry } from './model.js';
 import type { Blocker } from '../model.js';
 import { planMoves, type Candidate, type MoveStep } from './plan.js';
@@ -38,16 +38,14 @@ const OPTIONS_DELTA: FrameworkDelta = {
  * @throws StepRefusal 'shim-missing' when the shim stage has not run (handler-move/plan.ts planMoves)
  */
 export function planNotFoundHandlerMoves(ctx: PlanContext): StepPlan<MoveEntry> {
-  const errors = planErrorHandlerMoves(ctx);
-  return planNotFoundHandlerMovesGiven(ctx, appsWhoseErrorsEndInFastify(ctx, errors), errors.verdicts ?? []);
+  return settledPlans(ctx).notFound;
 }
 
 /**
  * The plan of the 404 handlers given the apps whose error middleware ends in Fastify
  * (`errorsEndInFastify`) and the errors-handler step's verdicts (`errorVerdicts`: for the error
- * handlers a 404 handler moves only with, plan.ts Partner). The errors-handler step asks it,
- * assuming all apps and without verdicts, whether a 404 handler moves on its own merits (it does
- * not call back, so there is no cycle).
+ * handlers a 404 handler moves only with, plan.ts Partner; without them, on its own merits).
+ * settle.ts calls it in turn with the error handlers' plans until both agree.
  */
 export function planNotFoundHandlerMovesGiven(ctx: PlanContext, errorsEndInFastify: ReadonlySet<string>, errorVerdicts?: Verdict[]): StepPlan<MoveEntry> {
   const handlers = ctx.inventory.notFoundHandlers.filter((h) => h.framework !== 'fastify');
@@ -67,7 +65,7 @@ function candidateOf(inventory: Inventory, h: NotFoundHandler, errorsEndInFastif
  * there, `next(err)` from the 404 handler (express-generator's `next(createError(404))`) reaches
  * the same handler as `reply.send(err)` from Fastify's not-found handler.
  */
-function appsWhoseErrorsEndInFastify(ctx: PlanContext, handlers: StepPlan<MoveEntry>): Set<string> {
+export function appsWhoseErrorsEndInFastify(ctx: PlanContext, handlers: StepPlan<MoveEntry>): Set<string> {
   // Every handler the errors-handler step does not move is one of its ManualItems or DeferredItems, at its registration.
   const stays = new Set([...handlers.manual, ...(handlers.deferred ?? [])].map((m) => `${m.file}:${m.line}`));
   const appLevel = ctx.inventory.errorHandlers.filter((e) => e.scope === 'app' && e.framework !== 'fastify');
@@ -96,7 +94,7 @@ function blockersOf(inventory: Inventory, h: NotFoundHandler): Blocker[] {
 function middlewareBlockers(m: Middleware): Blocker[] {
   if (m.path !== '/') return [{ code: 'not-found-path', reason: `it is registered under ${m.path}; the routes stage makes it the not-found handler of the plugin with that prefix` }];
   const condition = m.reasons.find((r) => r.code === 'conditional');
-  if (condition) return [{ code: 'not-found-conditional', reason: `it is ${condition.message}; a Fastify not-found handler applies always` }];
+  if (condition) return [{ code: 'not-found-conditional', reason: `the analysis found it ${condition.message}; a Fastify not-found handler applies always, so register it at the top level after the app's routes, or as setNotFoundHandler by hand` }];
   return [];
 }
 

@@ -189,6 +189,8 @@ export interface Partner {
   name: string;
   /** Why they move together, for the reason when one stays (`it calls handler with its request and response`). */
   why: string;
+  /** The code it stays with when the partner stays for a later stage's reason (that stage cannot move this app-level one: a human must). */
+  code: Blocker['code'];
 }
 export type Stay = { blocker: Blocker; statement: Anchor | null; staleTodo: boolean };
 
@@ -247,7 +249,10 @@ function partnerOutcome(candidates: Candidate[], outcomes: Outcome[], peers: Ver
     const k = candidates.findIndex((c) => c.id === partner.id);
     const verdict = k < 0 ? peers?.find((v) => v.id === partner.id) : undefined;
     const blocker = k >= 0 ? ('entries' in outcomes[k] ? null : (outcomes[k] as Stay).blocker) : verdict && !verdict.moves ? verdict.blockers[0] : null;
-    if (blocker) return { blocker: { code: blocker.code, reason: `${partner.why}, so they move together, and ${partner.name} stays: ${blocker.reason}` }, statement: own.statement, staleTodo: own.staleTodo };
+    if (!blocker) continue;
+    // A partner the routes stage takes (a router's handler) leaves this app-level one to a human, not to that stage.
+    const code = stageThatLifts([blocker]) ? partner.code : blocker.code;
+    return { blocker: { code, reason: `${partner.why}, so they move together, and ${partner.name} stays: ${blocker.reason}` }, statement: own.statement, staleTodo: own.staleTodo };
   }
   return own;
 }
@@ -288,9 +293,10 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const read = c.guarded ? guardOf(reg.j, found.statement, regSource) : null;
   // Registered in a start-up callback: at build time, behind a flag the app sets where it registered it (HandlerRegistration.flag).
   const late = !!read && 'refuse' in read && registeredLate(found.statement);
-  if (late && (step.role !== 'error' || c.chain || c.package || fromFactory)) return stay({ code: 'error-handler-conditional', reason: `it is registered inside a function (a start-up callback), and only ${step.role === 'error' ? 'a single error handler of the app' : 'an error handler'} registered there moves, at build time behind a flag the app sets there` });
+  if (late && (step.role !== 'error' || c.chain || c.package || fromFactory)) return stay({ code: 'error-handler-conditional', reason: 'it is registered inside a function (a start-up callback), and only a single error handler of the app registered there by itself moves, at build time behind a flag the app sets there' });
   if (late && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: "it is registered inside a function (a start-up callback), and with --parity express the shim registered Express's error page for the time before; combine the two in one handler by hand" });
-  const flag = late ? `migrate: ${c.name === '<anonymous>' ? step.defaultName : c.name} registered` : undefined;
+  // One per app: only its single error handler moves this way.
+  const flag = late ? 'migrate: error handler registered' : undefined;
   const guard = late ? null : read;
   if (guard && 'refuse' in guard) return stay({ code: 'error-handler-conditional', reason: guard.refuse });
   if (guard && target.parityErrorPage) return stay({ code: 'error-handler-conditional', reason: `it is registered only if ${guard.text}, and with --parity express the shim registered Express's error page for every other case; combine the two in one handler by hand` });
@@ -323,7 +329,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   const siblings = siblingsOf(ctx, c.id, c.appId, defFile, def, defSource);
   options.forwardTo = new Map(siblings.flatMap((x) => (x.binding ? [[x.binding, x.role] as const] : [])));
   const rewrite = planHandlerRewrite(def.j, fn, options);
-  const forwardPartners: Partner[] = siblings.filter((x) => x.binding && rewrite.forwards.includes(x.binding)).map((x) => ({ id: x.id, name: x.name, why: `it calls ${x.binding} with its request and response` }));
+  const forwardPartners: Partner[] = siblings.filter((x) => x.binding && rewrite.forwards.includes(x.binding)).map((x) => ({ id: x.id, name: x.name, why: `it calls ${x.binding} with its request and response`, code: step.role === 'error' ? 'error-handler-shared' : 'not-found-handler-shared' }));
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });
 
   const defModule = moduleSystemOfFile(ctx.inventory, defFile, defSource);
@@ -355,7 +361,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     const uses = otherUses(ctx, { file: defFile, binding: placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, fromFactory?.sites ?? [{ file: c.registration.file, range: [found.call.node.start, found.call.node.end] }]);
     // A use inside another of the app's handlers here is a call handing req and res on (forwards.ts): that one moves with it, or both stay.
     const callers = uses.map((u) => (u.file === defFile ? siblingAt(siblings, u) : undefined));
-    callers.forEach((x) => x && !forwardPartners.some((p) => p.id === x.id) && forwardPartners.push({ id: x.id, name: x.name, why: `${x.name} calls it with its request and response` }));
+    callers.forEach((x) => x && !forwardPartners.some((p) => p.id === x.id) && forwardPartners.push({ id: x.id, name: x.name, why: `${x.name} calls it with its request and response`, code: step.role === 'error' ? 'error-handler-shared' : 'not-found-handler-shared' }));
     const appUses = uses.filter((u, i) => !isTestFile(u.file) && !callers[i]);
     if (appUses.length) return stay({ code: `${step.role}-handler-shared`, reason: 'it is also used outside its registration, and that use still expects the Express signature', where: appUses.map((u) => `${u.file}:${u.line}`) });
     testUses.push(...uses.filter((u) => isTestFile(u.file)).map((u) => ({ file: u.file, line: u.line, code: 'handler-test-use' as const, reason: `a test calls ${placement.name || c.name} with Express's (${step.role === 'error' ? 'err, req, res, next' : 'req, res, next'}); it moved to Fastify's ${step.method} and now takes (${step.role === 'error' ? `err, request, reply${c.nextToChain ? ', next' : ''}` : 'request, reply'}): update the test (e.g. fastify.inject)` })));
@@ -370,7 +376,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
     : [];
   if (cleanup.length) testUses.push(...fromFactory!.testUses);
   const partners: Partner[] = [
-    ...(c.factory ? c.factory.members.filter((m) => m.id !== c.id).map((m) => ({ id: m.id, name: m.name, why: `it is registered with ${m.name} through one factory` })) : []),
+    ...(c.factory ? c.factory.members.filter((m) => m.id !== c.id).map((m) => ({ id: m.id, name: m.name, why: `it is registered with ${m.name} through one factory`, code: 'registration-shape' as const })) : []),
     ...forwardPartners,
   ];
   const importer = [regSource, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');

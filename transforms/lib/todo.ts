@@ -14,25 +14,39 @@ import type { Node } from './ast.js';
  */
 export function addTodo(j: JSCodeshift, statement: ASTPath<Node>, reason: string, prefix: string): boolean {
   const text = ` TODO(migrate): ${reason}`;
-  const comments: Node[] = statement.node.comments ?? [];
+  const holder = holderOf(statement);
+  const comments: Node[] = holder.node.comments ?? [];
   if (comments.some((c) => c.value.trim() === text.trim())) return false;
-  const kept = comments.filter((c) => !isTodoOf(c, prefix));
-  statement.node.comments = [...kept, j.commentLine(text, true, false)];
+  // Above an `if` whose branch is the statement, the other branch's TODO of this step may be there too: it stays.
+  const kept = holder === statement ? comments.filter((c) => !isTodoOf(c, prefix)) : comments;
+  holder.node.comments = [...kept, j.commentLine(text, true, false)];
   return true;
 }
 
 /** Whether the statement carries a leading `TODO(migrate): <prefix>…` comment (one this step wrote). */
 export function hasTodoOf(statement: ASTPath<Node>, prefix: string): boolean {
-  return ((statement.node.comments ?? []) as Node[]).some((c) => isTodoOf(c, prefix));
+  return ((holderOf(statement).node.comments ?? []) as Node[]).some((c) => isTodoOf(c, prefix));
 }
 
 /** Deletes the leading `TODO(migrate): <prefix>…` comments of the statement; whether there was one. */
 export function removeTodo(statement: ASTPath<Node>, prefix: string): boolean {
-  const comments: Node[] = statement.node.comments ?? [];
+  const holder = holderOf(statement);
+  const comments: Node[] = holder.node.comments ?? [];
   const kept = comments.filter((c) => !isTodoOf(c, prefix));
   if (kept.length === comments.length) return false;
-  statement.node.comments = kept;
+  holder.node.comments = kept;
   return true;
+}
+
+/**
+ * The statement a TODO goes above: the statement itself, or for a branch written without braces
+ * (`if (debug) app.use(h);`, `else if …`) the `if` that holds it — a comment on the branch would
+ * print between `if (…)` and the statement.
+ */
+function holderOf(statement: ASTPath<Node>): ASTPath<Node> {
+  let p = statement;
+  while (p.parent?.node.type === 'IfStatement' && p.parent.node.test !== p.node) p = p.parent;
+  return p;
 }
 
 function isTodoOf(comment: Node, prefix: string): boolean {

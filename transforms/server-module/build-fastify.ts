@@ -125,7 +125,9 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const inBlocks = build.body.flatMap((s) => (s.type === 'IfStatement' && s.consequent.type === 'BlockStatement' ? s.consequent.body : [s]));
   const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
   const q = quote === 'double' ? '"' : "'";
-  const requireOf = (imp: ImportRequest) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? `.${imp.form.name}` : ''}`;
+  // A CommonJS export key that is no identifier (`'on-error'`) is read with brackets.
+  const member = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${q}${name}${q}]`);
+  const requireOf = (imp: ImportRequest) => `require(${q}${imp.specifier}${q})${imp.form.kind === 'named' ? member(imp.form.name) : ''}`;
   const required = chain.map(requireOf);
   const composed = chain.length > 1 || !!entry.notFound || !!entry.flag;
   // CommonJS requires the handlers' modules when buildFastify runs, not when the generated module loads: the shim
@@ -208,8 +210,9 @@ function chainRegistration(instance: string, locals: string[], typescript: boole
   let call = notFound ? `${locals[last]}(${own}, request, reply, (err${last + 1}${t(': any')}) => (err${last + 1} ? reply.send(err${last + 1}) : ${notFound}(request, reply)))` : `${locals[last]}(${own}, request, reply)`;
   for (let i = last - 1; i >= 0; i--) call = `${locals[i]}(${i === 0 ? 'error' : `err${i}`}, request, reply, (err${i + 1}${t(': any')}) => ${call})`;
   // Registered late (HandlerRegistration.flag): until the app's callback set the flag, Fastify's default answers.
+  // Its answer returned, so that Fastify awaits an async handler's promise.
   const gate = flag ? [`  if (!${flag.app}.enabled('${flag.setting}')) return reply.send(error);`] : [];
-  return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, ...gate, `  ${call};`, '});'].join('\n');
+  return [`${instance}.setErrorHandler(function ${CHAIN_FUNCTION}(error${t(': any')}, request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`, ...gate, `  ${flag ? 'return ' : ''}${call};`, '});'].join('\n');
 }
 
 /**
