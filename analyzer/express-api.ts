@@ -185,7 +185,8 @@ export class ExpressApi {
   private callOnUnknown(callee: Extract<Value, { k: 'unknown' }>, args: Value[], site: Node): Value {
     const member = Node.isCallExpression(site) ? site.getExpression() : null;
     const fn = args[0];
-    if (member && Node.isPropertyAccessExpression(member) && ['then', 'finally'].includes(member.getName())) {
+    // A promise's callbacks, an event's (`server.on('listening', () => …)`) and a Node server's listen callback (the shim's `listen` hands it `app.listen`'s arguments) run later.
+    if (member && Node.isPropertyAccessExpression(member) && ['then', 'finally', 'on', 'once', 'listen'].includes(member.getName())) {
       this.runCallbacks(clip(member.getText()), args, site);
       return unknown('call-expression', site);
     }
@@ -361,6 +362,8 @@ export class ExpressApi {
         return self;
       case 'listen':
         router.listen.push({ site, args: argNodes.map((a) => a.getText()) });
+        // Its callback runs once the server listens: what it registers comes late (runCallbacks).
+        this.runCallbacks(`${router.name}.listen`, args, site);
         return unknown('server', site);
       default:
         return unknown('call-expression', site);

@@ -127,4 +127,12 @@ describe('Promise executors', () => {
     const src = `${HEAD}await new Promise((resolve) => {\n  app.get('/inside', function inside(req, res) { res.end(); });\n  app.listen(3000, resolve);\n});\n`;
     expect(await routesOf(src)).toEqual(['GET /inside | inside']);
   });
+
+  it("lists what the listen callback and a server event register, as registered late (a condition)", async () => {
+    const src = `${HEAD}app.get('/', (req, res) => res.end());\nconst server = app.listen(3000, () => {\n  app.use(function onError(err, req, res, next) { res.status(500).end(); });\n});\nserver.on('listening', () => {\n  app.get('/late', function late(req, res) { res.end(); });\n});\n`;
+    const dir = project({ 'package.json': JSON.stringify({ name: 's', main: 'app.js', dependencies: { express: '^4.21.2' } }), 'app.js': src });
+    const inv = await analyze({ dir });
+    expect(inv.routes.map((r) => [r.key, r.conditions])).toEqual([['GET /', []], ['GET /late', ['callback of server.on']]]);
+    expect(inv.errorHandlers.map((h) => [h.name, h.conditions])).toEqual([['onError', ['callback of app.listen']]]);
+  });
 });
