@@ -7,19 +7,19 @@
  * default, where Express's unhandled errors went); after it, the app's handler answers, as it does
  * in Express (errors-runtime.test.ts compares the shim with plain Express).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
 import { TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { startListening, stopAll } from '../helpers/listening.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const TMP = path.join(REPO, '.tmp', 'errors-late-runtime');
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill();
+  stopAll();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -29,25 +29,6 @@ function copyInput(): string {
   dirs.push(root);
   cpSync(path.join(TRANSFORM_FIXTURES, 'errors-handler', 'runtime-late', 'input'), root, { recursive: true });
   return root;
-}
-
-/** Starts `args` in `cwd`; resolves with the child and the port it prints (`listening <port>`). */
-function start(cwd: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no port from ${args.join(' ')}: ${out}`)), 15_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
 }
 
 async function get(port: number, p: string): Promise<{ status: number; type: string | null; body: string }> {
@@ -74,8 +55,8 @@ describe('an error handler registered in a start-up callback', () => {
     const result = await runStage({ root: errors, stage: 'errors', allowDirty: true });
     expect(result.moved.map((m) => [m.what, m.done, m.of])).toEqual([['error handlers', 1, 1], ['not-found handlers', 0, 1]]);
     const lanes = {
-      shim: await start(shim, ['server.js']),
-      errors: await start(errors, ['server.js']),
+      shim: await startListening(shim, ['server.js']),
+      errors: await startListening(errors, ['server.js']),
     };
     for (const [name, lane] of Object.entries(lanes)) before[name] = await get(lane.port, '/boom');
     for (const [name, lane] of Object.entries(lanes)) {

@@ -15,19 +15,21 @@
  * runtime-factory the same returned by one factory (`app.use(errors.handlers())`); runtime-forward
  * has a converter and a 404 that call the answering handler themselves (`handler(err, req, res)`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
 import { TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { startListening, stopAll } from '../helpers/listening.js';
+
+/** The port of the app started (helpers/listening.ts). */
+const start = async (cwd: string, args: string[]): Promise<number> => (await startListening(cwd, args)).port;
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const TMP = path.join(REPO, '.tmp', 'errors-runtime');
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill();
+  stopAll();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -49,27 +51,6 @@ const REQUESTS: Array<{ name: string; method: string; path: string; body?: strin
   { name: 'an unknown path with a query', method: 'GET', path: '/no/such/page?x=1' },
   { name: 'an unrouted method', method: 'DELETE', path: '/' },
 ];
-
-/** Starts `args` with node in `cwd` and resolves with the port it prints (`listening <port>`). */
-function start(cwd: string, args: string[]): Promise<number> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no port from ${args.join(' ')} in ${cwd}: ${out}${err}`)), 15_000);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err}`)));
-  });
-}
 
 async function send(port: number, r: (typeof REQUESTS)[number]): Promise<Exchange> {
   const res = await fetch(`http://127.0.0.1:${port}${r.path}`, { method: r.method, body: r.body, headers: r.type ? { 'content-type': r.type } : {} });

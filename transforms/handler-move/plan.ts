@@ -101,7 +101,7 @@ export function planMoves(ctx: PlanContext, step: MoveStep, candidates: Candidat
   const appsOf = appsPerModule(expressApps, modules);
   // Names given to hoisted inline handlers, per file: two handlers of one file must not share one.
   const hoisted = new Map<string, Set<string>>();
-  const outcomes = settle(candidates, candidates.map((c) => {
+  const outcomes = tieOutcomes(candidates, candidates.map((c) => {
     const target = modules.get(c.appId) ?? null;
     return planOne(ctx, step, c, target, target ? appsOf.get(target.file)! : [], hoisted);
   }), peers);
@@ -175,7 +175,7 @@ export type Outcome = {
   testUses?: ManualItem[];
   /** The registration and the factory to delete, once for a factory's group (factory.ts). */
   cleanup?: Array<[string, MoveEntry]>;
-  /** The handlers it moves only with (settle). */
+  /** The handlers it moves only with (tieOutcomes). */
   partners?: Partner[];
 } | Stay;
 
@@ -232,7 +232,7 @@ function chainOutcome(candidates: Candidate[], outcomes: Outcome[], i: number): 
  * together (chainOutcome), and so do partners (Partner; those of the other step by `peers`), until
  * nothing changes — a handler that stays may make its chain's and its partners' stay in turn.
  */
-function settle(candidates: Candidate[], own: Outcome[], peers: Verdict[] | undefined): Outcome[] {
+function tieOutcomes(candidates: Candidate[], own: Outcome[], peers: Verdict[] | undefined): Outcome[] {
   let outcomes = own;
   for (let changed = true; changed; ) {
     const next = candidates.map((_, i) => partnerOutcome(candidates, outcomes, peers, chainOutcome(candidates, outcomes, i)));
@@ -327,7 +327,7 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   };
   // The app's other handlers in this module: a call handing req and res on to one of them moves with it (forwards.ts).
   const siblings = siblingsOf(ctx, c.id, c.appId, defFile, def, defSource);
-  options.forwardTo = new Map(siblings.flatMap((x) => (x.binding ? [[x.binding, x.role] as const] : [])));
+  options.forwardTo = Object.fromEntries(siblings.flatMap((x) => (x.binding ? [[x.binding, x.role]] : [])));
   const rewrite = planHandlerRewrite(def.j, fn, options);
   const forwardPartners: Partner[] = siblings.filter((x) => x.binding && rewrite.forwards.includes(x.binding)).map((x) => ({ id: x.id, name: x.name, why: `it calls ${x.binding} with its request and response`, code: step.role === 'error' ? 'error-handler-shared' : 'not-found-handler-shared' }));
   if (rewrite.refusals.length) return stay({ code: `${step.role}-handler-api`, reason: rewrite.refusals.join('; ') });

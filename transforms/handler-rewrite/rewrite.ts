@@ -74,11 +74,12 @@ export interface HandlerOptions {
   nextToNotFound?: boolean;
   /**
    * Roles `error`/`not-found` only: the app's handlers that move in this stage too, by their name
-   * in the file, with the role each has (handler-move/plan.ts). A call of one of them that hands
+   * in the file, with the role each has (handler-move/plan.ts; a plain object: options cross to
+   * the transform workers with the plan). A call of one of them that hands
    * `req` and `res` on in that role's order (handler-rewrite/forwards.ts: `handler(err, req, res)`)
    * stays a call with `request, reply`; other uses of `req`/`res` as a value refuse.
    */
-  forwardTo?: ReadonlyMap<string, Forward['role']>;
+  forwardTo?: Readonly<Record<string, Forward['role']>>;
   /**
    * The app sets a JSON print setting the rewrite cannot reproduce: 'json replacer', 'json escape',
    * or 'json spaces' with a value that is not a number (then `res.json`, and `res.send` of an
@@ -244,7 +245,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const forwarded = (ref: ASTPath<Node>) => {
     const call = reqParam && resParam && !bridged ? forwardAt(ref, { req: reqParam.name, res: resParam.name }) : null;
     if (call) forwards.add(call.callee);
-    return !!call && options.forwardTo?.get(call.callee) === call.role;
+    return !!call && !!options.forwardTo && Object.hasOwn(options.forwardTo, call.callee) && options.forwardTo[call.callee] === call.role;
   };
   const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded) : { refusals: [], edits: [], reads: [], helperCalls: [] };
