@@ -32,6 +32,8 @@ const MOVED: Record<string, [number, number]> = {
   overlap: [3, 4],
   'render-ejs': [1, 1],
   'router-error-chain': [0, 1],
+  'start-file-cjs': [4, 4],
+  'start-file-ts': [3, 3],
   'style-double': [2, 2],
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],

@@ -13,7 +13,7 @@ import { isTypeScript } from '../lib/ast.js';
 import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
-import { hooksModuleFile } from '../server-module/locate.js';
+import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
 import type { PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
@@ -157,10 +157,15 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
     if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}) });
+    // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
+    const handed = startsApp(ctx, p.file);
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);
-    register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+    if (handed) {
+      add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
+      register.handed = true;
+    } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
     const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
     const registration = rendering ? views(rendering.route).registration : null;
     if (registration && !('refuse' in registration)) {

@@ -6,6 +6,7 @@ import type { Anchor } from '../lib/anchor.js';
 import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
 import type { HooksModuleFacts } from '../server-module/hooks-template.js';
 import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
+import type { HandRoutesEntry } from './start-file.js';
 
 /** One Fastify route of a plugin, as source text pieces taken from the Express registration. */
 export interface PluginRoute {
@@ -58,6 +59,8 @@ export interface PluginEntry {
   errorHandler?: { reference: string } | { inline: Anchor; options: HandlerOptions };
   /** Import of the adapters when a hook uses them: specifier of the generated hooks module, and the names. */
   adapters: { specifier: string; names: string[] } | null;
+  /** The file starts the app and hands the plugin to buildFastify (start-file.ts): it is not exported. */
+  handed?: boolean;
 }
 
 /** A route that stays on Express: a `// TODO(migrate): …` above its registration (an older one of this step replaced). */
@@ -84,4 +87,6 @@ export interface NameCallbackEntry {
   name: string;
 }
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry;
+export type { HandRoutesEntry };
+
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry;

@@ -25,6 +25,7 @@ import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
+import { startFileRefusal } from './start-file.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -35,7 +36,7 @@ export interface ReadInput {
   /** The Express apps `target` serves (server-module/locate.ts appsPerModule). */
   servesApps: App[];
   views: ViewsOf;
-  /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp). */
+  /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp): its plugin is handed to buildFastify there. */
   startsApp: (file: string) => boolean;
 }
 
@@ -61,10 +62,10 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
   const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
   if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
-  // The plugin lives next to the registration and the generated module imports it: from the file that
-  // starts the app (which imports the generated module) that is a cycle — CommonJS hands out a half-built
-  // module, and the route parity check cannot follow it.
-  if (input.startsApp(route.registration.file)) block({ code: 'route-start-file', reason: `it is registered in ${route.registration.file}, the file that starts the app, which the generated server module would have to import back (a cycle); move the routes into a module of their own` });
+  // The plugin lives next to the registration and the generated module imports it; the file that
+  // starts the app hands its plugin to buildFastify instead (start-file.ts).
+  const startFile = input.startsApp(route.registration.file) ? startFileRefusal(ctx, route, reg) : null;
+  if (startFile) block({ code: 'route-start-file', reason: startFile });
   // A route registered in a buildFastify several apps share would answer for all of them (the errors stage's shared-generated-module).
   if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
   if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });

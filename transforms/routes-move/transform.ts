@@ -25,6 +25,7 @@ import { hooksModule } from '../server-module/hooks-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
+import { handRoutes } from './start-file.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
@@ -98,8 +99,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
+      if (entry.typescript && entry.handed) types.add('FastifyPluginAsync');
     }
   }
+
+  const handed = entries.filter((e) => e.kind === 'hand-routes');
+  if (handed.length) steps.push(() => handRoutes(j, root, handed, style.quote, file.path));
 
   const importsBefore = importedSpecifiers(j, root);
   // What the rewrites call (`encodeUrl`), imported under the name they use — before they use it,
@@ -117,11 +122,9 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
   const printed = printEdited(j, root, file.source, style, importsBefore);
-  // recast puts the appended plugin right under the last statement; a blank line sets it apart.
-  if (!plugins.length) return printed;
-  // recast puts an appended plugin right under the statement before it (two of them on one line): a blank line sets each apart.
+  // recast puts an appended plugin (or movedRoutes) right under the statement before it (two of them on one line): a blank line sets each apart.
   const eol = style.eol;
-  return printed.replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* Fastify routes of the Express )/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`);
+  return printed.replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`);
 }
 
 /**
@@ -170,14 +173,22 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
   const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
   return [
     '/**',
-    ` * Fastify routes of the Express ${plugin.of}, written by \`migrate run --stage routes\`. The server the`,
-    " * shim generated registers this plugin under the router's mount path (prefix), after the bridge:",
-    " * the app's Express middleware still runs first for these routes, as it did in Express.",
+    ...(plugin.handed
+      ? [
+          ` * Fastify routes of the Express ${plugin.of}, written by \`migrate run --stage routes\`. This file hands`,
+          " * the plugin to buildFastify, whose server registers it under the router's mount path (prefix),",
+          " * after the bridge: the app's Express middleware still runs first for these routes, as it did in Express.",
+        ]
+      : [
+          ` * Fastify routes of the Express ${plugin.of}, written by \`migrate run --stage routes\`. The server the`,
+          " * shim generated registers this plugin under the router's mount path (prefix), after the bridge:",
+          " * the app's Express middleware still runs first for these routes, as it did in Express.",
+        ]),
     ' */',
-    `${plugin.module === 'esm' ? 'export ' : ''}async function ${plugin.name}(${param}) {`,
+    `${plugin.module === 'esm' && !plugin.handed ? 'export ' : ''}async function ${plugin.name}(${param}) {`,
     ...lines.map((l) => (l ? `  ${l}` : '')),
     '}',
-    ...(plugin.module === 'esm' ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
+    ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
 }
 

@@ -28,6 +28,12 @@ export interface MovedRoutesRegistration {
    * (`fastify.register(movedRoutes, { app })`).
    */
   views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
+  /**
+   * A file that starts the app registers routes of its own: it hands their plugins to buildFastify
+   * (start-file.ts), since the module importing them back would be a cycle. buildFastify then takes
+   * `{ routes }` and movedRoutes registers each `{ plugin, prefix }` of it with the others.
+   */
+  handed?: boolean;
 }
 
 /**
@@ -70,18 +76,45 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   const views = entry.views && !registersViews(j, root) && !(moved && j(moved).toSource().includes("decorateReply('locals'")) ? entry.views : null;
   for (const i of views?.imports ?? []) imports.push({ name: i.local, local: i.local, specifier: i.from, kind: i.kind });
   const viewLines = (views?.statements ?? []).map((l) => inQuote(l, quote));
+  const handing = !!entry.handed && !(moved && takes(moved, 'routes'));
+  if (handing) lines.push(...HANDED_LOOP);
   if (!lines.length && !viewLines.length && moved) return false;
-  if (!moved) addMovedRoutes(j, root, entry, body!, [...viewLines, ...lines], q, !!views);
+  if (!moved) addMovedRoutes(j, root, entry, body!, [...viewLines, ...lines], q, { app: !!views, routes: handing });
   else {
     if (viewLines.length) {
       const at = moved.body.body.findIndex((st: Node) => /\.register\(/.test(j(st).toSource()));
       moved.body.body.splice(at < 0 ? moved.body.body.length : at, 0, ...j(viewLines.join('\n')).find(j.Program).paths()[0].node.body);
-      takeApp(j, root, moved, entry);
     }
     if (lines.length) moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
+    if (viewLines.length || handing) takeOptions(j, root, moved, entry, { app: viewLines.length > 0 || takes(moved, 'app'), routes: handing || takes(moved, 'routes') });
   }
+  if (handing) takeHandedRoutes(j, root, entry);
   if (imports.length) insertImports(j, program, entry, imports, q);
   return true;
+}
+
+/** The statements of movedRoutes that register the plugins the file starting the app handed to buildFastify. */
+const HANDED_LOOP = [
+  "// The routes of the file that starts the app, which hands their plugins to buildFastify (imported here, they",
+  '// would be a cycle).',
+  'for (const { plugin, prefix } of routes) fastify.register(plugin, { prefix });',
+];
+
+/** The type of the handed routes in TypeScript: each plugin under its prefix. */
+const HANDED_TYPE = 'Array<{ plugin: FastifyPluginAsync; prefix?: string }>';
+
+/** Which options movedRoutes takes (its second parameter's properties). */
+interface MovedRoutesOptions {
+  /** The Express app, when it registers the app's views. */
+  app: boolean;
+  /** The plugins the file starting the app handed to buildFastify. */
+  routes: boolean;
+}
+
+/** Whether movedRoutes (of a former run) takes option `name` in its second parameter. */
+function takes(moved: Node, name: keyof MovedRoutesOptions): boolean {
+  const pattern = moved.params[1];
+  return pattern?.type === 'ObjectPattern' && pattern.properties.some((p: Node) => p.key?.name === name);
 }
 
 /** One import the module gains: a named import (`{ name as local }`), a default or a namespace. */
@@ -92,19 +125,45 @@ interface ImportLine {
   kind: 'named' | 'default' | 'namespace';
 }
 
-/** movedRoutes of a former run, given the Express app now that it registers the views: `movedRoutes(fastify, { app })`, registered with `{ app }`. */
-function takeApp(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRoutesRegistration): void {
-  if (moved.params.length > 1) return;
-  moved.params.push(j(`function f(${appParam(entry)}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[0]);
+/**
+ * movedRoutes of a former run takes `options` now (the Express app once it registers the views, the
+ * handed routes): its second parameter and the options of its registration in buildFastify are
+ * written again with them.
+ */
+function takeOptions(j: JSCodeshift, root: Collection, moved: Node, entry: MovedRoutesRegistration, options: MovedRoutesOptions): void {
+  moved.params.splice(1, 1, j(`function f(${optionsParam(entry, options)}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[0]);
   root
     .find(j.CallExpression, { callee: { property: { name: 'register' } } })
-    .filter((p) => (p.node.arguments[0] as Node)?.type === 'Identifier' && (p.node.arguments[0] as Node).name === 'movedRoutes' && p.node.arguments.length === 1)
-    .forEach((p) => void p.node.arguments.push(j('x({ app })').find(j.ObjectExpression).paths()[0].node));
+    .filter((p) => (p.node.arguments[0] as Node)?.type === 'Identifier' && (p.node.arguments[0] as Node).name === 'movedRoutes')
+    .forEach((p) => void p.node.arguments.splice(1, 1, j(`x(${optionsObject(options)})`).find(j.ObjectExpression).paths()[0].node));
 }
 
-/** The second parameter of movedRoutes when it takes the Express app. */
-function appParam(entry: MovedRoutesRegistration): string {
-  return entry.typescript ? '{ app }: { app: ExpressApp }' : '{ app }';
+/** The second parameter of movedRoutes for `options` (`{ app, routes }`, typed in TypeScript). */
+function optionsParam(entry: MovedRoutesRegistration, options: MovedRoutesOptions): string {
+  const names = optionNames(options);
+  if (!entry.typescript) return `{ ${names.join(', ')} }`;
+  const types = { app: 'app: ExpressApp', routes: `routes: ${HANDED_TYPE}` };
+  return `{ ${names.join(', ')} }: { ${names.map((n) => types[n]).join('; ')} }`;
+}
+
+/** `{ app, routes }` as movedRoutes' registration passes them. */
+function optionsObject(options: MovedRoutesOptions): string {
+  return `{ ${optionNames(options).join(', ')} }`;
+}
+
+function optionNames(options: MovedRoutesOptions): Array<keyof MovedRoutesOptions> {
+  return (['app', 'routes'] as const).filter((n) => options[n]);
+}
+
+/**
+ * buildFastify takes the routes the file starting the app hands it — a second parameter
+ * `{ routes = [] } = {}` — when it does not yet.
+ */
+function takeHandedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration): void {
+  const build = root.find(j.FunctionDeclaration, { id: { name: 'buildFastify' } }).paths()[0];
+  if (!build || build.node.params.length > 1) return;
+  const param = entry.typescript ? `{ routes = [] }: { routes?: ${HANDED_TYPE} } = {}` : '{ routes = [] } = {}';
+  build.node.params.push(j(`function f(app, ${param}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[1]);
 }
 
 /** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
@@ -127,13 +186,14 @@ function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegist
 }
 
 /** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
-function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, takesApp: boolean): void {
+function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, options: MovedRoutesOptions): void {
+  const given = optionNames(options).length > 0;
   const { body: statements, instance, returned } = buildFastifyOf(j, root, 'register the moved routes');
   const register = j(
     [
       '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
       '// middleware runs first for them, as it did in Express.',
-      `${instance}.register(movedRoutes${takesApp ? ', { app }' : ''});`,
+      `${instance}.register(movedRoutes${given ? `, ${optionsObject(options)}` : ''});`,
     ].join('\n'),
   )
     .find(j.Program)
@@ -147,7 +207,7 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegi
       " * are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and",
       ' * handed to their handlers as request.body, until the plugins stage moves body parsing to Fastify.',
       ' */',
-      `async function movedRoutes(fastify${t(': FastifyInstance')}${takesApp ? `, ${appParam(entry)}` : ''}) {`,
+      `async function movedRoutes(fastify${t(': FastifyInstance')}${given ? `, ${optionsParam(entry, options)}` : ''}) {`,
       '  fastify.removeAllContentTypeParsers();',
       `  fastify.addContentTypeParser(${q}*${q}, ${body.parser});`,
       `  fastify.addHook(${q}preHandler${q}, ${body.hook});`,
