@@ -83,7 +83,10 @@ export class ModuleResolver {
     const isBare = !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#');
     if (out && !out.isExternalLibraryImport && !out.resolvedFileName.includes('/node_modules/')) {
       const file = this.sourceFor(out.resolvedFileName);
-      if (file.startsWith(this.opts.root + path.sep)) return { kind: 'file', path: file };
+      // A bare specifier mapped onto the project's own declaration file (`"paths": { "*": ["src/types/*"] }`
+      // and src/types/express-flash.d.ts) types a package: there is no code of the project to run.
+      const declaresPackage = isBare && file.endsWith('.d.ts');
+      if (file.startsWith(this.opts.root + path.sep) && !declaresPackage) return { kind: 'file', path: file };
     }
     if (isBare && !out && this.isPathAlias(specifier)) return { kind: 'unresolved' };
     if (isBare) {

@@ -129,6 +129,12 @@ export interface MiddlewareEntry {
    */
   readsRequestOnly?: true;
   /**
+   * Response methods it replaces on Express's response for the requests it runs for (express-flash's
+   * `res.render` wrapper): a route whose handler calls one must not move while it does, since
+   * Fastify's reply is not patched (rules/checks/res-method-reassign.ts).
+   */
+  replacesResponseMethods?: string[];
+  /**
    * Error middleware that answers every error itself on Node's request and response (`res.statusCode`,
    * `res.setHeader`, `res.end`) and never calls `next`: the errors stage can run it unchanged as the
    * Fastify error handler on `request.raw`/`reply.raw` after `reply.hijack()`, which is what it did in
@@ -509,6 +515,7 @@ export const MIDDLEWARE = {
       { express: 'res.locals.messages in views', fastify: 'reply.locals.messages set from reply.flash() in a preHandler hook' },
     ],
     caveats: ['express-flash is connect-flash plus a `res.render` wrapper that adds `messages` to every view: views read `messages` only if a hook puts it into `reply.locals` before `reply.view`.'],
+    replacesResponseMethods: ['res.render'],
     stage: 'plugins',
     safety: 'needs-care',
     source: 'express-flash README; express-fastify-mapping.md §3 (connect-flash row)',

@@ -18,6 +18,16 @@ describe('ModuleResolver', () => {
     expect(resolver.resolve('express', `${dir}/src/app.ts`)).toEqual({ kind: 'package', name: 'express', subpath: '' });
   });
 
+  it("keeps a package a package when the catch-all maps it onto the project's own declaration file (src/types/express-flash.d.ts)", () => {
+    const dir = project({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '*': ['node_modules/*', 'src/types/*'] } } }),
+      'src/app.ts': "import flash from 'express-flash';",
+      'src/types/express-flash.d.ts': "declare module 'express-flash';",
+    });
+    const resolver = new ModuleResolver({ root: dir });
+    expect(resolver.resolve('express-flash', `${dir}/src/app.ts`)).toEqual({ kind: 'package', name: 'express-flash', subpath: '' });
+  });
+
   it('resolves "@/…" aliases without baseUrl, and reports a missing one as unresolved, not as a package', () => {
     const dir = project({
       'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { '@/*': ['src/*'] } } }),
