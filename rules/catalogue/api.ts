@@ -1154,9 +1154,11 @@ export const API = {
     api: 'res.setHeader',
     fastify: 'reply.header(k, v)',
     safety: 'needs-care',
-    difference: 'Node’s setHeader on `reply.raw` bypasses the reply’s header store; via `reply.header` names are lower-cased and set-cookie appends.',
+    difference: 'Node’s setHeader on `reply.raw` bypasses the reply’s header store; via `reply.header` names are lower-cased and set-cookie appends. A Content-Type set with it gets a charset from Express’s res.send for string bodies, and is written as given by Fastify: that form stays.',
+    shape: { use: 'call' },
+    rewrite: { form: 'reply.header(k, v) (a literal name other than Content-Type)', where: 'everywhere' },
     stage: 'routes',
-    source: '§1.4 (res.set row), §2.3',
+    source: '§1.4 (res.set row), §2.3; Express 4/5 lib/response.js send (setCharset on a string body)',
   },
   'res.getHeader': {
     api: 'res.getHeader',

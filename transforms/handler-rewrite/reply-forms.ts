@@ -58,6 +58,18 @@ function setHeader(args: Expr[], ctx: FormContext): FormResult {
   return { steps: [call('header', args[0], j.stringLiteral(type))] };
 }
 
+/**
+ * `res.setHeader(name, value)` (Node's): `reply.header(name, value)` for a literal name other than
+ * Content-Type, which Express's res.send would give a charset for a string body (lib/response.js).
+ */
+function setNodeHeader(args: Expr[]): FormResult {
+  if (args.length !== 2) return refuse(`res.setHeader with ${args.length} argument(s)`);
+  const name = stringArg(args, 0);
+  if (name === null) return refuse('res.setHeader(name, …) with a header name known only at run time');
+  if (name.toLowerCase() === 'content-type') return refuse("res.setHeader('Content-Type', …): Express's res.send adds a charset to it for a string body, Fastify writes it as given; use res.type(…)");
+  return { steps: [call('header', args[0], args[1])] };
+}
+
 /** `res.type(t)` / `res.contentType(t)`. */
 function setType(args: Expr[], ctx: FormContext): FormResult {
   const value = stringArg(args, 0);
@@ -259,6 +271,7 @@ export const REPLY_CONVERTERS: Readonly<Record<string, Convert>> = {
   'res.json': json,
   'res.sendStatus': sendStatus,
   'res.set': setHeader,
+  'res.setHeader': setNodeHeader,
   'res.type': setType,
   'res.get': (args) => (args.length === 1 ? { steps: [call('getHeader', args[0])] } : refuse('res.get without one argument')),
   'res.end': (args) => (args.length === 0 ? { steps: [call('send')] } : refuse('res.end(data): Node sends it without a content type, reply.send adds text/plain')),
