@@ -69,6 +69,8 @@ export interface FormContext {
    * `res.render` refuses (plugins stage).
    */
   views?: true | string;
+  /** With `views: true`: res.render renders through the replacement the app's middleware put on Express's response (HandlerOptions.renderReplaced). */
+  renderReplaced?: boolean;
 }
 
 /**

@@ -110,6 +110,12 @@ export interface HandlerOptions {
    * refusal, given as the route's; absent: `res.render` refuses (plugins stage).
    */
   views?: true | string;
+  /**
+   * Role `route`, with `views: true`: the app's middleware replaces Express's res.render
+   * (express-flash), and `res.render(…)` becomes `reply.renderLikeExpress(…)`, which renders
+   * through that replacement (plugin-registrations/view.ts RENDER_LIKE_EXPRESS).
+   */
+  renderReplaced?: boolean;
 }
 
 /** The outcome of looking at a handler. */
@@ -239,6 +245,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     encodeUrl: encodeUrl?.local,
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
+    renderReplaced: options.role === 'route' && options.renderReplaced,
   };
   // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
   const forwards = new Set<string>();

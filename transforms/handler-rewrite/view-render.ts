@@ -19,12 +19,21 @@
  * it), a view name that is not a literal relative name (Express resolves
  * an absolute name as a file path, @fastify/view joins every name to its root), and a locals
  * literal with a key Express's engine reads as a compile option (view-engines.ts).
+ *
+ * Where the app's middleware replaced Express's res.render (express-flash, a local flash that puts
+ * the messages into every view), the call becomes `reply.renderLikeExpress(view[, locals])`, the
+ * reply decorator plugin-registrations/view.ts registers with @fastify/view: it renders through the
+ * replacement on Express's response when the middleware set one for this request, else it is
+ * reply.view.
  */
 import type { Expr, FormContext, FormResult } from './forms.js';
 import { ENGINE_OPTION_LOCALS } from '../../rules/catalogue/view-engines.js';
 
 /** The plugin a converted `res.render` needs registered in the route's context. */
 export const VIEW_PLUGIN = '@fastify/view';
+
+/** The reply decorator that renders through the app's replacement of res.render (module comment). */
+export const RENDER_LIKE_EXPRESS = 'renderLikeExpress';
 
 /** The refusal when the route's context has no @fastify/view (FormContext.views absent). */
 export const RENDER_NEEDS_PLUGIN = 'res.render needs @fastify/view, which the plugins stage registers';
@@ -44,7 +53,7 @@ export function renderForm(args: Expr[], ctx: FormContext): FormResult {
     const localsProblem = localsProblemOf(args[1], ctx);
     if (localsProblem) return refuse(localsProblem);
   }
-  return { steps: [{ call: 'view', args }], plugins: [VIEW_PLUGIN] };
+  return { steps: [{ call: ctx.renderReplaced ? RENDER_LIKE_EXPRESS : 'view', args }], plugins: [VIEW_PLUGIN] };
 }
 
 function isFunction(node: Expr): boolean {

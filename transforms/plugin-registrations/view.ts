@@ -34,6 +34,7 @@ import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import { VIEW_ENGINES, type ViewEngineFacts } from '../../rules/catalogue/view-engines.js';
 import { identifierNames } from '../lib/ast.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
+import { RENDER_LIKE_EXPRESS } from '../handler-rewrite/view-render.js';
 
 /** What `viewRegistration` reads. */
 export interface ViewsInput {
@@ -47,6 +48,8 @@ export interface ViewsInput {
   app?: string;
   /** Names already bound in the server module: the imports take free names (`fastifyView2`, …). */
   taken?: ReadonlySet<string>;
+  /** The app's middleware replaces Express's res.render (`file:line` of each): the registration adds reply.renderLikeExpress (RENDER_LIKE_EXPRESS). */
+  renderReplacedAt?: string[];
 }
 
 /** One import the statements use: `kind` default (`import x from` / `const x = require(…)`) or namespace (`import * as x from`). */
@@ -59,18 +62,20 @@ export interface ViewImport {
 /**
  * The registration, or why none is exact. `statements` are source lines at the statement level
  * of movedRoutes' body (the caller indents them), single quotes, 2-space indentation inside,
- * to go before the routers' registrations; `dependencies` are package.json additions (package →
+ * to go before the routers' registrations; `renderLikeExpress` the lines of the reply decorator
+ * that renders through the app's replacement of res.render (ViewsInput.renderReplacedAt), after
+ * them, also where the views are registered already; `dependencies` are package.json additions (package →
  * range, rules/catalogue/versions.ts): @fastify/view, and the engine's `@types` in TypeScript. The
  * engine package stays the app's own dependency.
  */
-export type ViewRegistration = { imports: ViewImport[]; statements: string[]; dependencies: Record<string, string> } | { refuse: string };
+export type ViewRegistration = { imports: ViewImport[]; statements: string[]; renderLikeExpress?: string[]; dependencies: Record<string, string> } | { refuse: string };
 
 /**
  * viewRegistration for the app whose generated server module is `server`, read through the plan's
  * parsed files: the names that module binds are taken (the routes stage puts the statements in its
  * movedRoutes, the errors stage at the root of its buildFastify).
  */
-export function viewRegistrationIn(parsed: ParsedFiles, server: { file: string; typescript: boolean }, input: Pick<ViewsInput, 'appId' | 'inventory'>): ViewRegistration {
+export function viewRegistrationIn(parsed: ParsedFiles, server: { file: string; typescript: boolean }, input: Pick<ViewsInput, 'appId' | 'inventory' | 'renderReplacedAt'>): ViewRegistration {
   const module = parsed(server.file);
   return viewRegistration({ ...input, server: { typescript: server.typescript }, taken: module ? identifierNames(module.j, module.root) : new Set() });
 }
@@ -112,6 +117,7 @@ export function viewRegistration(input: ViewsInput): ViewRegistration {
       ...localsGetter(input.server.typescript),
       ...register,
     ],
+    ...(input.renderReplacedAt?.length ? { renderLikeExpress: renderLikeExpress(input.renderReplacedAt) } : {}),
     dependencies: dependenciesOf(engine.facts, input.server.typescript),
   };
 }
@@ -163,6 +169,29 @@ function engineOptions(facts: ViewEngineFacts, settings: Setting[], app: string)
 function dependenciesOf(facts: ViewEngineFacts, typescript: boolean): Record<string, string> {
   const types = `@types/${facts.package}`;
   return { '@fastify/view': versionOf('@fastify/view'), ...(typescript && isVersioned(types) ? { [types]: versionOf(types) } : {}) };
+}
+
+/**
+ * `reply.renderLikeExpress(view, locals)` for moved routes while the app's middleware (at `where`)
+ * replaces Express's res.render on the requests it runs for: the replacement (which adds to the
+ * view's locals, then calls Express's own render) runs on Express's response, as in Express, with a
+ * callback — Express's res.render hands the HTML to it (express 4.x/5.x lib/response.js `render`) —
+ * that sends the HTML as Express's res.send typed it, or the error to Fastify's error handler
+ * (Express's render called next(err)). A request the middleware did not run for renders with
+ * reply.view. JavaScript only: a TypeScript module would need FastifyReply augmented
+ * (routes/replaced-render.ts keeps those routes on Express).
+ */
+function renderLikeExpress(where: string[]): string[] {
+  return [
+    `// The app's middleware replaces Express's res.render (${where.join(', ')}): moved routes render through that`,
+    "// replacement on Express's response where it ran for the request, as Express did, and send the HTML it gives.",
+    `fastify.decorateReply('${RENDER_LIKE_EXPRESS}', function (view, locals) {`,
+    '  const reply = this;',
+    "  if (!Object.hasOwn(reply.raw, 'render')) return reply.view(view, locals);",
+    "  reply.raw.render(view, locals, (err, html) => (err ? reply.send(err) : reply.type('text/html; charset=utf-8').send(html)));",
+    '  return reply;',
+    '});',
+  ];
 }
 
 /** `reply.locals` as Express's `res.locals` (module comment); TypeScript reads it through a cast (Node's ServerResponse has no locals). */

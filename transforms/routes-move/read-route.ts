@@ -26,6 +26,7 @@ import type { PluginRoute } from './model.js';
 import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
+import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -55,7 +56,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   }
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
-  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines));
+  const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
+  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';
@@ -78,6 +80,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     scope: route.mountChain.length ? 'router' : 'app',
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
+    ...(renderLike ? { renderReplaced: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);

@@ -18,6 +18,7 @@ import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths } from './paths.js';
+import { replacements } from './replaced-render.js';
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
 export interface OwnChain {
@@ -44,9 +45,10 @@ function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number
 
 /**
  * Blockers the inventory and its findings show for `route` (all of them, most fundamental first);
- * `lines`: the first and last line of its registration statement.
+ * `lines`: the first and last line of its registration statement; `renderLikeExpress`: a replaced
+ * res.render does not hold it back (its render goes through the replacement: replaced-render.ts).
  */
-export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number]): Blocker[] {
+export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number], renderLikeExpress = false): Blocker[] {
   const inventory = ctx.inventory;
   const blockers: Blocker[] = [];
   const add = (code: BlockerCode, reason: string, where?: string[], at?: Location) => blockers.push({ code, reason, ...(where ? { where } : {}), ...(at ? { at } : {}) });
@@ -76,7 +78,9 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`), parents[0].registration);
   if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that stays on Express: the errors stage does not move it (the errors stage's item for it says why)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`), appLevel[0].registration);
   // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
-  const replaced = (inventory.findings ?? []).filter((f) => f.rule === 'res-method-reassign').flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })));
+  const replaced = replacements(inventory)
+    .flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })))
+    .filter((r) => !(renderLikeExpress && r.api === 'res.render'));
   if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`), replaced[0].f.location);
   for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`], f.location);
   const own = ownChain(route, lines);

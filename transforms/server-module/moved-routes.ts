@@ -11,6 +11,7 @@ import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
 import { importedLocal } from '../lib/imports.js';
 import { buildFastifyOf, inQuote, registersViews } from './build-fastify.js';
+import { RENDER_LIKE_EXPRESS } from '../handler-rewrite/view-render.js';
 
 type Quote = 'single' | 'double';
 
@@ -27,7 +28,7 @@ export interface MovedRoutesRegistration {
    * when a moved route renders: its imports and statements. movedRoutes then takes the Express app
    * (`fastify.register(movedRoutes, { app })`).
    */
-  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[] };
+  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[]; renderLikeExpress?: string[] };
   /**
    * A file that starts the app registers routes of its own: it hands their plugins to buildFastify
    * (start-file.ts), since the module importing them back would be a cycle. buildFastify then takes
@@ -75,7 +76,9 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   // Not when the errors stage registered it at the root for a rendering error or 404 handler (build-fastify.ts registerViews): it serves movedRoutes too.
   const views = entry.views && !registersViews(j, root) && !(moved && j(moved).toSource().includes("decorateReply('locals'")) ? entry.views : null;
   for (const i of views?.imports ?? []) imports.push({ name: i.local, local: i.local, specifier: i.from, kind: i.kind });
-  const viewLines = (views?.statements ?? []).map((l) => inQuote(l, quote));
+  // reply.renderLikeExpress once, also where the errors stage registered the views at the root (it reads reply.view).
+  const decorator = entry.views?.renderLikeExpress && !j(root.find(j.Program).paths()[0]).toSource().includes(`decorateReply('${RENDER_LIKE_EXPRESS}'`) && !j(root.find(j.Program).paths()[0]).toSource().includes(`decorateReply("${RENDER_LIKE_EXPRESS}"`) ? entry.views.renderLikeExpress : [];
+  const viewLines = [...(views?.statements ?? []), ...decorator].map((l) => inQuote(l, quote));
   const handing = !!entry.handed && !(moved && takes(moved, 'routes'));
   if (handing) lines.push(...HANDED_LOOP);
   if (!lines.length && !viewLines.length && moved) return false;
