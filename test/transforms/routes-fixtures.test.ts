@@ -33,7 +33,7 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
-  'start-file-cjs': [4, 4],
+  'start-file-cjs': [5, 5],
   'start-file-ts': [3, 3],
   'style-double': [2, 2],
   'ts-router': [3, 3],
