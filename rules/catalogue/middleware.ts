@@ -129,6 +129,18 @@ export interface MiddlewareEntry {
    */
   readsRequestOnly?: true;
   /**
+   * Functions of the package a route handler calls with Express's request (express-validator's
+   * `validationResult(req)`, `check('email').isEmail().run(req)`): they read what the package's
+   * middleware stored on that request, or run its validators on it. On a moved route the request
+   * those middleware saw is Express's own, `request.raw` (they ran in the bridge, or through the
+   * `expressMiddleware` adapter, which hands them `request.raw`): the handler rewrite passes that
+   * (transforms/handler-rewrite/package-calls.ts). `calls`: exports called with the request as
+   * their first argument; `runs`: the method (`run`) of the values some exports build, called with
+   * the request; `readParams`: the exports whose chains read the route parameters (`req.params`),
+   * which Express's request lacks on a route Fastify matched — on a route with parameters those refuse.
+   */
+  takesRequest?: { calls: readonly string[]; runs?: { method: string; exports: readonly string[]; readParams: readonly string[] } };
+  /**
    * Response methods it replaces on Express's response for the requests it runs for (express-flash's
    * `res.render` wrapper): a route whose handler calls one must not move while it does, since
    * Fastify's reply is not patched (rules/checks/res-method-reassign.ts).
@@ -723,6 +735,14 @@ export const MIDDLEWARE = {
   },
   'express-validator': {
     readsRequestOnly: true,
+    // express-validator 6.x/7.x: validationResult and matchedData read the contexts its chains stored
+    // on the request (lib/validation-result.js `req[contextsKey]`, lib/matched-data.js); a chain's
+    // run(req) selects fields from req[location] for its locations (lib/field-selection.js): `check`
+    // reads every location, `param` and the schema/oneOf/exact builders may read req.params.
+    takesRequest: {
+      calls: ['validationResult', 'matchedData'],
+      runs: { method: 'run', exports: ['body', 'check', 'checkExact', 'checkSchema', 'cookie', 'header', 'oneOf', 'param', 'query'], readParams: ['check', 'checkExact', 'checkSchema', 'oneOf', 'param'] },
+    },
     package: 'express-validator',
     fastify: 'core',
     kind: 'core',

@@ -24,9 +24,11 @@ afterAll(() => {
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
+  'controller-array': [3, 3],
   'esm-router': [3, 4],
   'helper-function': [2, 2],
   'later-middleware': [1, 2],
+  'middleware-array': [4, 4],
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],

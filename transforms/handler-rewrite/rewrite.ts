@@ -32,6 +32,7 @@ import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, 
 import { isReference } from '../lib/ast.js';
 import { planFlow } from './flow.js';
 import { helperCallee, helperParamRefusals } from './helpers.js';
+import { packageRequestCall } from './package-calls.js';
 import { forwardAt, type Forward } from './forwards.js';
 import { planRawAccess, type RawAccess } from './raw.js';
 import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './types.js';
@@ -94,6 +95,12 @@ export interface HandlerOptions {
   jsonSpaces?: number;
   /** The file is TypeScript: typed parameters become FastifyRequest / FastifyReply. */
   typescript: boolean;
+  /**
+   * Roles `route`, `hook`, `helper`: the route has path parameters (its own or a mount path's).
+   * Express's request on Fastify (`request.raw`) has no route parameters, so a package function
+   * that reads them refuses the request (package-calls.ts).
+   */
+  routeParams?: boolean;
   /**
    * Where a route handler or hook is registered: on the app, or on a router mounted under a path,
    * where Express's req.url / req.path / req.baseUrl are relative to the mount path (those refuse).
@@ -255,7 +262,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     return !!call && !!options.forwardTo && Object.hasOwn(options.forwardTo, call.callee) && options.forwardTo[call.callee] === call.role;
   };
   const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded) : { refusals: [], edits: [], reads: [], helperCalls: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
@@ -355,12 +362,20 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
  * those in `helpers` allowed (renaming the parameter is their whole edit), as are the calls
  * `forwarded` allows (forwards.ts).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null, forwarded: (ref: ASTPath<Node>) => boolean): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
   const helperCalls = new Set<string>();
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
     if (forwarded(ref)) continue;
+    // On a moved route: a package function taking Express's request gets it (package-calls.ts).
+    const pkg = route ? packageRequestCall(ref) : null;
+    if (pkg?.readsParams && route!.routeParams) plan.refusals.push(`it hands \`${reqName}\` to ${pkg.callee} [${pkg.package}], which reads the route parameters: Express's request on Fastify (request.raw) has none`);
+    else if (pkg) {
+      raw.use('Request');
+      plan.edits.push({ size: sizeOf(ref.node), run: () => void ref.replace(raw.request(j.identifier(requestName))) });
+    }
+    if (pkg) continue;
     const use = memberUse(ref);
     const callee = use ? null : helperCallee(ref);
     if (callee) helperCalls.add(callee);

@@ -24,7 +24,8 @@ import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths } from './paths.js';
-import { inventoryBlockers } from './route-blockers.js';
+import { inventoryBlockers, ownChain } from './route-blockers.js';
+import { arrayChain } from './chains.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import { collect, newState, type RouteState } from './state.js';
@@ -78,12 +79,16 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...jsonOptionsOf(ctx.inventory, route),
     typescript: false,
     scope: route.mountChain.length ? 'router' : 'app',
+    ...(route.path.params.length ? { routeParams: true } : {}),
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
-  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
+  // Functions given in arrays go to expressChain with the handler (chains.ts); the others become hooks one by one.
+  const chain = arrayChain(ownChain(route, statement.lines).middleware, route.handler, registration);
+  if (chain && 'refuse' in chain) block({ code: 'route-middleware-array', reason: chain.refuse });
+  const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
   const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route);
@@ -91,7 +96,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
     if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${stringLiteral(forms.wildcard, style)})`);
     const first = statement.methods[0].method === route.method;
-    state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
+    state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [], ...(chain && !('refuse' in chain) ? { chain } : {}) };
   }
   return state;
 }
@@ -122,9 +127,11 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   state.handlerKey = `${def.file}:${def.line}:${def.column}`;
   state.rewrite = { file: def.file, fn, options: own, helpers };
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
-  const placement = placementOf(defFile.j, defFile.root, fn);
+  // The last function of a controller's array: the array is what the registration and any other use refer to.
+  const held = route.handler.slot?.element && fn.parent.node.type === 'ArrayExpression' ? fn.parent : fn;
+  const placement = placementOf(defFile.j, defFile.root, held);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [held.node.start, held.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };
