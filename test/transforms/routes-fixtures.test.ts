@@ -24,12 +24,14 @@ afterAll(() => {
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
+  'class-controller': [3, 3],
   'controller-array': [3, 3],
   'esm-router': [3, 4],
   'helper-function': [2, 2],
   'later-middleware': [1, 2],
   'middleware-array': [4, 4],
   'mounted-twice': [4, 4],
+  'object-controller': [2, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
   'render-ejs': [1, 1],
@@ -46,6 +48,7 @@ const MOVED: Record<string, [number, number]> = {
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
   'later-middleware': ['route-later-middleware'],
+  'object-controller': ['route-handler-shared', 'route-handler-api'],
   overlap: ['route-overlap'],
   'router-error-chain': ['route-router-error-handler'],
   'two-apps-one-module': ['route-shared-module', 'route-shared-module'],

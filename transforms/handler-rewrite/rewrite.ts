@@ -102,6 +102,12 @@ export interface HandlerOptions {
    */
   routeParams?: boolean;
   /**
+   * Role `route`: the registration binds the function (`router.get('/', users.list.bind(users))`), so
+   * its `this` is the object it was bound to on Fastify as in Express (Fastify's own `this` for a
+   * handler, the instance, does not reach a bound function): reading `this` does not refuse.
+   */
+  boundThis?: boolean;
+  /**
    * Where a route handler or hook is registered: on the app, or on a router mounted under a path,
    * where Express's req.url / req.path / req.baseUrl are relative to the mount path (those refuse).
    * Default `app`; error and not-found handlers are app-level.
@@ -229,7 +235,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
   const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
-  if (flowRole && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
+  if (flowRole && readsThis(j, fn) && !options.boundThis) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
   const program = afterBridge ? programOf(fn) : null;
   const fileNames = program ? namesIn(j, program) : taken;

@@ -11,10 +11,10 @@ import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { anchorOf } from '../lib/anchor.js';
 import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
-import { placementOf } from '../lib/exports.js';
+import { memberOf, placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
-import { otherUses } from '../lib/references.js';
+import { otherMemberUses, otherUses } from '../lib/references.js';
 import { inRouteStatement, routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
@@ -120,7 +120,9 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   const defFile = def ? parsed(def.file) : null;
   const fn = def && defFile ? functionAt(defFile.j, defFile.root, def, defFile.source) : null;
   if (!text || !def || !defFile || !fn) return block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' }), null;
-  const own = { ...options, typescript: isTypeScript(def.file) };
+  // `users.list.bind(users)`: `this` stays the controller on Fastify.
+  const bound = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.name === 'bind' && node.arguments.length === 1;
+  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}) };
   const { rewrite, helpers } = withHelpers(state, def.file, defFile, fn, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
@@ -131,7 +133,12 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   const held = route.handler.slot?.element && fn.parent.node.type === 'ArrayExpression' ? fn.parent : fn;
   const placement = placementOf(defFile.j, defFile.root, held);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [held.node.start, held.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
+  const registrations = [{ file: route.registration.file, range: [statement.start, statement.end] as [number, number] }];
+  // A controller's method (an object's or a class's): its other uses are those of the member.
+  const member = placement.kind === 'nested' ? memberOf(held) : null;
+  const uses = member
+    ? otherMemberUses(ctx, { file: def.file, ...member, range: [held.node.start, held.node.end] }, registrations)
+    : otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [held.node.start, held.node.end] }, registrations);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };
