@@ -43,6 +43,7 @@ const MOVED: Record<string, [number, number]> = {
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
+  'validator-callbacks': [1, 2],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
@@ -53,6 +54,7 @@ const MANUAL: Record<string, string[]> = {
   'router-error-chain': ['route-router-error-handler'],
   'two-apps-one-module': ['route-shared-module', 'route-shared-module'],
   'two-routers': ['route-registration-shape'],
+  'validator-callbacks': ['route-handler-api'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
 const DEFERRED: Record<string, string[]> = {};

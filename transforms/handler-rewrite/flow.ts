@@ -6,7 +6,8 @@
  *
  * - A route handler's non-undefined return value is sent (§1.5.3), so every own-level `return X`
  *   must be an answer chain (it returns the reply), `return;`, `return void …` or `next(err)`.
- * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5); `throw err` at the own
+ * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5), and in a callback of an
+ *   async one (which then returns the reply, below); `throw err` at the own
  *   level of an async one, where nothing runs after it (a `try` whose catch only does `next(e)`
  *   goes: its block's statements stay, the error goes on as thrown). `next()`/`next('route')`
  *   fall through to the next route: refused.
@@ -53,8 +54,12 @@ export interface FlowPlan {
   late: Array<() => void>;
 }
 
-/** The plan while it is made: try statements to unwrap run after the other statement edits (they move the statements those edit). */
-type FlowWork = FlowPlan & { unwraps: Array<() => void> };
+/**
+ * The plan while it is made: try statements to unwrap run after the other statement edits (they
+ * move the statements those edit); `callbackErrors`: an async route passes an error on from a
+ * callback (`reply.send(err)` there), so it must return the reply.
+ */
+type FlowWork = FlowPlan & { unwraps: Array<() => void>; callbackErrors?: boolean };
 
 /** Where a call or an answer stands: its own statement, the argument of a `return`, an arrow's expression body, or inside a larger expression. */
 type Site = { kind: 'statement'; path: ASTPath<Node> } | { kind: 'return'; path: ASTPath<Node> } | { kind: 'body' } | { kind: 'expression' };
@@ -94,7 +99,7 @@ export function planFlow(input: FlowInput): FlowPlan {
   }
 
   // A callback that calls or writes `res` may answer after the function's promise resolves; reads (`res.locals.x`) do not.
-  const nestedAnswers = callbackAnswers || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  const nestedAnswers = callbackAnswers || !!plan.callbackErrors || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
   if (nestedAnswers && async && input.role === 'hook') refuse('it is async and answers from a callback (Fastify would run the rest of the chain when its promise resolves)');
   if (input.role === 'hook' && async) planHookAnswers(input, plan, refuse, handledReturns, handledBody);
 
@@ -178,10 +183,12 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
   if (meaning === 'route' || meaning === 'router') return refuse(`it calls next('${meaning}'), which falls through to the next ${meaning === 'route' ? 'route' : 'router'}: no Fastify equivalent`);
   if (input.role === 'route' && meaning === 'continue') return refuse('it calls next() without an error, which falls through to the next route: no Fastify equivalent');
   if (input.role === 'hook' && !async) return; // Fastify's done(): next() continues, next(err) errors, as in Express.
-  if (input.role === 'route' && !async) {
-    // reply.send(err) takes Fastify's error path, wherever it is called (a sync handler's reply waits).
+  // reply.send(err) takes Fastify's error path, wherever it is called: a sync handler's reply waits, and
+  // an async one that passes an error on from a callback returns the reply (planReturnReply), so it waits too.
+  if (input.role === 'route' && (!async || (nested && meaning === 'error'))) {
     const node = call.node;
     plan.edits.push({ size: sizeOf(node), run: () => void (node.callee = j.memberExpression(j.identifier(input.replyName), j.identifier('send'))) });
+    if (async) plan.callbackErrors = true;
     return;
   }
   if (nested) return refuse(`it is async and calls next(${meaning === 'error' ? 'err' : ''}) from a callback, where Fastify has no next to call`);
