@@ -28,6 +28,8 @@ const MOVED: Record<string, [number, number]> = {
   'controller-array': [3, 3],
   'esm-router': [3, 4],
   'helper-function': [2, 2],
+  'helper-modules': [3, 3],
+  'helper-shared': [1, 3],
   'later-middleware': [1, 2],
   'middleware-array': [4, 4],
   'mounted-twice': [4, 4],
@@ -48,6 +50,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'helper-shared': ['route-helper-shared', 'route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   'object-controller': ['route-handler-shared', 'route-handler-api'],
   overlap: ['route-overlap'],

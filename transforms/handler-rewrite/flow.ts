@@ -16,8 +16,8 @@
  *   as above, answered from a callback (a sync handler's reply waits; an async one returns the
  *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
  *   which is Fastify's done there.
- * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
- *   reply-forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
+ * - An async route that answers from a callback, with a form that answers later (`reply.view`,
+ *   reply-forms.ts `answersLater`), or through a helper it hands `res` to, gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async
@@ -45,6 +45,8 @@ export interface FlowInput {
   chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>;
   /** Every identifier name used in the function (namesIn), for the names the rewrite adds. */
   taken: Set<string>;
+  /** It hands `res` to a helper rewritten with it (helpers.ts), which may answer: an async route then returns the reply. */
+  replyToHelpers?: boolean;
 }
 
 /** The flow plan: refusals, expression-level edits (run with the other expression edits) and statement-level edits (run after them). */
@@ -99,7 +101,8 @@ export function planFlow(input: FlowInput): FlowPlan {
   }
 
   // A callback that calls or writes `res` may answer after the function's promise resolves; reads (`res.locals.x`) do not.
-  const nestedAnswers = callbackAnswers || !!plan.callbackErrors || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  const nestedAnswers = callbackAnswers || !!plan.callbackErrors || (!!input.replyToHelpers && input.role === 'route') || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  if (input.replyToHelpers && async && input.role === 'hook') refuse('it is async and hands `res` to a helper that may answer (Fastify would run the rest of the chain when its promise resolves)');
   if (nestedAnswers && async && input.role === 'hook') refuse('it is async and answers from a callback (Fastify would run the rest of the chain when its promise resolves)');
   if (input.role === 'hook' && async) planHookAnswers(input, plan, refuse, handledReturns, handledBody);
 

@@ -52,6 +52,12 @@ export interface HandlerOptions {
    */
   helpers?: ReadonlySet<string>;
   /**
+   * Role `helper`: which of its parameters receive the request and the response (0-based), as
+   * every call from a moved handler passes them (`generateToken(res, user._id)`: `{ reply: 0 }`).
+   * Absent: the request is its first parameter.
+   */
+  helperParams?: { request?: number; reply?: number };
+  /**
    * Roles `error`/`not-found` only (ignored by `route`/`hook`, absent = false). `next(err)` becomes
    * `reply.send(err)`. In an error handler that is Fastify's default error handler, which is where
    * `next(err)` from the last Express error handler went once the shim put Fastify behind the app;
@@ -168,6 +174,11 @@ export interface HandlerRewrite {
    */
   helperCalls: string[];
   /**
+   * Per callee of `helperCalls`, the argument positions `req` (`request`) and `res` (`reply`) are
+   * passed at, in every call of it (several positions: the calls disagree).
+   */
+  helperArguments: Record<string, { request: number[]; reply: number[] }>;
+  /**
    * Callee names of the calls that hand `req` and `res` on as another handler takes them
    * (forwards.ts), sorted, whether `forwardTo` allowed them or not, also when the rewrite refuses.
    */
@@ -189,18 +200,35 @@ const BODY_PARSER_CODES: Record<string, string> = {
 const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
 
 /** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
-function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
+function refused(refusals: Iterable<string>, helpers: HelperArguments = new HelperArguments(), waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
   const all = [...refusals];
-  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, forwards, apply: () => undefined };
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls: helpers.names(), helperArguments: helpers.positions(), forwards, apply: () => undefined };
+}
+
+/** Where `req` and `res` are handed to helper calls (helpers.ts helperCallee), per callee. */
+class HelperArguments {
+  private readonly seen = new Map<string, { request: Set<number>; reply: Set<number> }>();
+  add(callee: { name: string; index: number }, as: 'request' | 'reply'): void {
+    const entry = this.seen.get(callee.name) ?? { request: new Set<number>(), reply: new Set<number>() };
+    entry[as].add(callee.index);
+    this.seen.set(callee.name, entry);
+  }
+  names(): string[] {
+    return [...this.seen.keys()].sort();
+  }
+  positions(): Record<string, { request: number[]; reply: number[] }> {
+    return Object.fromEntries(this.names().map((n) => [n, { request: [...this.seen.get(n)!.request].sort(), reply: [...this.seen.get(n)!.reply].sort() }]));
+  }
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
-function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
+function signatureRefusals(params: Node[], role: HandlerOptions['role'], helperParams?: HandlerOptions['helperParams']): string[] {
   const out: string[] = [];
   if (role === 'helper') {
-    // Only the request is rewritten: the other parameters may be written any way.
-    if (!params.length) out.push('it takes no parameters (a helper receives the request first)');
-    else if (params[0].type !== 'Identifier') out.push('it destructures its first parameter (the request) or gives it a default');
+    // Only the request and the response are rewritten: the other parameters may be written any way.
+    const at = [helperParams?.request ?? (helperParams?.reply === undefined ? 0 : undefined), helperParams?.reply].filter((i): i is number => i !== undefined);
+    if (at.some((i) => i >= params.length)) out.push('it takes fewer parameters than its calls pass the request or response at');
+    else if (at.some((i) => params[i].type !== 'Identifier')) out.push('it destructures the parameter that receives the request or response, or gives it a default');
     return out;
   }
   const expected = role === 'error' ? [4] : role === 'route' ? [0, 1, 2, 3] : [2, 3];
@@ -215,7 +243,7 @@ function signatureRefusals(params: Node[], role: HandlerOptions['role']): string
  */
 export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: HandlerOptions): HandlerRewrite {
   const params: Node[] = fn.node.params;
-  const early = signatureRefusals(params, options.role);
+  const early = signatureRefusals(params, options.role, options.helperParams);
   if (early.length) return refused(early);
   // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-rewrite/flow.ts.
   const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
@@ -229,8 +257,10 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const edits: Edit[] = [];
   const late: Array<() => void> = [];
 
-  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : options.role === 'helper' ? [null, params[0]] : [null, ...params];
-  const otherParams = options.role === 'helper' ? params.slice(1) : [];
+  // A helper: the request (its first parameter unless `helperParams` says otherwise) and the response where its calls pass them.
+  const helperAt = options.role === 'helper' ? { request: options.helperParams?.request ?? (options.helperParams?.reply === undefined ? 0 : -1), reply: options.helperParams?.reply ?? -1 } : null;
+  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : helperAt ? [null, params[helperAt.request] ?? null, params[helperAt.reply] ?? null] : [null, ...params];
+  const otherParams = helperAt ? params.filter((p) => p !== reqParam && p !== resParam) : [];
   const taken = namesIn(j, fn);
   const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
   const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
@@ -267,8 +297,17 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     if (call) forwards.add(call.callee);
     return !!call && !!options.forwardTo && Object.hasOwn(options.forwardTo, call.callee) && options.forwardTo[call.callee] === call.role;
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [], helperCalls: [] };
+  // Calls handing `req` or `res` to a helper the routes stage rewrites too (helpers.ts): renaming the parameter is their edit.
+  const helperArgs = new HelperArguments();
+  const toHelper = (ref: ASTPath<Node>, as: 'request' | 'reply') => {
+    const callee = bridged ? helperCallee(ref) : null;
+    if (callee) helperArgs.add(callee, as);
+    return !!callee && !!options.helpers?.has(callee.name);
+  };
+  // A helper's answers must come before its caller's own end (a moved handler returns the reply then); from a callback they may not.
+  const nestedAnswers = options.role === 'helper' ? 'it answers from a callback, which may run after the handler that called it returned' : !bridged && fn.node.async ? 'it is async and answers from a callback (Fastify would answer first with an empty 200)' : null;
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { nestedAnswers, forwarded, toHelper: (ref) => toHelper(ref, 'reply') }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, (ref) => toHelper(ref, 'request'), forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
@@ -276,7 +315,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const waiting = new Set(replies.waiting);
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0) });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -290,10 +329,11 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
-  if (refusals.size) return refused(refusals, requests.helperCalls, waiting, [...forwards].sort());
+  if (refusals.size) return refused(refusals, helperArgs, waiting, [...forwards].sort());
   return {
     refusals: [],
-    helperCalls: requests.helperCalls,
+    helperCalls: helperArgs.names(),
+    helperArguments: helperArgs.positions(),
     forwards: [...forwards].sort(),
     types: signature.types,
     droppedTypes: signature.droppedTypes,
@@ -311,7 +351,9 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       const reply = resParam ? j.identifier(replyName) : null;
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
       // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
-      fn.node.params = errParam ? [errParam, request, reply, ...(keepNext ? [nextParam] : [])] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
+      fn.node.params = helperAt
+        ? fn.node.params.map((p: Node) => (p === reqParam ? request : p === resParam ? reply : p))
+        : errParam ? [errParam, request, reply, ...(keepNext ? [nextParam] : [])] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
     },
   };
 }
@@ -326,10 +368,10 @@ interface UsesPlan {
  * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean; forwarded: (ref: ASTPath<Node>) => boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { nestedAnswers: string | null; forwarded: (ref: ASTPath<Node>) => boolean; toHelper: (ref: ASTPath<Node>) => boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
   const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
-  // `res` handed on to a handler that moves too (forwards.ts): renaming the parameter is its whole edit.
-  const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref)).map((ref) => replyChainAt(ref));
+  // `res` handed on to a handler that moves too (forwards.ts), or to a helper rewritten with it: renaming the parameter is its whole edit.
+  const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref) && !opts.toHelper(ref)).map((ref) => replyChainAt(ref));
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
   for (const chain of resChains) {
     if (!chain.links.length) {
@@ -337,7 +379,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
       continue;
     }
     plan.chains.push(chain);
-    if (opts.refuseNestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push('it is async and answers from a callback (Fastify would answer first with an empty 200)');
+    if (opts.nestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push(opts.nestedAnswers);
     const ctx: FormContext = { ...base, kindOf: (e) => kindOf(j, chain.top, e) };
     const result = convertReplyChain(chain.links, ctx);
     if ('refuse' in result) {
@@ -368,9 +410,8 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
  * those in `helpers` allowed (renaming the parameter is their whole edit), as are the calls
  * `forwarded` allows (forwards.ts).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, toHelper: (ref: ASTPath<Node>) => boolean, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
-  const helperCalls = new Set<string>();
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
     if (forwarded(ref)) continue;
@@ -383,9 +424,7 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     }
     if (pkg) continue;
     const use = memberUse(ref);
-    const callee = use ? null : helperCallee(ref);
-    if (callee) helperCalls.add(callee);
-    if (callee && helpers?.has(callee)) continue;
+    if (!use && toHelper(ref)) continue;
     if (!use) {
       plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
       continue;
@@ -405,7 +444,7 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     else if (!isSameMember(result.expression, use)) plan.edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
     if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
   }
-  return { ...plan, helperCalls: [...helperCalls].sort() };
+  return plan;
 }
 
 /**

@@ -32,16 +32,20 @@ export interface RegistrationSite {
 
 /** Locations (file, line, column) of the handler's other uses; empty when the registrations are its only uses. */
 export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrations: RegistrationSite[]): Location[] {
-  const found: Location[] = [];
+  return otherUseNodes(ctx, handler, registrations).map((u) => at(u.file, u.node));
+}
+
+/** The nodes of the handler's other uses (otherUses), each with its file. */
+export function otherUseNodes(ctx: PlanContext, handler: HandlerIdentity, registrations: RegistrationSite[]): Array<{ file: string; node: Node }> {
+  const found: Array<{ file: string; node: Node }> = [];
   const outside = (file: string, node: Node) => {
     const ranges = [...(file === handler.file ? [handler.range] : []), ...registrations.filter((r) => r.file === file).map((r) => r.range)];
     return !ranges.some(([s, e]) => node.start >= s && node.end <= e);
   };
-  const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });
   const defSource = ctx.readFile(handler.file);
   const def = defSource ? parsedFiles(ctx)(handler.file) : null;
   if (def && handler.binding) {
-    for (const p of referencesTo(def.j, def.root, handler.binding)) if (outside(handler.file, p.node) && !isExportSite(p)) found.push(at(handler.file, p.node));
+    for (const p of referencesTo(def.j, def.root, handler.binding)) if (outside(handler.file, p.node) && !isExportSite(p)) found.push({ file: handler.file, node: p.node });
   }
   if (!handler.form) return found;
   // The modules that import the handler's, and with which specifiers, as the analyzer resolved them (tsconfig paths included).
@@ -51,10 +55,12 @@ export function otherUses(ctx: PlanContext, handler: HandlerIdentity, registrati
     const source = ctx.readFile(facts.file);
     const parsed = source ? parsedFiles(ctx)(facts.file) : null;
     if (!parsed) continue;
-    for (const use of importedUses(parsed.j, parsed.root, handler, specifiers)) if (outside(facts.file, use)) found.push(at(facts.file, use));
+    for (const use of importedUses(parsed.j, parsed.root, handler, specifiers)) if (outside(facts.file, use)) found.push({ file: facts.file, node: use });
   }
   return found;
 }
+
+const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });
 
 /** Identifier paths reading the top-level binding `name` (not declarations, property names or imports). */
 function referencesTo(j: JSCodeshift, root: Collection, name: string): Array<ASTPath<Node>> {
@@ -177,8 +183,6 @@ export function otherMemberUses(ctx: PlanContext, handler: MemberIdentity, regis
   }
   return found;
 }
-
-const at = (file: string, node: Node): Location => ({ file, line: node.loc.start.line, column: node.loc.start.column + 1 });
 
 /** `Holder` of `Holder` and of `ns.Holder`: the identifier the expression starts with. */
 function rootName(node: Node): string | null {

@@ -89,7 +89,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const chain = arrayChain(ownChain(route, statement.lines).middleware, route.handler, registration);
   if (chain && 'refuse' in chain) block({ code: 'route-middleware-array', reason: chain.refuse });
   const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
+  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(ctx, state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route);
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -102,10 +102,10 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
 }
 
 /** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */
-function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
+function inlineHandler(ctx: PlanContext, state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
   const file = state.route.registration.file;
   const own = { ...options, typescript: isTypeScript(file) };
-  const { rewrite, helpers } = withHelpers(state, file, reg, handler, own);
+  const { rewrite, helpers } = withHelpers(ctx, state, file, reg, handler, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
   state.handlerRange = { file, range: [handler.node.start, handler.node.end] };
@@ -123,7 +123,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   // `users.list.bind(users)`: `this` stays the controller on Fastify.
   const bound = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.name === 'bind' && node.arguments.length === 1;
   const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}) };
-  const { rewrite, helpers } = withHelpers(state, def.file, defFile, fn, own);
+  const { rewrite, helpers } = withHelpers(ctx, state, def.file, defFile, fn, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
   state.handlerKey = `${def.file}:${def.line}:${def.column}`;
