@@ -113,8 +113,8 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
  */
 function queryHandOver(entry: MovedRoutesRegistration, q: string): string {
   return [
-    `// ${entry.queryFrom} replaces req.query after Fastify parsed its own: the moved handlers read`,
-    "// Express's, as they did on Express.",
+    "// The app's Express middleware replaces req.query after Fastify parsed its own: the moved handlers",
+    `// read Express's, as they did on Express (${entry.queryFrom}).`,
     `fastify.addHook(${q}preHandler${q}, (request, _reply, done) => {`,
     `  request.query = ${entry.typescript ? '(request.raw as any)' : 'request.raw'}.query;`,
     '  done();',
