@@ -87,7 +87,8 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   const handing = !!entry.handed && !(moved && takes(moved, 'routes'));
   const query = entry.queryFrom && !(moved && handsQuery(j, moved)) ? queryHandOver(entry, q) : null;
   if (query && moved) {
-    const at = moved.body.body.findIndex((st: Node) => j(st).toSource().includes(`, ${body?.hook ?? 'bodyLikeExpress'})`));
+    // After the body hand-over of a former run, as a first run writes it.
+    const at = moved.body.body.findIndex((st: Node) => /addHook\([^,]+, bodyLikeExpress\w*\)/.test(j(st).toSource()));
     moved.body.body.splice(at + 1, 0, ...j(query).find(j.Program).paths()[0].node.body);
   }
   if (handing) lines.push(...HANDED_LOOP);
