@@ -423,6 +423,17 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
       plan.edits.push({ size: sizeOf(ref.node), run: () => void ref.replace(raw.request(j.identifier(requestName))) });
     }
     if (pkg) continue;
+    // `const { user, session } = req`: members middleware put on Express's request, read there.
+    const destructured = destructuredMembers(ref);
+    if (destructured) {
+      const onRaw = destructured.every((member) => { const r = convertRequestUse(member, null, j.identifier(requestName), ctx); return !('refuse' in r) && 'onRaw' in r; });
+      if (!onRaw || !ctx.bridged) plan.refusals.push(`it destructures \`${reqName}\` into members (${destructured.join(', ')}) that are not all kept on Express's request`);
+      else {
+        raw.use('Request');
+        plan.edits.push({ size: sizeOf(ref.node), run: () => void ref.replace(raw.request(j.identifier(requestName))) });
+      }
+      continue;
+    }
     const use = memberUse(ref);
     if (!use && toHelper(ref)) continue;
     if (!use) {
@@ -602,6 +613,15 @@ function memberUse(ref: ASTPath<Node>): { member: string; args: Expr[] | null; t
   const grand = parent.parent;
   if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) return { member, args: grand.node.arguments, top: grand, memberNode: parent.node, written: false };
   return { member, args: null, top: parent, memberNode: parent.node, written: isWritten(parent) };
+}
+
+/** The member names of `const { a, b: c, d = x } = req` when the reference `ref` of `req` is its whole initialiser (no rest, no computed key); else null. */
+function destructuredMembers(ref: ASTPath<Node>): string[] | null {
+  const parent = ref.parent?.node;
+  if (parent?.type !== 'VariableDeclarator' || parent.init !== ref.node || parent.id.type !== 'ObjectPattern') return null;
+  const props: Node[] = parent.id.properties;
+  if (!props.length || props.some((p) => p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier')) return null;
+  return props.map((p) => p.key.name as string);
 }
 
 function isSameMember(expression: Node, use: { member: string; args: Expr[] | null }): boolean {
