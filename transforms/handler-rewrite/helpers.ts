@@ -29,6 +29,33 @@ export function helperCallee(ref: ASTPath<Node>): { name: string; index: number 
   return !binding || binding.isGlobal ? { name, index } : null;
 }
 
+/**
+ * The call that receives the reference `ref` as a value, for a refusal that names it: the callee of
+ * the call `ref` is an argument of, directly or inside an object or array literal there
+ * (`sendMail({ …, req })` → `sendMail`, `passport.authenticate('local', cb)(req, res, next)` →
+ * `passport.authenticate(…)`); null when `ref` is not an argument.
+ */
+export function receivingCall(ref: ASTPath<Node>): string | null {
+  let p: ASTPath<Node> = ref;
+  while (/^(ObjectProperty|ObjectExpression|ArrayExpression|SpreadElement)$/.test(p.parent?.node.type)) p = p.parent;
+  const call = p.parent?.node;
+  if (!(call?.type === 'CallExpression' || call?.type === 'NewExpression') || !call.arguments.includes(p.node)) return null;
+  return calleeText(call.callee);
+}
+
+function calleeText(node: Node): string | null {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'MemberExpression' && !node.computed) {
+    const object = node.object.type === 'ThisExpression' ? 'this' : calleeText(node.object);
+    return object ? `${object}.${node.property.name}` : null;
+  }
+  if (node.type === 'CallExpression') {
+    const inner = calleeText(node.callee);
+    return inner ? `${inner}(…)` : null;
+  }
+  return null;
+}
+
 /** Express's response-side types a helper parameter other than the request and response must not have: a helper rewrite moves only those two. */
 const RESPONSE_SIDE_TYPES = new Set(['Response', 'NextFunction']);
 

@@ -31,7 +31,7 @@ import type { Node } from '../lib/ast.js';
 import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
 import { isReference } from '../lib/ast.js';
 import { planFlow } from './flow.js';
-import { helperCallee, helperParamRefusals } from './helpers.js';
+import { helperCallee, helperParamRefusals, receivingCall } from './helpers.js';
 import { packageRequestCall } from './package-calls.js';
 import { forwardAt, type Forward } from './forwards.js';
 import { planRawAccess, type RawAccess } from './raw.js';
@@ -375,7 +375,8 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
   for (const chain of resChains) {
     if (!chain.links.length) {
-      plan.refusals.push(`it passes \`${resName}\` on as a value (Express's response object has no Fastify counterpart)`);
+      const to = receivingCall(chain.top);
+      plan.refusals.push(`it passes \`${resName}\` on as a value${to ? ` to \`${to}\`` : ''} (Express's response object has no Fastify counterpart)`);
       continue;
     }
     plan.chains.push(chain);
@@ -437,7 +438,8 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     const use = memberUse(ref);
     if (!use && toHelper(ref)) continue;
     if (!use) {
-      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
+      const to = receivingCall(ref);
+      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value${to ? ` to \`${to}\`` : ''} (Express's request object is not Fastify's)`);
       continue;
     }
     if (!ctx.bridged && use.written) {

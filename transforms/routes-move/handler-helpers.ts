@@ -40,7 +40,7 @@ export function withHelpers(ctx: PlanContext, state: RouteState, file: string, p
   if (found.some((f) => !f)) return { rewrite: first, helpers: [] };
   const rewrite = planHandlerRewrite(parsedFile.j, fn, { ...options, helpers: names });
   const refuse = (name: string, reasons: string[], waitsFor?: 'plugins') => ({
-    rewrite: { ...rewrite, refusals: [...rewrite.refusals, `its helper ${name} ${reasons.join('; ')}`], waitsFor: waitsFor && (!rewrite.refusals.length || rewrite.waitsFor === waitsFor) ? waitsFor : undefined },
+    rewrite: { ...rewrite, refusals: [...rewrite.refusals, `it calls its helper ${name}: ${reasons.join('; ')}`], waitsFor: waitsFor && (!rewrite.refusals.length || rewrite.waitsFor === waitsFor) ? waitsFor : undefined },
     helpers: [],
   });
   for (const [i, helper] of found.entries()) {
