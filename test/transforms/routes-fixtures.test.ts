@@ -39,6 +39,7 @@ const MOVED: Record<string, [number, number]> = {
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
+  'wrapped-esm-controllers': [3, 3],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {

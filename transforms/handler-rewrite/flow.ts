@@ -44,6 +44,8 @@ export interface FlowInput {
   chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>;
   /** Every identifier name used in the function (namesIn), for the names the rewrite adds. */
   taken: Set<string>;
+  /** A wrapper that went handed a rejection of what the function returns to next (HandlerOptions.resultAwaited). */
+  resultAwaited?: boolean;
 }
 
 /** The flow plan: refusals, expression-level edits (run with the other expression edits) and statement-level edits (run after them). */
@@ -110,7 +112,11 @@ export function planFlow(input: FlowInput): FlowPlan {
 
   const body = fn.node.body;
   const answerBody = body.type !== 'BlockStatement' && chainTops.has(body) && returnsReply(chainTops.get(body)!.links);
-  if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) plan.late.push(() => toBlock(j, fn));
+  if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) {
+    // Its wrapper passed the rejection of this value to next; as a block's statement, nothing would.
+    if (input.resultAwaited && !(body.type === 'UnaryExpression' && body.operator === 'void')) refuse(`it gives its wrapper \`${snippet(body)}\`, whose rejection the wrapper handed to next; made the statement a Fastify handler needs, a rejection would reach no error handler`);
+    plan.late.push(() => toBlock(j, fn));
+  }
 
   plan.late.push(...plan.unwraps);
   // An answer that completes after the call (reply.view reads its template first) is one from a callback too.

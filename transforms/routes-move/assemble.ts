@@ -129,6 +129,7 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     }
     for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
     for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+    for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
     if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
   }
   return plugins;
