@@ -64,7 +64,8 @@ function caught(call: Node, callsFn: (n: Node) => boolean, next: string): Wrappe
   const target = unparenthesized(callee.getExpression());
   const resolved = Node.isCallExpression(target) && target.getExpression().getText() === 'Promise.resolve' && target.getArguments().length === 1 && callsFn(unparenthesized(target.getArguments()[0]));
   if (!resolved && !callsFn(target)) return other(`does more than hand a rejection to next: ${quoted(call)}`);
-  if (!passesToNext(handler, next)) return other(`handles a rejection with ${quoted(handler)} instead of passing it to next`);
+  const instead = notPassedToNext(handler, next);
+  if (instead) return other(`handles a rejection with ${quoted(instead)}, not only by passing it to next`);
   return { kind: resolved ? 'forwards' : 'forwards-promise' };
 }
 
@@ -80,19 +81,27 @@ function awaitedInTry(statement: Node, fn: string, callsFn: (n: Node) => boolean
   const clause = statement.getCatchClause();
   const param = clause?.getVariableDeclaration();
   if (!clause || !param || !Node.isIdentifier(param.getNameNode())) return other('catches a rejection without passing it to next');
-  const passed = onlyValue(clause.getBlock(), next);
-  if ('extra' in passed || !isNextCall(unparenthesized(passed.value), next, param.getName())) return other(`handles a rejection with ${quoted(clause.getBlock())} instead of passing it to next`);
+  const instead = otherThanNext(onlyValue(clause.getBlock(), next), next, param.getName());
+  if (instead) return other(`handles a rejection with ${quoted(instead)}, not only by passing it to next`);
   return { kind: 'forwards' };
 }
 
-/** `next`, or a function of one parameter `e` whose only statement is `next(e)` (returned or not). */
-function passesToNext(handler: Node, next: string): boolean {
-  if (Node.isIdentifier(handler)) return handler.getText() === next;
-  if (!(Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))) return false;
+/**
+ * Null when `handler` passes a rejection to next: `next`, or a function of one parameter `e` whose
+ * only statement is `next(e)` (returned or not); else what it does instead (its first other statement).
+ */
+function notPassedToNext(handler: Node, next: string): Node | null {
+  if (Node.isIdentifier(handler)) return handler.getText() === next ? null : handler;
+  if (!(Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))) return handler;
   const params = handler.getParameters();
-  if (params.length !== 1 || !plain(params[0])) return false;
-  const only = onlyValue(handler.getBody(), next);
-  return !('extra' in only) && isNextCall(unparenthesized(only.value), next, params[0].getName());
+  if (params.length !== 1 || !plain(params[0])) return handler;
+  return otherThanNext(onlyValue(handler.getBody(), next), next, params[0].getName());
+}
+
+/** Null when the one value of a catch is `next(e)`; else the statement or expression that is something else. */
+function otherThanNext(only: { value: Node } | { extra: Node }, next: string, error: string): Node | null {
+  if ('extra' in only) return only.extra;
+  return isNextCall(unparenthesized(only.value), next, error) ? null : only.value;
 }
 
 function isNextCall(node: Node, next: string, arg: string): boolean {

@@ -25,7 +25,7 @@ export function wrapperBlocker(handler: Handler): string | null {
   if (!handler.wrappers.length) return null;
   const wrapping = handler.wrapping ?? [];
   const more = wrapping.find((w) => w.kind === 'other');
-  if (more) return `its handler is wrapped in ${more.name}, which ${more.beyond}: more than handing a rejection to next (which a Fastify route does itself), so the wrapper cannot simply go; rewrite it for Fastify or drop it by hand`;
+  if (more) return `its handler is wrapped in ${more.name}, which ${more.beyond}; only a wrapper that just passes rejections to next can go (a Fastify route does that itself)`;
   if (wrapping.length !== handler.wrappers.length) return `its handler is wrapped in ${handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`;
   const promise = wrapping.find((w) => w.kind === 'forwards-promise');
   // `fn(req, res, next).catch(next)`: Express hands a sync handler's TypeError (no .catch on undefined) to next.
