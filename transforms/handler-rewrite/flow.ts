@@ -18,6 +18,9 @@
  * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
  *   reply-forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
+ * - A route handler a wrapper that went had wrapped (`resultAwaited`, routes-move/unwrap.ts): an
+ *   expression body that is not an answer refuses — the wrapper passed the rejection of that value
+ *   to next, and made the block a Fastify handler needs, it would be a dropped promise.
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async
  *   hooks that take `done`): `next()` → `return;`, `next(err)` → `throw err`, and an answer must be

@@ -2,7 +2,7 @@
  * Step 6 of the routes plan: the file entries, items, verdicts and counts from the settled states.
  * Each router's moving routes go into a plugin written in its file (with the router's error
  * handler when it moves too), their Express registrations are deleted and their handlers,
- * helpers and native hooks rewritten where they are; the generated server module registers each
+ * helpers and native hooks rewritten where they are (the wrappers that only forwarded unwrapped); the generated server module registers each
  * plugin under its mount paths (and @fastify/view when a moved route renders); the hooks module
  * is written once.
  */

@@ -57,9 +57,19 @@ export function unwrapHandler(state: RouteState, parsed: ParsedFiles, registrati
     }
     state.unwraps.push({ file: at.file, call: inRegistration ? null : call, local: rootName(call.node.callee) });
     if (inRegistration) handler = call.get('arguments', 0);
-    else if (!holder && at.file === route.handler.definition?.file) holder = call;
+    else if (!holder && encloses(call.node, route.handler.definition, at.file)) holder = call;
   }
   return { handler, holder };
+}
+
+/**
+ * Whether the call `node` (in `file`) holds the handler's definition: the handler is written in it
+ * (`catchAsync(async (req, res) => …)`), so the call stands where the handler stands. A handler
+ * declared apart (`wrap(show)`) keeps its own binding, and its use in the call counts as another use.
+ */
+function encloses(node: Node, definition: Location | undefined, file: string): boolean {
+  // By lines: a function declared apart does not share a line with the call that wraps it.
+  return !!definition && definition.file === file && !!node.loc && definition.line >= node.loc.start.line && definition.line <= node.loc.end.line;
 }
 
 /** Whether `path` is a call with one argument starting at `at`. */
