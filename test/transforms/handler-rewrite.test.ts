@@ -35,7 +35,7 @@ interface Expected {
   types?: string[];
   /** HandlerRewrite.plugins (`['@fastify/view']` when it renders). */
   plugins?: string[];
-  /** HandlerRewrite.helperCalls (callees `req` is passed to first), also checked for a refusal when given. */
+  /** HandlerRewrite.helperCalls (callees `req` or `res` is passed to), also checked for a refusal when given. */
   helperCalls?: string[];
   second?: 'refuses' | 'unchanged';
   /** Why the output is left out of the type check (e.g. the handler is still inside Express's router.get, where the routes stage takes it out). */

@@ -45,10 +45,11 @@ export interface HandlerOptions {
   /** What the function is and becomes (see the module comment). */
   role: 'error' | 'not-found' | 'route' | 'hook' | 'helper';
   /**
-   * Roles `route`, `hook` and `helper` (ignored by the others): names of module-level functions the
-   * caller (the routes stage) rewrites too, with role `helper`. A call `name(req, …)` passing the
-   * request as its first argument (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes
-   * `name(request, …)`; any other value use of `req` still refuses. Absent: every such call refuses.
+   * Roles `route`, `hook` and `helper` (ignored by the others): names (in the function's module) of
+   * helper functions the caller (the routes stage) rewrites too, with role `helper`. A call
+   * `name(…, req, …)` / `name(res, …)` passing the request or response as an argument
+   * (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes `name(…, request, …)` /
+   * `name(reply, …)`; any other value use still refuses. Absent: every such call refuses.
    */
   helpers?: ReadonlySet<string>;
   /**
@@ -175,8 +176,9 @@ export interface HandlerRewrite {
    */
   plugins: string[];
   /**
-   * Callee names of the calls that pass the request on as their first argument (`ownOrder` of
-   * `ownOrder(req)`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
+   * Callee names of the calls of a plain name that take the request or the response as an argument
+   * (`ownOrder` of `ownOrder(req)`, `generateToken` of `generateToken(res, id)`; helpers.ts
+   * `helperCallee`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
    * the caller decides from it which helpers to rewrite (and then plans again with `helpers`).
    */
   helperCalls: string[];
