@@ -67,7 +67,7 @@ export function planAppTests(ctx: PlanContext, step: string, stage: StageName): 
     step,
     files: [...files.values()],
     manual,
-    ...(of ? { moved: { what: 'places in test files that send requests to the Express app, pointed at its Fastify server', done, of, groups: counted.map(([name, g]) => ({ name, ...g })) } } : {}),
+    ...(of ? { moved: { what: 'places in test files that sent requests to the Express app, onto its Fastify server', done, of, groups: counted.map(([name, g]) => ({ name, ...g })) } } : {}),
   };
 }
 
@@ -97,10 +97,10 @@ function moduleForTests(ctx: PlanContext, app: App, stage: StageName): ModuleFil
  *   Fastify is built.
  */
 function whyLeft(d: TestDriver, major: 4 | 5, target: ModuleFile, specifier: string): string | null {
-  const use = `${LISTENER}(${d.app.text}) from '${specifier}'`;
+  const use = `${LISTENER}(${d.app.text}) from ${specifier}`;
   if (d.kind === 'helper') return `it hands the app to ${d.callee}(…), which may send it requests that would miss what later stages move to Fastify; if it does, hand it ${use} (the Fastify server in front of the app) instead`;
   if (d.kind === 'listen' && d.callback && major === 5) return `${d.app.text}.listen(…) with a callback: Express 5 also calls it with a listen error, which a Node server does not; start the Fastify server in front of the app instead, createServer(${use}).listen(…), and handle its 'error' event`;
-  if (d.late && (target.module === 'esm' || target.typescript)) return `it loads the app late, and importing ${specifier} (which loads the app's modules) at the top would load them earlier; import ${LISTENER} from it where the app is loaded and hand ${d.callee}(…) ${LISTENER}(${d.app.text})`;
+  if (d.late && (target.module === 'esm' || target.typescript)) return `it loads the app late, and importing ${specifier} at the top (it imports the app's handlers and routes once later stages move them there) would load them before the test is set up; import ${LISTENER} from it where the app is loaded and hand ${d.callee}(…) ${LISTENER}(${d.app.text})`;
   return null;
 }
 

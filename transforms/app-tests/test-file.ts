@@ -32,7 +32,7 @@ export function pointTestsAtFastify(j: JSCodeshift, root: Collection, source: st
     const listener = names.local(site.specifier, LISTENER);
     if (site.kind === 'listen') {
       const callee = path!.node.callee;
-      callee.object = j.callExpression(j.identifier(names.local('node:http', 'createServer')), [j.callExpression(j.identifier(listener), [callee.object])]);
+      callee.object = j.callExpression(names.createServer(), [j.callExpression(j.identifier(listener), [callee.object])]);
     } else path!.replace(j.callExpression(j.identifier(listener), [path!.node]));
   }
   let marked = false;
@@ -71,6 +71,16 @@ class Imports {
     this.taken.add(local);
     this.added.set(key, { specifier, name, local });
     return local;
+  }
+
+  /** node:http's `createServer`: through the file's own binding of the module (`http.createServer`) when it has one. */
+  createServer(): Node {
+    for (const specifier of ['node:http', 'http']) {
+      const namespace = this.root.find(this.j.ImportDeclaration, { source: { value: specifier } }).find(this.j.ImportNamespaceSpecifier).nodes()[0]?.local?.name as string | undefined;
+      const module = namespace ?? importedLocal(this.j, this.root, specifier, { kind: 'default' });
+      if (module) return this.j.memberExpression(this.j.identifier(module), this.j.identifier('createServer'));
+    }
+    return this.j.identifier(this.local('node:http', 'createServer'));
   }
 
   /** `import { a } from '…';` / `const { a } = require('…');`, one per module, in the file's quotes and semicolons. */
