@@ -302,9 +302,12 @@ export interface StartSite {
  * supertest's `request(app)` (`supertest`) and `request.agent(app)` (`supertest-agent`),
  * chai-http's `chai.request(app)`, `chai.request.agent(app)` and `request.execute(app)`
  * (`chai-http`), `app.listen(…)` (`listen`), `http.createServer(app)` and the other Node server
- * forms of StartSite (`create-server`); or the app handed to a function of the project's own (a
- * test helper), which may send it requests (`helper`). Apps a test builds for itself (`express()`
- * in the test) are not the app and are not listed. Read by analyzer/test-drivers.ts.
+ * forms of StartSite (`create-server`); or the app handed to anything else that may send it requests
+ * (`helper`): a function of the project's own (a test helper), a package the analysis does not
+ * know, a value the test made (another Express app mounting it: `wrapper.use(app)`) — not an
+ * assertion or mocking package, a global (`expect(app)`) or a test callback's parameter
+ * (`t.mock.method(app, …)`). Apps a test builds for itself (`express()` in the test) are not the
+ * app and are not listed. Read by analyzer/test-drivers.ts.
  */
 export interface TestDriver {
   kind: 'supertest' | 'supertest-agent' | 'chai-http' | 'listen' | 'create-server' | 'helper';

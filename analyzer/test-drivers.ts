@@ -14,6 +14,7 @@ import { ts } from 'ts-morph';
 import type { ModuleRecord } from './evaluate.js';
 import type { RouterNode } from './graph.js';
 import type { TestDriver } from './model.js';
+import { TEST_ASSERTION_PACKAGES, TEST_CLIENTS } from './packages.js';
 import { lineAndColumn } from './position.js';
 import type { ModuleResolver } from './resolve.js';
 import { obj, type Value } from './values.js';
@@ -68,14 +69,6 @@ type Known =
   | { k: 'generated' }
   | { k: 'project-function' };
 
-/** Packages whose calls on an app are request clients: the member path read off the package → the driver kind. */
-const CLIENTS: Record<string, Record<string, TestDriver['kind']>> = {
-  supertest: { '': 'supertest', agent: 'supertest-agent' },
-  // chai-http ≤ 4 adds `request` to chai (`chai.use(chaiHttp)`); 5 exports `request` with `execute`.
-  chai: { request: 'chai-http', 'request.agent': 'chai-http', 'request.execute': 'chai-http' },
-  'chai-http': { 'request.execute': 'chai-http', 'request.agent': 'chai-http' },
-};
-
 /** Node's server factories: `http.createServer(app)`, `https.createServer(options, app)`, `http.Server(app)`. */
 const SERVER_MODULES = new Set(['http', 'https']);
 const SERVER_FACTORIES = new Set(['createServer', 'Server']);
@@ -115,7 +108,7 @@ class TestFileReader {
     for (const arg of args) {
       const app = this.appOf(arg);
       if (!app) continue;
-      const kind = this.clientKind(this.evaluate(callee));
+      const kind = this.clientKind(callee);
       return kind ? this.driver(kind, call, withoutParentheses(arg), app) : null;
     }
     return null;
@@ -138,15 +131,23 @@ class TestFileReader {
     };
   }
 
-  /** The driver kind of a call on the app through `callee`: a request client, a Node server, a project function; null for anything else (an assertion, a mock). */
-  private clientKind(callee: Known | null): TestDriver['kind'] | null {
-    if (!callee) return null;
-    if (callee.k === 'pkg') return CLIENTS[callee.name]?.[callee.member.join('.')] ?? null;
-    if (callee.k === 'builtin') return SERVER_MODULES.has(callee.name) && callee.member.length === 1 && SERVER_FACTORIES.has(callee.member[0]) ? 'create-server' : null;
-    if (callee.k === 'project-function') return 'helper';
-    if (callee.k === 'value') return callee.value.k === 'fn' || callee.value.k === 'class' ? 'helper' : null;
-    // The generated module's own functions (fastifyListener(app)) already hand the app to Fastify.
-    return null;
+  /**
+   * The driver kind of a call that hands the app to `callee`: a request client, a Node server, or
+   * anything else that may send it requests (`helper`: a function of the project's own, a package
+   * the analysis does not know, a value the test made — another app mounting it, `wrapper.use(app)`).
+   * Null for what never does: assertion and mocking packages, other Node built-ins, the generated
+   * module's own functions (`fastifyListener(app)` hands it to Fastify already), globals (a test
+   * framework's `expect(app)`) and what a test callback's parameters offer (`t.mock.method(app, …)`).
+   */
+  private clientKind(callee: ts.Expression): TestDriver['kind'] | null {
+    const known = this.evaluate(callee);
+    if (known?.k === 'pkg') return TEST_CLIENTS[known.name]?.[known.member.join('.')] ?? (TEST_ASSERTION_PACKAGES.has(known.name) ? null : 'helper');
+    if (known?.k === 'builtin') return SERVER_MODULES.has(known.name) && known.member.length === 1 && SERVER_FACTORIES.has(known.member[0]) ? 'create-server' : null;
+    if (known?.k === 'generated') return null;
+    if (known) return 'helper';
+    const root = rootIdentifier(callee);
+    const decl = root && declarationOf(root);
+    return decl && !ts.isParameter(decl) && !(ts.isBindingElement(decl) && parameterOf(decl)) ? 'helper' : null;
   }
 
   /** The app `node` evaluates to (its record's id and how the test got it), or null. */
@@ -284,6 +285,21 @@ function skipOuter(e: ts.Expression): ts.Expression {
   let inner = e;
   while (ts.isParenthesizedExpression(inner) || ts.isAwaitExpression(inner) || ts.isAsExpression(inner) || ts.isTypeAssertionExpression(inner) || ts.isNonNullExpression(inner) || ts.isSatisfiesExpression(inner)) inner = inner.expression;
   return inner;
+}
+
+/** The identifier a callee is read off (`wrapper` of `wrapper.use`, `helpers` of `helpers.get`), or null. */
+function rootIdentifier(e: ts.Expression): ts.Identifier | null {
+  const inner = skipOuter(e);
+  if (ts.isIdentifier(inner)) return inner;
+  if (ts.isPropertyAccessExpression(inner) || ts.isElementAccessExpression(inner) || ts.isCallExpression(inner)) return rootIdentifier(inner.expression);
+  return null;
+}
+
+/** Whether a binding element destructures a parameter (`({ mock }) => …`). */
+function parameterOf(element: ts.BindingElement): boolean {
+  let n: ts.Node = element;
+  while (ts.isBindingElement(n) || ts.isObjectBindingPattern(n) || ts.isArrayBindingPattern(n)) n = n.parent;
+  return ts.isParameter(n);
 }
 
 /** The expression inside any parentheses (the node a Babel tree has for it). */
