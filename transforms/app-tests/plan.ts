@@ -12,7 +12,9 @@
  * a `TODO(migrate)`.
  */
 import path from 'node:path';
+import semver from 'semver';
 import type { App, TestDriver } from '../../analyzer/model.js';
+import { TEST_RUNNER_LIMITS } from '../../rules/catalogue/test-runners.js';
 import { isTypeScript } from '../lib/ast.js';
 import { importSpecifier, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
 import type { FilePlan, ManualItem, PlanContext, StageName, StepPlan } from '../model.js';
@@ -33,9 +35,16 @@ export function planAppTests(ctx: PlanContext, step: string, stage: StageName): 
   const groups = new Map<string, { done: number; of: number }>();
   if (ctx.assumed) return { step, files: [], manual };
   const major = ctx.inventory.project.expressVersion.major === 5 ? 5 : 4;
+  const runner = runnerWithoutFastify(ctx);
   for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify' && a.testDrivers?.length)) {
     const target = moduleForTests(ctx, app, stage);
     if (!target) continue;
+    if (runner) {
+      // The tests cannot load Fastify: they stay on the Express app, one item says why.
+      for (const d of app.testDrivers!) groups.set(d.location.file, { done: 0, of: (groups.get(d.location.file)?.of ?? 0) + 1 });
+      manual.push({ ...runner, reason: `the app's tests run on ${runner.reason}: a test pointed at the Fastify server in front of the app could not load it, so the ${places(app.testDrivers!.length)} in test files that send requests to the Express app stay on it (and miss what later stages move to Fastify); upgrade it, then run the stage again` });
+      continue;
+    }
     for (const d of app.testDrivers!) {
       const file = d.location.file;
       const source = ctx.readFile(file);
@@ -69,6 +78,23 @@ export function planAppTests(ctx: PlanContext, step: string, stage: StageName): 
     manual,
     ...(of ? { moved: { what: 'places in test files that sent requests to the Express app, onto its Fastify server', done, of, groups: counted.map(([name, g]) => ({ name, ...g })) } } : {}),
   };
+}
+
+const places = (n: number) => (n === 1 ? '1 place' : `${n} places`);
+
+/**
+ * The project's test runner when its version cannot load Fastify (rules/catalogue/test-runners.ts),
+ * as an item at its line in package.json whose reason names it (`jest 26.6.3, which lacks …`), or null.
+ */
+function runnerWithoutFastify(ctx: PlanContext): ManualItem | null {
+  for (const [name, limit] of Object.entries(TEST_RUNNER_LIMITS)) {
+    const dep = ctx.inventory.project.dependencies[name];
+    const version = dep?.installed ?? (dep?.declared && semver.validRange(dep.declared) ? semver.minVersion(dep.declared)?.version : null);
+    if (!version || !semver.valid(version) || !semver.lt(version, limit.from)) continue;
+    const line = (ctx.readFile('package.json') ?? '').split('\n').findIndex((l) => l.includes(`"${name}"`)) + 1;
+    return { file: 'package.json', line: Math.max(line, 1), code: 'test-runner-without-fastify', reason: `${name} ${version}, which lacks ${limit.lacks} (${name} ${limit.from} has them)` };
+  }
+  return null;
 }
 
 /**
