@@ -3,9 +3,10 @@
  * point at the Fastify server (transforms/app-tests) loads Fastify and the generated module in the
  * runner. Jest resolves and loads modules itself and knew no `node:` built-in specifiers before
  * 27.1.0 (jest CHANGELOG 27.1.0: "[jest-resolver] Support `node:` prefix when importing Node core
- * modules", jestjs/jest#11331): `require('node:http')` fails with `ENOENT … open 'node:http'`.
- * Fastify 5 requires its built-ins that way (fastify.js, lib/server.js, …), and so does the
- * generated module. Measured on hagopj13/node-express-boilerplate (jest 26.6.3). Runners that load
+ * modules", jestjs/jest#11331): `require('node:http')` fails (jest 26: `ENOENT … open 'node:http'`,
+ * 27.0: `Cannot find module 'node:http'`). Fastify 5 requires its built-ins that way (fastify.js,
+ * lib/server.js, …), and so does the generated module. Measured on hagopj13/node-express-boilerplate
+ * (jest 26.6.3) and microsoft/TypeScript-Node-Starter (jest 27.0.6). Runners that load
  * through Node's own loader (mocha, node:test, vitest, ava) have no such limit.
  */
 export interface TestRunnerLimit {
