@@ -29,55 +29,64 @@ import { LISTENER, TODO_PREFIX, type AppTestsEntry, type TestFileEntry } from '.
  * serves the app (before the shim, the errors and routes stages refuse on their own).
  */
 export function planAppTests(ctx: PlanContext, step: string, stage: StageName): StepPlan<AppTestsEntry> {
-  const files = new Map<string, FilePlan<AppTestsEntry>>();
-  const modules = new Set<string>();
-  const manual: ManualItem[] = [];
-  const groups = new Map<string, { done: number; of: number }>();
-  if (ctx.assumed) return { step, files: [], manual };
+  const plan: Planned = { files: new Map(), modules: new Set(), manual: [], groups: new Map() };
+  if (ctx.assumed) return { step, files: [], manual: [] };
   const major = ctx.inventory.project.expressVersion.major === 5 ? 5 : 4;
   const runner = runnerWithoutFastify(ctx);
   for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify' && a.testDrivers?.length)) {
     const target = moduleForTests(ctx, app, stage);
     if (!target) continue;
-    if (runner) {
-      // The tests cannot load Fastify: they stay on the Express app, one item says why.
-      for (const d of app.testDrivers!) groups.set(d.location.file, { done: 0, of: (groups.get(d.location.file)?.of ?? 0) + 1 });
-      manual.push({ ...runner, reason: `the app's tests run on ${runner.reason}: a test pointed at the Fastify server in front of the app could not load it, so the ${places(app.testDrivers!.length)} in test files that send requests to the Express app stay on it (and miss what later stages move to Fastify); upgrade it, then run the stage again` });
-      continue;
-    }
-    for (const d of app.testDrivers!) {
-      const file = d.location.file;
-      const source = ctx.readFile(file);
-      if (source === null) continue;
-      const plan = files.get(file) ?? { file, entries: [{ kind: 'test-file', module: moduleSystemOfFile(ctx.inventory, file, source), sites: [], todos: [] } satisfies TestFileEntry] };
-      files.set(file, plan);
-      const entry = plan.entries[0] as TestFileEntry;
-      const specifier = specifierOf(ctx, file, source, entry.module, d.from, target);
-      const group = groups.get(file) ?? { done: 0, of: 0 };
-      groups.set(file, group);
-      group.of++;
-      const left = whyLeft(d, major, target, specifier);
-      if (left) {
-        const text = `${TODO_PREFIX} itself: ${left}`;
-        entry.todos.push({ line: d.location.line, column: d.location.column, text });
-        manual.push({ file, line: d.location.line, code: 'test-drives-express', reason: text, todo: text });
-        continue;
-      }
-      entry.sites.push({ kind: d.kind as Exclude<TestDriver['kind'], 'helper'>, app: { line: d.app.location.line, column: d.app.location.column, text: d.app.text }, call: { line: d.location.line, column: d.location.column }, specifier });
-      modules.add(target.file);
-      group.done++;
-    }
+    if (runner) leaveForRunner(plan, app, runner);
+    else for (const d of app.testDrivers!) planPlace(ctx, plan, d, target, major);
   }
-  for (const file of modules) files.set(file, { file, entries: [{ kind: 'listener' }] });
-  const counted = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const file of plan.modules) plan.files.set(file, { file, entries: [{ kind: 'listener' }] });
+  const counted = [...plan.groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const done = counted.reduce((n, [, g]) => n + g.done, 0);
   const of = counted.reduce((n, [, g]) => n + g.of, 0);
   return {
     step,
-    files: [...files.values()],
-    manual,
+    files: [...plan.files.values()],
+    manual: plan.manual,
     ...(of ? { moved: { what: 'places in test files that sent requests to the Express app, onto its Fastify server', done, of, groups: counted.map(([name, g]) => ({ name, ...g })) } } : {}),
   };
+}
+
+/** What the plan collects: file plans, the generated modules the tests import, items, and per test file the places pointed (`done`) of those found (`of`). */
+interface Planned {
+  files: Map<string, FilePlan<AppTestsEntry>>;
+  modules: Set<string>;
+  manual: ManualItem[];
+  groups: Map<string, { done: number; of: number }>;
+}
+
+/** One place a test drives the app: a site to point at `target`'s fastifyListener, or a TODO and an item saying why not. */
+function planPlace(ctx: PlanContext, plan: Planned, d: TestDriver, target: ModuleFile, major: 4 | 5): void {
+  const file = d.location.file;
+  const source = ctx.readFile(file);
+  if (source === null) return;
+  const filePlan = plan.files.get(file) ?? { file, entries: [{ kind: 'test-file', module: moduleSystemOfFile(ctx.inventory, file, source), sites: [], todos: [] } satisfies TestFileEntry] };
+  plan.files.set(file, filePlan);
+  const entry = filePlan.entries[0] as TestFileEntry;
+  const specifier = specifierOf(ctx, file, source, entry.module, d.from, target);
+  const group = plan.groups.get(file) ?? { done: 0, of: 0 };
+  plan.groups.set(file, group);
+  group.of++;
+  const left = whyLeft(d, major, target, specifier);
+  if (left) {
+    const text = `${TODO_PREFIX} itself: ${left}`;
+    entry.todos.push({ line: d.location.line, column: d.location.column, text });
+    plan.manual.push({ file, line: d.location.line, code: 'test-drives-express', reason: text, todo: text });
+    return;
+  }
+  entry.sites.push({ kind: d.kind as Exclude<TestDriver['kind'], 'helper'>, app: { line: d.app.location.line, column: d.app.location.column, text: d.app.text }, call: { line: d.location.line, column: d.location.column }, specifier });
+  plan.modules.add(target.file);
+  group.done++;
+}
+
+/** The tests of `app` cannot load Fastify (runnerWithoutFastify): they stay on the Express app, counted, and one item says why. */
+function leaveForRunner(plan: Planned, app: App, runner: ManualItem): void {
+  for (const d of app.testDrivers!) plan.groups.set(d.location.file, { done: 0, of: (plan.groups.get(d.location.file)?.of ?? 0) + 1 });
+  plan.manual.push({ ...runner, reason: `the app's tests run on ${runner.reason}: a test pointed at the Fastify server in front of the app could not load it, so the ${places(app.testDrivers!.length)} in test files that send requests to the Express app stay on it (and miss what later stages move to Fastify); upgrade it, then run the stage again` });
 }
 
 const places = (n: number) => (n === 1 ? '1 place' : `${n} places`);
