@@ -129,6 +129,43 @@ export interface MiddlewareEntry {
    */
   readsRequestOnly?: true;
   /**
+   * As route middleware it works on Express's own request and response, and on nothing Fastify
+   * changes: it reads the request (Express's getters such as `req.ip`, what the app's middleware put
+   * there such as `req.session`), sets properties on `req`, `res.locals` and response headers, and
+   * either calls `next()`/`next(err)` or answers itself, once, through Express's response
+   * (`res.redirect`, `res.status(…).send(…)`, `res.end`); it never replaces a response method for
+   * the answer a later handler gives. `body-stream`: besides, it reads the request's body stream
+   * (multer), which a moved route leaves unread for Express (the hooks module's `bodyLeftToExpress`).
+   * After the bridge a moved route's `request.raw`/`reply.raw` are Express's own, so the routes stage
+   * runs it unchanged through its `expressMiddleware` adapter, answering byte for byte as Express
+   * did, until the plugins stage replaces it; each entry names the routes-move fixture that checks
+   * it at run time against Express. A wider form of `readsRequestOnly` (see `runsThroughAdapter`).
+   */
+  worksOnExpress?: 'request-and-response' | 'body-stream';
+  /**
+   * As route middleware it may read `req.path` or `req.url` (lusca's `allowlist`/`blocklist`): in a
+   * router mounted under a path Express gave it them relative to the mount path, while the
+   * `expressMiddleware` adapter gives the whole URL, so a route there keeps it on Express.
+   */
+  readsRequestPath?: true;
+  /**
+   * As app or router middleware it replaces `req.query` on Express's request, or changes it in place
+   * (xss-clean, hpp, express-mongo-sanitize). Fastify parsed its own `request.query` before the bridge
+   * ran it, so where an app has it the routes stage hands Express's query to the moved routes'
+   * `request.query` (a preHandler hook in movedRoutes), as their Express handlers read it.
+   */
+  replacesRequestQuery?: true;
+  /**
+   * As app or router middleware it keeps running in the bridge for every request until a later stage
+   * replaces it, and what it does reaches a moved route as it reached the Express route: it changes
+   * only request data a moved route reads as Express left it (`req.body` through `bodyLikeExpress`,
+   * `req.query` through `replacesRequestQuery`; an app-level `req.params` is not the route's), and
+   * never re-routes the request (`req.url`, `req.method`: method-override does) or replaces a response
+   * method. So its finding (no Fastify equivalent) keeps no route on Express: it is for the human who
+   * removes it before the unshim stage (route-blockers.ts `humanFindings`).
+   */
+  keptInBridge?: true;
+  /**
    * Response methods it replaces on Express's response for the requests it runs for (express-flash's
    * `res.render` wrapper): a route whose handler calls one must not move while it does, since
    * Fastify's reply is not patched (rules/checks/res-method-reassign.ts).
@@ -141,7 +178,27 @@ export interface MiddlewareEntry {
    * the Express app behind the bridge (server-module/build-fastify.ts `registerHandler`).
    */
   answersErrorsOnRaw?: true;
+  /**
+   * The package makes handler wrappers (`asyncHandler(fn)`, `co.wrap(fn)`): called with a function,
+   * it returns an Express handler that runs it, and the analyzer takes that function as the
+   * handler (analyzer/entry.ts; `Handler.wrappers`). The one table of such packages.
+   */
+  handlerWrapper?: HandlerWrapper;
 }
+
+/**
+ * What a package's handler wrapper does, read from its source at the version named (issue 17):
+ * - `forwards: 'always'`: it only calls the function with the request's arguments and hands a
+ *   throw or a rejection to `next` (`Promise.resolve(fn(...args)).catch(next)`), which a Fastify
+ *   route does itself (Fastify awaits the handler and sends a rejection to the error handler): the
+ *   routes stage unwraps it;
+ * - `forwards: 'promise'`: the same through `.catch` on what the function returns
+ *   (`fn(req, res, next).catch(next)`): alike only for a function that returns a promise (an async
+ *   one); Express hands a sync function's TypeError to next;
+ * - `does`: what it does beyond that, in words completing "which …" (the route stays, saying so).
+ * `member`: only that member of the package wraps (`wrap` of co); absent: the package's export itself.
+ */
+export type HandlerWrapper = { member?: string; source: string } & ({ forwards: 'always' | 'promise' } | { does: string });
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
 const EMPTY_JSON_CAVEAT = 'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).';
@@ -557,6 +614,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3; @fastify/multipart 10.1.9 README (fileSize default = bodyLimit)',
+    // Reads the body stream a moved route leaves unread, sets req.file(s) and req.body, calls next/next(err) (multer 2 lib/make-middleware.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'body-stream',
   },
   'express-fileupload': {
     package: 'express-fileupload',
@@ -601,6 +660,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    // Reads req.ip (Express's getter, the app's trust proxy), sets its headers and answers 429 with res.status().send() (7.x dist/index.cjs); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
     // One instance shares one counter in express-rate-limit; route `config.rateLimit` counts per route (probed on @fastify/rate-limit 10).
     sharedByRoutes: '{name} is shared by {routes} routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter (route `config.rateLimit` would count each route apart).',
   },
@@ -637,6 +698,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.14; smoke test with @fastify/jwt (FST_ERR_DEC_ALREADY_PRESENT)',
+    // authenticate/authorize read req.session and the body, log in (req.logIn), then next(), next(err), res.redirect or res.end (401) (0.7 lib/middleware/authenticate.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
     withoutMember: { member: 'session', replacement: 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.' },
   },
   csurf: {
@@ -689,6 +752,10 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: 'lusca README; @fastify/csrf-protection README; express-fastify-mapping.md §3 (csurf row)',
+    // Sets its headers and res.locals._csrf, checks the token in req.body or a header against req.session, next(err) with 403 (1.7 lib/csrf.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
+    // lib/csrf.js compares req.path with the allowlist and blocklist options.
+    readsRequestPath: true,
   },
   'serve-favicon': {
     package: 'serve-favicon',
@@ -872,6 +939,67 @@ export const MIDDLEWARE = {
     stage: 'routes',
     safety: 'needs-care',
     source: '§3, §1.5',
+    handlerWrapper: { forwards: 'always', source: 'express-async-handler 1.2.0 index.js: `(...args) => Promise.resolve(fn(...args)).catch(args[args.length - 1])`' },
+  },
+  'express-async-wrap': {
+    package: 'express-async-wrap',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Unwrap: `wrap(fn)` → `fn` (an async `fn`).',
+    options: [],
+    caveats: ['It calls `.catch` on what the handler returns: a sync handler made Express answer with a TypeError, so only async handlers are unwrapped.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: 'Not a §3 row; express-async-wrap 1.0.0 lib/index.js',
+    handlerWrapper: { forwards: 'promise', source: 'express-async-wrap 1.0.0 lib/index.js: `(req, res, next) => fn(req, res, next).catch(next)` (four parameters for an error handler)' },
+  },
+  'express-promise-wrap': {
+    package: 'express-promise-wrap',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Unwrap: `wrap(fn)` → `fn` (an async `fn`).',
+    options: [],
+    caveats: ['It calls `.catch` on what the handler returns: a sync handler made Express answer with a TypeError, so only async handlers are unwrapped.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: 'Not a §3 row; express-promise-wrap 0.2.2 dist/index.js',
+    handlerWrapper: { member: 'wrap', forwards: 'promise', source: 'express-promise-wrap 0.2.2 dist/index.js: `wrap(fn)` → `(req, res, next) => fn(req, res, next).catch(next)`' },
+  },
+  'async-handler': {
+    package: 'async-handler',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Rewrite the handler as an async function by hand (it runs on the `asyncawait` fibers), then drop the wrapper.',
+    options: [],
+    caveats: ['`asyncHandler(fn).cacheFor(ms)` caches answers by URL: a Fastify route needs its own cache.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; async-handler 0.0.3 index.js',
+    handlerWrapper: { does: "runs the handler through the asyncawait package's fibers (`async(fn)` with its own `await`) and can cache answers (`cacheFor`)", source: 'async-handler 0.0.3 index.js' },
+  },
+  '@awaitjs/express': {
+    package: '@awaitjs/express',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Drop `wrap` by hand where the handler always answers; where it relies on `next()` after its promise resolves, register what runs next as a hook.',
+    options: [],
+    caveats: ['`wrap(fn)` calls `next()` when the promise resolves and nothing was sent, so the request goes on to the next route or the 404 handler.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; @awaitjs/express 0.9.0 index.js',
+    handlerWrapper: { member: 'wrap', does: 'calls next() when the handler’s promise resolves without an answer (the request goes on to the next route)', source: '@awaitjs/express 0.9.0 index.js `wrap`' },
+  },
+  co: {
+    package: 'co',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Rewrite `co.wrap(function* (req, res) { … yield p … })` as `async (req, res) => { … await p … }`; the routes stage then moves it.',
+    options: [],
+    caveats: ['Express 4 ignores the promise `co.wrap` returns: a rejection never reached the error handler (the request hung, Node reported an unhandled rejection); an async Fastify route sends it to the error handler.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; co 4.6.0 index.js `co.wrap`',
+    handlerWrapper: { member: 'wrap', does: 'runs a generator function (`function*`, yielding promises), which the codemod does not rewrite; make it an async function (`yield` → `await`)', source: 'co 4.6.0 index.js: `co.wrap(fn)` returns `function () { return co.call(this, fn.apply(this, arguments)) }`' },
   },
   'http-errors': {
     package: 'http-errors',
@@ -952,6 +1080,7 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    replacesRequestQuery: true,
   },
   'express-mongo-sanitize': {
     package: 'express-mongo-sanitize',
@@ -971,6 +1100,7 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §1.3 (req.query row)',
+    replacesRequestQuery: true,
   },
   'xss-clean': {
     package: 'xss-clean',
@@ -981,7 +1111,67 @@ export const MIDDLEWARE = {
     caveats: ['The Express app’s handlers saw HTML-escaped input; without it they see the raw input.'],
     stage: 'manual',
     safety: 'no-equivalent',
-    source: '§3',
+    source: '§3; xss-clean 0.1.4 lib/index.js (assigns req.body, req.query and req.params, then next())',
+    // Fixture routes-move/app-middleware-kept checks a moved route's body and query against Express's.
+    replacesRequestQuery: true,
+    keptInBridge: true,
+  },
+  'view-helpers': {
+    package: 'view-helpers',
+    fastify: 'core',
+    kind: 'hook',
+    replacement: 'A preHandler hook putting the same helpers into `reply.locals` (`appName`, `title`, `req`, `isActive`, `formatDate`, `formatDatetime`, `stripScript`, `createPagination`, and connect-flash’s `info`, `errors`, `success`, `warning`), and the same `.mobile` view choice in front of `reply.view`.',
+    options: [{ express: 'helpers(name)', fastify: 'reply.locals.appName and reply.locals.title', note: 'Both default to `App`.' }],
+    caveats: [
+      'It replaces `res.render` on Express’s response to render `<view>.mobile.<ext>` for a mobile User-Agent when that file exists: a moved route renders through the replacement (`reply.renderLikeExpress`, JavaScript apps) while it runs in the bridge, and its hook must choose the mobile view the same way.',
+      'It reads the connect-flash messages into `res.locals` on every request, which consumes them: a hook that reads them only for rendered pages changes when messages are shown.',
+      '`res.locals.req` is Express’s request: templates that read `req.*` need the same members on what the hook puts there.',
+    ],
+    replacesResponseMethods: ['res.render'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'Not a §3 row; view-helpers 0.2.0 index.js (npm pack): res.locals helpers, req.isMobile, a res.render wrapper, then next()',
+  },
+  'pino-http': {
+    package: 'pino-http',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s logger: `loggerInstance` given the app’s pino logger (or `logger` with its options), which logs every request and response; `req.log` → `request.log`.',
+    options: [
+      { express: 'logger (a pino instance)', fastify: 'loggerInstance' },
+      { express: 'genReqId', fastify: 'genReqId (server option)' },
+      { express: 'autoLogging', fastify: 'disableRequestLogging' },
+      { express: 'serializers', fastify: 'the logger’s serializers' },
+      { express: 'customLogLevel / customSuccessMessage / customErrorMessage / customProps', fastify: null, note: 'An onResponse hook writes the line the app wants.' },
+    ],
+    caveats: [
+      'Not HTTP-observable; the log lines change shape: Fastify logs `incoming request` and `request completed` lines with `reqId`, pino-http one line per response with `req`, `res` and `responseTime`.',
+      'It keeps a `req.id` already set: behind the bridge that is Fastify’s request id (@fastify/express sets it first), so its `genReqId` runs only where Fastify gave none.',
+      'Until the plugins stage it runs in the bridge and logs on the raw response’s `finish` for moved routes too; `req.log` in a moved handler is its logger, read on `request.raw`.',
+    ],
+    stage: 'plugins',
+    safety: 'safe',
+    source: 'Not a §3 row; pino-http 10.5.0 logger.js (npm pack): req.id, req.log, res.log, a log line on the response’s finish/close, then next(); by analogy with morgan (§3, §5 #20)',
+  },
+  'swagger-ui-express': {
+    package: 'swagger-ui-express',
+    fastify: '@fastify/swagger-ui',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifySwagger, { mode: 'static', specification: { document } })` and `fastify.register(fastifySwaggerUi, { routePrefix: '<mount path>' })`, given the document `swaggerUi.setup` served.",
+    requires: [{ package: '@fastify/swagger' }],
+    options: [
+      { express: 'swaggerUi.serve + swaggerUi.setup(document)', fastify: "@fastify/swagger { mode: 'static', specification: { document } } + @fastify/swagger-ui { routePrefix }" },
+      { express: 'setup(document, { swaggerOptions })', fastify: 'uiConfig' },
+      { express: 'customCss / customSiteTitle / customfavIcon', fastify: 'theme' },
+    ],
+    caveats: [
+      'The page is @fastify/swagger-ui’s own HTML and swagger-ui build, not the HTML swagger-ui-express generates: the body of the docs page differs, the document it shows is the same.',
+      '@fastify/swagger-ui registers its own routes under `routePrefix` (the page, its static files, the document as JSON and YAML): an app route there collides.',
+      'Until the plugins stage it runs in the bridge: `swaggerUi.serve` answers `swagger-ui-init.js` and the static files, and `swaggerUi.setup(…)` the page, with Express’s `res.send`.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'Not a §3 row; swagger-ui-express 5.0.1 index.js (npm pack): serve = [an init-script middleware, express.static], setup returns (req, res) => res.send(html); @fastify/swagger-ui README',
   },
   pug: {
     package: 'pug',
@@ -1067,6 +1257,15 @@ export const MIDDLEWARE = {
   },
 } as const satisfies Record<string, MiddlewareEntry>;
 
+/**
+ * Whether the routes stage runs `entry` as a moved route's own middleware unchanged through its
+ * `expressMiddleware` adapter: it only reads the request (`readsRequestOnly`) or works on Express's
+ * request and response (`worksOnExpress`). Not for an entry that is undefined (an unknown package).
+ */
+export function runsThroughAdapter(entry: MiddlewareEntry | undefined): boolean {
+  return !!entry && (entry.readsRequestOnly === true || entry.worksOnExpress !== undefined);
+}
+
 /** A catalogued middleware key. */
 export type MiddlewareKey = keyof typeof MIDDLEWARE;
 
@@ -1130,6 +1329,16 @@ export function middlewareFor(packageOrCallee: string, pkg?: string): Middleware
     if (entry(head) || head === 'express') return middlewareFor(name.slice(dot + 1), head);
   }
   return undefined;
+}
+
+/**
+ * The handler wrapper that `member` (the access path, `[]` for the export itself) of the npm
+ * package `pkg` is, when the catalogue says it makes one (`MiddlewareEntry.handlerWrapper`).
+ */
+export function handlerWrapperOf(pkg: string, member: readonly string[]): HandlerWrapper | undefined {
+  const wrapper = entry(packageRoot(pkg))?.handlerWrapper;
+  if (!wrapper) return undefined;
+  return (wrapper.member ? member.length === 1 && member[0] === wrapper.member : member.length === 0) ? wrapper : undefined;
 }
 
 /** Whether a bounded text holds for every version `range` admits, for none of them, or for some. */

@@ -2,7 +2,7 @@
  * Step 6 of the routes plan: the file entries, items, verdicts and counts from the settled states.
  * Each router's moving routes go into a plugin written in its file (with the router's error
  * handler when it moves too), their Express registrations are deleted and their handlers,
- * helpers and native hooks rewritten where they are; the generated server module registers each
+ * helpers and native hooks rewritten where they are (the wrappers that only forwarded unwrapped); the generated server module registers each
  * plugin under its mount paths (and @fastify/view when a moved route renders); the hooks module
  * is written once.
  */
@@ -17,6 +17,7 @@ import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
 import type { PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
+import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
 import type { Selection } from './select.js';
@@ -129,6 +130,7 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     }
     for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
     for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+    for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
     if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
   }
   return plugins;
@@ -162,6 +164,8 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);
+    // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
+    register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
     if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
