@@ -70,7 +70,7 @@ export function appsPerModule(apps: App[], modules: Map<string, GeneratedModule 
  * does, next to the file that creates it), named as serverModuleFor names it. Its source is empty:
  * it does not exist yet.
  */
-function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
+export function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
   const start = startSites(ctx).find((s) => s.app.id === app.id)?.file ?? app.location.file;
   return { ...serverModuleFor(ctx, start, app), source: '', parityErrorPage: ctx.parity === 'express' };
 }
