@@ -19,6 +19,10 @@ export interface NativeHook {
   file: string;
   fn: ASTPath<Node>;
   options: HandlerOptions;
+  /** Functions of the generated fastify-like-express module the hook calls (HandlerRewrite.likeExpress). */
+  likeExpress: string[];
+  /** The app whose server module the hook's routes are registered in (where that module is written). */
+  appId: string;
 }
 
 /**
@@ -53,7 +57,7 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     const rewrite = planHandlerRewrite(file.j, fn, options);
     if (rewrite.refusals.length || rewrite.imports.length) continue;
     for (const u of uses) u.state.pluginRoute!.hooks[u.index] = u.text;
-    out.push({ file: def.file, fn, options });
+    out.push({ file: def.file, fn, options, likeExpress: rewrite.likeExpress, appId: uses[0].state.route.appId });
   }
   return out;
 }
