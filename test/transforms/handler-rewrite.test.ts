@@ -166,7 +166,7 @@ describe('handler-rewrite TypeScript outputs', () => {
       writeFileSync(path.join(dir, `${c.name}.ts`), c.output!);
     }
     // The module the routes stage writes next to the server module (a TypeScript ES module of an Express 4 app).
-    writeFileSync(path.join(dir, 'fastify-like-express.ts'), likeExpressModule({ module: 'esm', typescript: true, expressMajor: 4 }));
+    writeFileSync(path.join(dir, 'fastify-like-express.ts'), likeExpressModule({ module: 'esm', typescript: true }));
     // What @types/encodeurl declares; the routes stage adds the package (and its types in TypeScript projects).
     writeFileSync(path.join(dir, 'encodeurl.d.ts'), "declare module 'encodeurl' {\n  export default function encodeUrl(url: string): string;\n}\n");
     // What @types/content-disposition 0.5 declares (`export =` a function), trimmed to the call the rewrite writes.

@@ -75,11 +75,18 @@ export interface FormContext {
   /**
    * The function sets Content-Type with Node's `res.setHeader` (written as given; Express's res.send
    * gives a string body its charset later): `sends` when it is a route handler whose every answer is
-   * `res.send(…)` (through `sendLikeExpress`, which sets that charset as Express does), `res.end()` or
-   * `res.sendStatus(…)`; `other` when it answers otherwise, or is middleware (the answer comes after).
+   * `res.send(…)` or `res.json(…)` (through Express's own, `sendLikeExpress` / `jsonLikeExpress`,
+   * which set that charset), `res.end()` or `res.sendStatus(…)`; `other` when it answers otherwise,
+   * or is middleware (the answer comes after).
    * Absent: it does not.
    */
   rawContentType?: 'sends' | 'other';
+  /**
+   * On a moved route: `res` members whose calls run Express's own method through the generated
+   * fastify-like-express module, because the app's middleware replaced `res.send` or `res.json` and
+   * Express's methods call the replacement (`send`, `json`, `sendStatus`; routes-move/replaced-send.ts).
+   */
+  throughExpress?: ReadonlySet<string>;
 }
 
 /**

@@ -62,15 +62,16 @@ function setHeader(args: Expr[], ctx: FormContext): FormResult {
 /**
  * `res.setHeader(name, value)` (Node's): `reply.header(name, value)` for a literal name. Content-Type
  * is written as given, and Express's res.send gives it a charset when the body is a string (or JSON):
- * it converts only in a route handler whose every answer is `res.send(…)` — each through
- * `sendLikeExpress`, which does the same —, `res.end()` or `res.sendStatus(…)` (FormContext.rawContentType).
+ * it converts only in a route handler whose every answer is `res.send(…)` or `res.json(…)` — each
+ * through Express's own (`sendLikeExpress`, `jsonLikeExpress`), which does the same —, `res.end()` or
+ * `res.sendStatus(…)` (FormContext.rawContentType).
  */
 function setNodeHeader(args: Expr[], ctx: FormContext): FormResult {
   if (args.length !== 2) return refuse(`res.setHeader with ${args.length} argument(s)`);
   const name = stringArg(args, 0);
   if (name === null) return refuse('res.setHeader(name, …) with a header name known only at run time');
   if (name.toLowerCase() === 'content-type' && !(ctx.fastifyRoute && ctx.rawContentType === 'sends')) {
-    return refuse("res.setHeader('Content-Type', …): Express's res.send adds a charset to it for a string body, Fastify writes it as given (it converts only in a moved route handler whose every answer is res.send(…), res.end() or res.sendStatus(…)); use res.type(…)");
+    return refuse("res.setHeader('Content-Type', …): Express's res.send adds a charset to it for a string body, Fastify writes it as given (it converts only in a moved route handler whose every answer is res.send(…), res.json(…), res.end() or res.sendStatus(…)); use res.type(…)");
   }
   return { steps: [call('header', args[0], args[1])] };
 }
@@ -97,12 +98,12 @@ function setType(args: Expr[], ctx: FormContext): FormResult {
  */
 function send(args: Expr[], ctx: FormContext): FormResult {
   if (args.length > 1) return refuse('res.send(body, status) (Express 4 signature)');
+  if (ctx.throughExpress?.has('send')) return likeExpress('sendLikeExpress', args, ctx, 'res.send runs a replacement the app\'s middleware put on Express\'s response');
   if (args.length === 0) return { steps: [call('send')] };
   const kind = ctx.kindOf(args[0]);
-  if (ctx.rawContentType === 'sends' || kind === 'unknown' || kind === 'number') {
+  if (ctx.rawContentType === 'sends' || kind === 'unknown' || kind === 'number' || (kind === 'object' && ctx.jsonSettings)) {
     const reason = kind === 'number' ? 'res.send(number): Express 4 treats it as a status code, Express 5 as JSON' : 'res.send of a value whose type is known only at run time: Express picks the content type (HTML, JSON, binary) from it';
-    if (ctx.jsonSettings) return refuse(`${reason}, and the app sets 'json replacer', 'json escape' or a 'json spaces' that is not a number, which sendLikeExpress does not print`);
-    return likeExpress('sendLikeExpress', ctx.jsonSpaces ? [args[0], ctx.j.numericLiteral(ctx.jsonSpaces)] : [args[0]], ctx, reason);
+    return likeExpress('sendLikeExpress', [args[0]], ctx, kind === 'object' ? JSON_SETTINGS : reason);
   }
   switch (kind) {
     case 'object':
@@ -117,10 +118,17 @@ function send(args: Expr[], ctx: FormContext): FormResult {
   }
 }
 
-/** `res.json(body)`. */
+/** Why res.json has no native form in an app with JSON print settings reply.send does not reproduce. */
+const JSON_SETTINGS = "res.json (or res.send of an object) in an app that sets 'json replacer', 'json escape' or a 'json spaces' that is not a number: reply.send does not print the same text";
+
+/**
+ * `res.json(body)`: `reply.send(obj)` for an object, else the text Express prints with its type;
+ * Express's own res.json (`jsonLikeExpress`) on a moved route where the app's JSON settings or a
+ * replaced method (FormContext.throughExpress) or a type set with res.setHeader decide the answer.
+ */
 function json(args: Expr[], ctx: FormContext): FormResult {
-  if (ctx.jsonSettings) return refuse("res.json (or res.send of an object) in an app that sets 'json replacer', 'json escape' or a 'json spaces' that is not a number: reply.send does not print the same text");
   if (args.length > 1) return refuse('res.json(body, status) (Express 4 signature)');
+  if (ctx.jsonSettings || ctx.throughExpress?.has('json') || ctx.rawContentType === 'sends') return likeExpress('jsonLikeExpress', args, ctx, ctx.jsonSettings ? JSON_SETTINGS : 'res.json after res.setHeader(\'Content-Type\', …)');
   const { j } = ctx;
   if (args.length === 1 && ctx.kindOf(args[0]) === 'object' && !ctx.jsonSpaces) return { steps: [call('send', args[0])] };
   // A string, a number, null or an Error (reply.send would send raw text or take the error path),
@@ -131,8 +139,9 @@ function json(args: Expr[], ctx: FormContext): FormResult {
   return { steps: [call('type', j.stringLiteral(JSON_TYPE)), call('send', body)] };
 }
 
-/** `res.sendStatus(code)`: the status and its text as a text/plain body. */
+/** `res.sendStatus(code)`: the status and its text as a text/plain body (Express's own through `sendStatusLikeExpress` where the app replaced res.send). */
 function sendStatus(args: Expr[], ctx: FormContext): FormResult {
+  if (ctx.throughExpress?.has('sendStatus')) return likeExpress('sendStatusLikeExpress', args, ctx, 'res.sendStatus runs a replacement the app\'s middleware put on Express\'s response');
   const code = args[0];
   if (!code || code.type !== 'NumericLiteral') return refuse('res.sendStatus(…) with a status known only at run time');
   const text = STATUS_CODES[code.value] ?? String(code.value);

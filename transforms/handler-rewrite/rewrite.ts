@@ -116,6 +116,12 @@ export interface HandlerOptions {
    * through that replacement (plugin-registrations/view.ts RENDER_LIKE_EXPRESS).
    */
   renderReplaced?: boolean;
+  /**
+   * Roles `route` and `hook`: the `res` members whose calls run Express's own method (through the
+   * generated fastify-like-express module) because the app's middleware replaced `res.send` or
+   * `res.json` (FormContext.throughExpress; routes-move/replaced-send.ts). A list: options cross to workers as JSON.
+   */
+  throughExpress?: string[];
 }
 
 /** The outcome of looking at a handler. */
@@ -253,6 +259,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
     renderReplaced: options.role === 'route' && options.renderReplaced,
+    ...(bridged && options.throughExpress?.length ? { throughExpress: new Set(options.throughExpress) } : {}),
   };
   // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
   const forwards = new Set<string>();
@@ -359,7 +366,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
 }
 
 /** The members a route handler may answer with after setting Content-Type with res.setHeader (FormContext.rawContentType). */
-const RAW_TYPE_ANSWERS: ReadonlySet<string> = new Set(['send', 'end', 'sendStatus']);
+const RAW_TYPE_ANSWERS: ReadonlySet<string> = new Set(['send', 'json', 'end', 'sendStatus']);
 
 /** FormContext.rawContentType of a function from its `res` chains; `answers`: it is a route handler (the answer is its own). */
 function rawContentTypeOf(chains: Array<{ links: ChainLink[] }>, answers: boolean): Pick<FormContext, 'rawContentType'> {

@@ -28,6 +28,5 @@ export function likeExpressModulePlan(ctx: PlanContext, target: GeneratedModule)
   const file = likeExpressModuleFile(target.file);
   const existing = ctx.readFile(file);
   if (existing !== null && hasLikeExpressFunctions(existing)) return null;
-  const expressMajor = ctx.inventory.project.expressVersion.major === 5 ? 5 : 4;
-  return { file, ...(existing === null ? { create: true } : {}), entries: [{ kind: 'like-express-module', module: target.module, typescript: target.typescript, expressMajor }] };
+  return { file, ...(existing === null ? { create: true } : {}), entries: [{ kind: 'like-express-module', module: target.module, typescript: target.typescript }] };
 }

@@ -34,9 +34,9 @@ export type LikeExpressFunction = (typeof LIKE_EXPRESS_FUNCTIONS)[number];
 /** The Express method each function runs. */
 const METHODS: Record<LikeExpressFunction, { method: string; params: string[]; doc: string }> = {
   appendLikeExpress: { method: 'append', params: ['field: string', 'value: unknown'], doc: "Express's `res.append(field, value)`: the value after the header's, written as res.set writes it." },
-  jsonLikeExpress: { method: 'json', params: ['body: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
+  jsonLikeExpress: { method: 'json', params: ['body?: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
   linksLikeExpress: { method: 'links', params: ['links: Record<string, string | string[]>'], doc: "Express's `res.links(links)`: the Link header, after the one set before." },
-  sendLikeExpress: { method: 'send', params: ['body: unknown'], doc: "Express's `res.send(body)`: the type and body Express picks from the value and from a type set before." },
+  sendLikeExpress: { method: 'send', params: ['body?: unknown'], doc: "Express's `res.send(body)`: the type and body Express picks from the value and from a type set before." },
   sendStatusLikeExpress: { method: 'sendStatus', params: ['status: number'], doc: "Express's `res.sendStatus(status)`: the status and its text." },
   varyLikeExpress: { method: 'vary', params: ['field: string | string[]'], doc: "Express's `res.vary(field)`: the field added to Vary unless it names it already." },
 };
@@ -54,7 +54,7 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
   const reply = t(': FastifyReply<any>');
   const functions = LIKE_EXPRESS_FUNCTIONS.flatMap((name) => {
     const { method, params, doc } = METHODS[name];
-    const names = params.map((p) => p.split(':')[0]);
+    const names = params.map((p) => p.split(/\??:/)[0]);
     return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? params : names).join(', ')})${t(': FastifyReply<any>')} {`, `  expressResponse(reply).${method}(${names.join(', ')});`, '  return reply;', '}'];
   });
   const lines = [
