@@ -27,6 +27,7 @@ import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
+import type { ReplacedSend } from './replaced-send.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -39,6 +40,8 @@ export interface ReadInput {
   views: ViewsOf;
   /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp): its plugin is handed to buildFastify there. */
   startsApp: (file: string) => boolean;
+  /** The app's replacements of res.send / res.json (replaced-send.ts): the calls that go through Express's own, and what they hold back. */
+  replaced: ReplacedSend;
 }
 
 /** The state of `route` after reading it: its blockers, or (nothing blocking) the Fastify route it becomes. */
@@ -57,7 +60,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
-  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
+  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike, input.replaced.skipped));
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';
@@ -81,6 +84,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
+    ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);

@@ -12,7 +12,7 @@
  */
 import type { ASTPath } from 'jscodeshift';
 import type { Finding, Inventory } from '../../analyzer/model.js';
-import type { Node } from '../lib/ast.js';
+import { isReference, startsAt, type Node } from '../lib/ast.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import { replacements } from './replaced-render.js';
 
@@ -60,7 +60,7 @@ function replacementRefusal(finding: Finding, parsed: ParsedFiles): string | nul
   if (!file) return `${finding.location.file} could not be parsed`;
   const assignment = file.root
     .find(file.j.AssignmentExpression)
-    .filter((p) => p.node.left.type === 'MemberExpression' && p.node.left.loc?.start.line === finding.location.line && p.node.left.loc?.start.column + 1 === finding.location.column)
+    .filter((p) => p.node.left.type === 'MemberExpression' && startsAt(p.node.left, finding.location, file.source))
     .paths()[0];
   if (!assignment) return 'its replacement was not found where the analysis put it';
   const left = assignment.node.left as Node;
@@ -70,14 +70,6 @@ function replacementRefusal(finding: Finding, parsed: ParsedFiles): string | nul
   const res = left.object.name;
   const uses = file.j(fn).find(file.j.Identifier, { name: res }).filter((p) => isReference(p)).paths();
   return uses.some((p) => !isPropertyUse(p)) ? `the replacement uses the middleware's \`${res}\` other than through its properties (a call on Express's response would answer past Fastify)` : null;
-}
-
-/** An Identifier that is a value reference (not a property key or a member's property name). */
-function isReference(p: ASTPath<Node>): boolean {
-  const parent = p.parent.node;
-  if (parent.type === 'MemberExpression' && parent.property === p.node && !parent.computed) return false;
-  if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.key === p.node && !parent.computed) return false;
-  return true;
 }
 
 /** `res.x` read or written, and not called (`res.locals.body = body`, `res.statusCode`). */
