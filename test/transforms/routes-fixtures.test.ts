@@ -34,6 +34,7 @@ const MOVED: Record<string, [number, number]> = {
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
   'send-like-express': [3, 3],
+  'send-like-express-ts': [3, 3],
   'start-file-cjs': [5, 5],
   'start-file-ts': [3, 3],
   'style-double': [2, 2],

@@ -72,7 +72,7 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     deferred: left.deferred,
     verdicts: [...states.values()].map(verdictOf),
     moved: { what: 'routes', done, of: groups.reduce((n, g) => n + g.of, 0), groups },
-    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas))) : [],
+    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => s.likeExpress.length) || settled.hooks.some((h) => h.likeExpress.length)) : [],
     dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
   };
 }
@@ -218,11 +218,11 @@ function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry
   return likeExpress ? { likeExpress } : {};
 }
 
-/** The framework deltas of moved routes: always ETag and OPTIONS, and the redirect body when a moved handler redirects. */
-function deltaTexts(ids: Set<string>): FrameworkDelta[] {
+/** The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own res.send, which keeps it) and OPTIONS, and the redirect body when a moved handler redirects. */
+function deltaTexts(ids: Set<string>, likeExpress: boolean): FrameworkDelta[] {
   const out: FrameworkDelta[] = [
     {
-      text: "Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both); register @fastify/etag ({ weak: true }) if clients rely on them.",
+      text: `Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both)${likeExpress ? ", except those sent through the generated fastify-like-express module (Express's own res.send)" : ''}; register @fastify/etag ({ weak: true }) if clients rely on them.`,
       restoredByParityExpress: false,
     },
   ];
