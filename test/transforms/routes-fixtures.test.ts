@@ -25,6 +25,7 @@ afterAll(() => {
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'express4-paths': [4, 5],
   'helper-function': [2, 2],
   'later-middleware': [1, 2],
   'mounted-twice': [4, 4],
@@ -45,6 +46,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'express4-paths': ['route-path-syntax'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
   'router-error-chain': ['route-router-error-handler'],

@@ -124,6 +124,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       for (const h of s.pluginRoute!.hooks) {
         const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
         if (adapter) plugin.adapters.add(adapter);
+        const like = /^(wildcardLikeExpress|paramsLikeExpress)\b/.exec(h)?.[1];
+        if (like) plugin.likeExpress.add(like);
       }
       unregistered.add(methodKey);
     }
@@ -180,7 +182,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     }
   }
   // The fastify-like-express module next to each server module whose moved handlers or hooks call it.
-  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && s.likeExpress.length).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId)]);
+  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && s.likeExpress.length).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId), ...[...plugins.values()].filter((p) => p.likeExpress.size).map((p) => p.app)]);
   for (const appId of calling) {
     const plan = likeExpressModulePlan(ctx, selection.modules.get(appId)!);
     if (plan) files.set(plan.file, plan);

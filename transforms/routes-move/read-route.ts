@@ -23,7 +23,7 @@ import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
-import { fastifyPaths } from './paths.js';
+import { fastifyPaths, strictRouting } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
@@ -90,10 +90,13 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
   const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
-    const forms = fastifyPaths(route);
+    const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
     // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
     if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${stringLiteral(forms.wildcard, style)})`);
+    // Express 4's wildcard and optional parameters: req.params as Express 4 filled it (fastify-like-express module).
+    if ('express4' in forms && forms.express4?.wildcard) hooks.unshift('wildcardLikeExpress');
+    if ('express4' in forms && forms.express4?.params) hooks.unshift(`paramsLikeExpress([${forms.express4.params.map((p) => stringLiteral(p, style)).join(', ')}])`);
     const first = statement.methods[0].method === route.method;
     state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
   }

@@ -17,7 +17,7 @@ import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
-import { fastifyPaths } from './paths.js';
+import { fastifyPaths, strictRouting } from './paths.js';
 import { replacements } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
 
@@ -57,7 +57,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   const blockers: Blocker[] = [];
   const add = (code: BlockerCode, reason: string, where?: string[], at?: Location) => blockers.push({ code, reason, ...(where ? { where } : {}), ...(at ? { at } : {}) });
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
-  const paths = fastifyPaths(route);
+  const paths = fastifyPaths(route, strictRouting(inventory, route));
   if ('refuse' in paths) add('route-path-syntax', paths.refuse);
   if (!FASTIFY_ROUTE_METHODS.has(route.method.toLowerCase())) add('route-method', `Fastify routes ${route.method} only once it is added with fastify.addHttpMethod('${route.method}')`);
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");

@@ -143,6 +143,9 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
+  // Names the file already uses, for the consts of handlers shared by several forms of one route.
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   if (errorHandler) {
     // The router's error middleware becomes the plugin's error handler (its routes only: encapsulation).
     lines.push('fastify.setErrorHandler(MIGRATE_ERROR_HANDLER);');
@@ -156,7 +159,10 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     lines.push(...route.comments);
     if (handler && route.paths.length > 1) {
       // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
-      const name = handler.node.id?.name ?? 'handler';
+      const base = handler.node.id?.name ?? 'handler';
+      let name = base;
+      for (let k = 2; taken.has(name) && name !== handler.node.id?.name; k++) name = `${base}${k}`;
+      taken.add(name);
       lines.push(`const ${name} = ${target};`);
       target = name;
     }

@@ -26,13 +26,13 @@ export interface LikeExpressFacts {
 }
 
 /** The functions the module exports, which the handler rewrite calls (reply-forms.ts), each `(reply, …Express's arguments)`, returning the reply. */
-export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress'] as const;
+export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
 
 /** A function of the module. */
 export type LikeExpressFunction = (typeof LIKE_EXPRESS_FUNCTIONS)[number];
 
-/** The Express method each function runs. */
-const METHODS: Record<LikeExpressFunction, { method: string; params: string[]; doc: string }> = {
+/** The Express method each reply function runs (the others are route hooks: ROUTE_HOOKS). */
+const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildcardLikeExpress'>, { method: string; params: string[]; doc: string }> = {
   appendLikeExpress: { method: 'append', params: ['field: string', 'value: unknown'], doc: "Express's `res.append(field, value)`: the value after the header's, written as res.set writes it." },
   jsonLikeExpress: { method: 'json', params: ['body?: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
   linksLikeExpress: { method: 'links', params: ['links: Record<string, string | string[]>'], doc: "Express's `res.links(links)`: the Link header, after the one set before." },
@@ -52,7 +52,7 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
   const t = (annotation: string) => (ts ? annotation : '');
   const exported = facts.module === 'esm' ? 'export ' : '';
   const reply = t(': FastifyReply<any>');
-  const functions = LIKE_EXPRESS_FUNCTIONS.flatMap((name) => {
+  const functions = (Object.keys(METHODS) as Array<keyof typeof METHODS>).flatMap((name) => {
     const { method, params, doc } = METHODS[name];
     const names = params.map((p) => p.split(/\??:/)[0]);
     return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? params : names).join(', ')})${t(': FastifyReply<any>')} {`, `  expressResponse(reply).${method}(${names.join(', ')});`, '  return reply;', '}'];
@@ -62,7 +62,7 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
     "// Express's own response methods, run for the handlers of moved routes on a stand-in for Express's response",
     "// whose headers are the reply's and whose answer leaves through the reply (the app's Express decides as before).",
     ...(facts.module === 'commonjs' && !ts ? ["'use strict';"] : []),
-    ...(ts ? ['', "import type { FastifyReply } from 'fastify';"] : []),
+    ...(ts ? ['', "import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';"] : []),
     '',
     '/**',
     " * Express's response for `reply`: `reply.raw` after the bridge is Express's own (the app's prototypes,",
@@ -102,7 +102,49 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
     '  else reply.send(chunk);',
     '}',
     ...functions,
+    ...routeHooks(t, exported),
     ...(facts.module === 'commonjs' && !ts ? ['', `module.exports = { ${LIKE_EXPRESS_FUNCTIONS.join(', ')} };`] : []),
   ];
   return restyle(lines, DEFAULT_STYLE);
+}
+
+/**
+ * The route hooks of Express 4 paths (routes-move/paths.ts, probed against path-to-regexp 0.1 with
+ * real requests): `req.params` as Express 4 fills it, before the route's own hooks run.
+ */
+function routeHooks(t: (annotation: string) => string, exported: string): string[] {
+  const hook = `request${t(': FastifyRequest<any>')}, _reply${t(': FastifyReply<any>')}, done${t(': HookHandlerDoneFunction')}`;
+  return [
+    '',
+    '/**',
+    " * Express 4's optional parameters (`/users/:id?`) on the Fastify routes of each form: the route's own",
+    ' * parameters in path order, an absent one undefined, as Express 4 lists it.',
+    ' */',
+    `${exported}function paramsLikeExpress(names${t(': string[]')}) {`,
+    `  return function expressOptionalParams(${hook}) {`,
+    `    const params = request.params${t(' as Record<string, unknown>')};`,
+    '    request.params = Object.fromEntries(names.map((name) => [name, params[name]]));',
+    '    done();',
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * Express 4's unnamed wildcard (`*`, `/*`, `/files/*`) on find-my-way's `*`: `req.params[0]`, the rest",
+    " * of the path as it came, decoded whole, its trailing slash kept (find-my-way drops it where trailing",
+    " * slashes are ignored); one that does not decode is Express's 400.",
+    ' */',
+    `${exported}function wildcardLikeExpress(${hook}) {`,
+    `  const params = request.params${t(' as Record<string, unknown>')};`,
+    `  const pattern = request.routeOptions.url${t(' as string')};`,
+    "  const skip = pattern.slice(0, pattern.indexOf('*')).split('/').length - 1;",
+    `  const rest = request.raw.url${t('!')}.split('?')[0].split('/').slice(skip).join('/');`,
+    "  delete params['*'];",
+    '  try {',
+    '    params[0] = decodeURIComponent(rest);',
+    '  } catch {',
+    "    return done(Object.assign(new URIError(`Failed to decode param '${rest}'`), { status: 400, statusCode: 400 }));",
+    '  }',
+    '  done();',
+    '}',
+  ];
 }
