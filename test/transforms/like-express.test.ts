@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyExpress from '@fastify/express';
 import { expressContentType } from '../../transforms/handler-rewrite/content-type.js';
-import { LIKE_EXPRESS_FUNCTIONS, likeExpressModule } from '../../transforms/server-module/like-express-template.js';
+import { hasLikeExpressFunctions, LIKE_EXPRESS_FUNCTIONS, likeExpressModule } from '../../transforms/server-module/like-express-template.js';
 import { Rng } from '../property/random.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -391,6 +391,11 @@ describe('the comparisons', () => {
 });
 
 describe('the module in every form', () => {
+  it('is written again where a module of an older version lacks a function (hasLikeExpressFunctions)', () => {
+    for (const module of ['esm', 'commonjs'] as const) for (const typescript of [false, true]) expect(hasLikeExpressFunctions(likeExpressModule({ module, typescript }))).toBe(true);
+    expect(hasLikeExpressFunctions(likeExpressModule({ module: 'esm', typescript: false }).replace('function wildcardLikeExpress(', 'function other('))).toBe(false);
+  });
+
   it('ESM JavaScript loads and answers', async () => {
     const file = path.join(TMP, 'fastify-like-express.mjs');
     writeFileSync(file, likeExpressModule({ module: 'esm', typescript: false }));
