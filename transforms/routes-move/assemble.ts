@@ -18,6 +18,7 @@ import { leftRoutes } from './left.js';
 import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
 import type { PluginRoute, RegisterEntry, RewriteEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
+import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
 import type { Selection } from './select.js';
@@ -170,6 +171,8 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
     registrations.set(target.file, register);
+    // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
+    register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
     if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
