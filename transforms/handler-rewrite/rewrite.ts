@@ -122,6 +122,13 @@ export interface HandlerOptions {
    * `res.json` (FormContext.throughExpress; routes-move/replaced-send.ts). A list: options cross to workers as JSON.
    */
   throughExpress?: string[];
+  /**
+   * Role `route`: the function was wrapped in a wrapper that went (routes-move/unwrap.ts), which
+   * handed a rejection of what it returns to next. An expression body that is not an answer then
+   * refuses: made a block, the promise it gives would no longer be returned, and its rejection would
+   * reach no error handler (flow.ts).
+   */
+  resultAwaited?: boolean;
 }
 
 /** The outcome of looking at a handler. */
@@ -278,7 +285,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, resultAwaited: flowRole === 'route' && !!options.resultAwaited });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
