@@ -16,7 +16,7 @@ function reading(source: string, api: 'res.send' | 'res.json' | 'res.render', at
   const parsed: ParsedFiles = (file) => (file === 'app.js' ? { j, root: j(source), source } : null);
   const finding = { rule: 'res-method-reassign', subject: 'mw-1', severity: 'warning', message: `middleware replaces ${api}.`, appliesTo: { uses: [api] }, location: { file: 'app.js', line: at[0], column: at[1] } } as unknown as Finding;
   const result = replacedSend({ findings: [finding] } as Pick<Inventory, 'findings'>, parsed);
-  return { through: result.through, skipped: Object.fromEntries([...result.skipped].map(([use, s]) => [use, s.reason])) };
+  return { through: result.through, skipped: Object.fromEntries([...result.skipped].map(([use, s]) => [use, s.reason])), objectSends: result.objectSends };
 }
 
 const middleware = (replacement: string) => `app.use((req, res, next) => {\n  const originalSend = res.send;\n  res.send = ${replacement};\n  next();\n});\n`;
@@ -46,10 +46,18 @@ describe('replacedSend', () => {
     const r = reading('app.use((req, res, next) => {\n  const json = res.json;\n  res.json = function (body) { return json.call(this, { data: body }); };\n  next();\n});\n', 'res.json', [3, 3]);
     expect(r.through).toEqual(['json', 'send']);
     expect(r.skipped).toEqual({});
+    expect(r.objectSends).toBeNull();
+  });
+
+  it("keeps res.json where res.json's replacement cannot run there, and tells the rewrite why res.send of a value that may be JSON stays (a string does not reach res.json)", () => {
+    const r = reading('app.use((req, res, next) => {\n  const json = res.json;\n  res.json = function (body) { return json.call(res, { data: body }); };\n  next();\n});\n', 'res.json', [3, 3]);
+    expect(r.through).toEqual([]);
+    expect(Object.keys(r.skipped)).toEqual(['res.json']);
+    expect(r.objectSends).toContain('res.send of a value that may be JSON');
   });
 
   it('leaves other replaced methods to the route blockers (res.render: replaced-render.ts)', () => {
-    expect(reading(middleware('function (view) { return view; }').replace('res.send =', 'res.render ='), 'res.render', [3, 3])).toEqual({ through: [], skipped: {} });
+    expect(reading(middleware('function (view) { return view; }').replace('res.send =', 'res.render ='), 'res.render', [3, 3])).toEqual({ through: [], skipped: {}, objectSends: null });
   });
 
   it('says so when the replacement is not where the analysis put it', () => {

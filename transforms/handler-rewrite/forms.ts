@@ -87,6 +87,8 @@ export interface FormContext {
    * Express's methods call the replacement (`send`, `json`, `sendStatus`; routes-move/replaced-send.ts).
    */
   throughExpress?: ReadonlySet<string>;
+  /** On a moved route: why `res.send` of a value that may be JSON refuses (the app replaced res.json in a way that cannot run through Express's own; routes-move/replaced-send.ts). */
+  jsonReplaced?: string;
 }
 
 /**

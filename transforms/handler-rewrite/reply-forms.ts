@@ -101,6 +101,7 @@ function send(args: Expr[], ctx: FormContext): FormResult {
   if (ctx.throughExpress?.has('send')) return likeExpress('sendLikeExpress', args, ctx, 'res.send runs a replacement the app\'s middleware put on Express\'s response');
   if (args.length === 0) return { steps: [call('send')] };
   const kind = ctx.kindOf(args[0]);
+  if (ctx.jsonReplaced && kind !== 'string' && kind !== 'nullish') return refuse(ctx.jsonReplaced);
   if (ctx.rawContentType === 'sends' || kind === 'unknown' || kind === 'number' || (kind === 'object' && ctx.jsonSettings)) {
     const reason = kind === 'number' ? 'res.send(number): Express 4 treats it as a status code, Express 5 as JSON' : 'res.send of a value whose type is known only at run time: Express picks the content type (HTML, JSON, binary) from it';
     return likeExpress('sendLikeExpress', [args[0]], ctx, kind === 'object' ? JSON_SETTINGS : reason);

@@ -122,6 +122,8 @@ export interface HandlerOptions {
    * `res.json` (FormContext.throughExpress; routes-move/replaced-send.ts). A list: options cross to workers as JSON.
    */
   throughExpress?: string[];
+  /** Roles `route` and `hook`: FormContext.jsonReplaced (why res.send of a value that may be JSON stays). */
+  jsonReplaced?: string;
   /**
    * Role `route`: the function was wrapped in a wrapper that went (routes-move/unwrap.ts), which
    * handed a rejection of what it returns to next. An expression body that is not an answer then
@@ -267,6 +269,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
     renderReplaced: options.role === 'route' && options.renderReplaced,
     ...(bridged && options.throughExpress?.length ? { throughExpress: new Set(options.throughExpress) } : {}),
+    ...(bridged && options.jsonReplaced ? { jsonReplaced: options.jsonReplaced } : {}),
   };
   // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
   const forwards = new Set<string>();

@@ -45,6 +45,6 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(selection.expressRoutes, states, handlers, selection.onFastify);
-  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states, replaced.through);
+  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states, replaced);
   return assemble(ctx, { selection, states, parsed, handlers, hooks, views });
 }

@@ -88,6 +88,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
     ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
+    ...(input.replaced.objectSends ? { jsonReplaced: input.replaced.objectSends } : {}),
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));

@@ -16,10 +16,14 @@ import { isReference, startsAt, type Node } from '../lib/ast.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import { replacements } from './replaced-render.js';
 
-/** The replaced methods this module knows, and the `res` members whose Express methods call each. */
+/**
+ * The replaced methods this module knows, and the `res` members whose Express methods call each
+ * (res.send calls res.json only for a value that is not a string, a Buffer or null: the handler
+ * rewrite tells those apart, ReplacedSend.objectSends).
+ */
 const CALLED_BY: Readonly<Record<string, readonly string[]>> = {
   'res.send': ['res.send', 'res.json', 'res.jsonp', 'res.sendStatus', 'res.render'],
-  'res.json': ['res.json', 'res.send'],
+  'res.json': ['res.json'],
 };
 
 /** The members a moved handler calls through Express's own method when a replacement runs there (reply-forms.ts, FormContext.throughExpress). */
@@ -34,24 +38,28 @@ export interface ReplacedSend {
   through: string[];
   /** Per `res.*` member a handler may use: the replacement it would skip, and why (none when `through` covers it). */
   skipped: Map<string, { finding: Finding; reason: string }>;
+  /** Why `res.send` of a value that may be JSON would skip a replaced res.json (Express's res.send hands it to res.json); null when it would not. */
+  objectSends: string | null;
 }
 
 /** The replacements of res.send and res.json in the app's code, read where the findings put them. */
 export function replacedSend(inventory: Pick<Inventory, 'findings'>, parsed: ParsedFiles): ReplacedSend {
   const through = new Set<string>();
   const skipped = new Map<string, { finding: Finding; reason: string }>();
+  let objectSends: string | null = null;
   for (const finding of replacements(inventory)) {
     const api = (finding.appliesTo?.uses ?? []).find((u) => Object.hasOwn(CALLED_BY, u));
     if (!api) continue;
     const refusal = replacementRefusal(finding, parsed);
     if (refusal === null) THROUGH[api].forEach((m) => through.add(m));
+    else if (api === 'res.json') objectSends ??= `res.send of a value that may be JSON runs the app's replacement of res.json in Express, and it cannot run here: ${refusal}`;
     for (const use of CALLED_BY[api]) {
       // res.render sends the HTML through res.send: reply.view does not.
       const reason = refusal ?? (use === 'res.render' || use === 'res.jsonp' ? `Express's ${use} answers through the replaced ${api}, and its Fastify form does not` : null);
       if (reason && !skipped.has(use)) skipped.set(use, { finding, reason });
     }
   }
-  return { through: [...through].sort(), skipped };
+  return { through: [...through].sort(), skipped, objectSends };
 }
 
 /** Why a replacement cannot run on the stand-in for Express's response; null when it can. */
