@@ -26,6 +26,7 @@ const MOVED: Record<string, [number, number]> = {
   'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'express4-paths': [4, 5],
   'helper-function': [2, 2],
   'later-middleware': [1, 2],
   'mounted-twice': [4, 4],
@@ -35,6 +36,8 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
+  'send-like-express': [3, 3],
+  'send-like-express-ts': [3, 3],
   'start-file-cjs': [5, 5],
   'start-file-ts': [3, 3],
   'style-double': [2, 2],
@@ -53,6 +56,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'express4-paths': ['route-path-syntax'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
   'router-error-chain': ['route-router-error-handler'],
