@@ -161,10 +161,13 @@ export type Origin = 'local' | 'package' | 'unknown';
  * recognised by provenance (the function is that module's): `expressMiddleware(fn)` and
  * `expressParam(name, fn)` run an Express function as a Fastify hook, `expressWildcard(name)` gives
  * an Express 5 wildcard parameter its value, `bodyLikeExpress` (a preHandler hook) and
- * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers.
+ * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers; of
+ * the `fastify-like-express.*` module (same mark), `wildcardLikeExpress` gives Express 4's `*` its
+ * `req.params[0]` (`express-wildcard`) and `paramsLikeExpress(names)` lists Express 4's optional
+ * parameters as Express 4 does (`express-params`).
  */
 export interface Adapter {
-  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body';
+  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'express-params';
   /** express-middleware, express-param: the Express function inside, described as a chain entry is (`requireAuth`, `celebrate [celebrate]`). */
   wraps?: { name: string; origin: Origin; package?: string; definition?: Location };
   /** express-param, express-wildcard: the parameter name (folded from the first argument). */

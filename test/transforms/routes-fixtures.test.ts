@@ -28,6 +28,7 @@ const MOVED: Record<string, [number, number]> = {
   'class-controller': [3, 3],
   'controller-array': [3, 3],
   'esm-router': [3, 4],
+  'express4-paths': [4, 5],
   'helper-function': [2, 2],
   'helper-modules': [3, 3],
   'helper-shared': [1, 3],
@@ -41,6 +42,8 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
+  'send-like-express': [3, 3],
+  'send-like-express-ts': [3, 3],
   'start-file-cjs': [5, 5],
   'start-file-ts': [3, 3],
   'style-double': [2, 2],
@@ -60,6 +63,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'express4-paths': ['route-path-syntax'],
   'helper-shared': ['route-helper-shared', 'route-handler-api'],
   'later-middleware': ['route-later-middleware'],
   'object-controller': ['route-handler-shared', 'route-handler-api'],

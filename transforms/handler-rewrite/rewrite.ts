@@ -25,7 +25,7 @@ import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { pathsOfType } from '../lib/ast.js';
 import type { Expr, FormContext, FormNeed } from './forms.js';
 import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js';
-import { convertReplyChain } from './reply-forms.js';
+import { answersRequest, convertReplyChain } from './reply-forms.js';
 import { convertRequestUse } from './request-forms.js';
 import type { Node } from '../lib/ast.js';
 import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
@@ -137,6 +137,14 @@ export interface HandlerOptions {
    */
   renderReplaced?: boolean;
   /**
+   * Roles `route` and `hook`: the `res` members whose calls run Express's own method (through the
+   * generated fastify-like-express module) because the app's middleware replaced `res.send` or
+   * `res.json` (FormContext.throughExpress; routes-move/replaced-send.ts). A list: options cross to workers as JSON.
+   */
+  throughExpress?: string[];
+  /** Roles `route` and `hook`: FormContext.jsonReplaced (why res.send of a value that may be JSON stays). */
+  jsonReplaced?: string;
+  /**
    * Role `route`: the function was wrapped in a wrapper that went (routes-move/unwrap.ts), which
    * handed a rejection of what it returns to next. An expression body that is not an answer then
    * refuses: made a block, the promise it gives would no longer be returned, and its rejection would
@@ -169,6 +177,13 @@ export interface HandlerRewrite {
   typeImports: TypeImport[];
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
+  /**
+   * The functions of the generated fastify-like-express module the rewritten function calls
+   * (`sendLikeExpress` for `res.send` of a value known only at run time), sorted: the routes stage
+   * imports them under these names from the module it writes next to the server module
+   * (server-module/like-express-template.ts). Only on moved routes (roles route, hook, helper); else empty.
+   */
+  likeExpress: string[];
   /**
    * Fastify plugins the rewritten function needs registered in its route's context, by npm name
    * (`['@fastify/view']` when it renders); the routes stage registers them in `movedRoutes`
@@ -211,7 +226,7 @@ const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body
 /** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
 function refused(refusals: Iterable<string>, helpers: HelperArguments = new HelperArguments(), waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
   const all = [...refusals];
-  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls: helpers.names(), helperArguments: helpers.positions(), forwards, apply: () => undefined };
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], likeExpress: [], plugins: [], helperCalls: helpers.names(), helperArguments: helpers.positions(), forwards, apply: () => undefined };
 }
 
 /** Where `req` and `res` are handed to helper calls (helpers.ts helperCallee), per callee. */
@@ -298,6 +313,8 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
     renderReplaced: options.role === 'route' && options.renderReplaced,
+    ...(bridged && options.throughExpress?.length ? { throughExpress: new Set(options.throughExpress) } : {}),
+    ...(bridged && options.jsonReplaced ? { jsonReplaced: options.jsonReplaced } : {}),
   };
   // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
   const forwards = new Set<string>();
@@ -315,13 +332,14 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   };
   // A helper's answers must come before its caller's own end (a moved handler returns the reply then); from a callback they may not.
   const nestedAnswers = options.role === 'helper' ? 'it answers from a callback, which may run after the handler that called it returned' : !bridged && fn.node.async ? 'it is async and answers from a callback (Fastify would answer first with an empty 200)' : null;
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { nestedAnswers, forwarded, toHelper: (ref) => toHelper(ref, 'reply') }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { nestedAnswers, forwarded, toHelper: (ref) => toHelper(ref, 'reply'), answers: options.role === 'route' }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [], likeExpress: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, (ref) => toHelper(ref, 'request'), forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
   }
   const waiting = new Set(replies.waiting);
+  if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
   if (flowRole) {
     const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0), resultAwaited: flowRole === 'route' && !!options.resultAwaited });
@@ -349,6 +367,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
     typeImports: raw.imports(),
     deltas: replies.deltas,
+    likeExpress: replies.likeExpress,
     plugins: replies.plugins,
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
@@ -377,11 +396,11 @@ interface UsesPlan {
  * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { nestedAnswers: string | null; forwarded: (ref: ASTPath<Node>) => boolean; toHelper: (ref: ASTPath<Node>) => boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
-  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { nestedAnswers: string | null; forwarded: (ref: ASTPath<Node>) => boolean; toHelper: (ref: ASTPath<Node>) => boolean; answers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[]; likeExpress: string[] } {
+  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>(), likeExpress: new Set<string>() };
   // `res` handed on to a handler that moves too (forwards.ts), or to a helper rewritten with it: renaming the parameter is its whole edit.
   const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref) && !opts.toHelper(ref)).map((ref) => replyChainAt(ref));
-  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
+  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)), ...rawContentTypeOf(resChains, opts.answers) };
   for (const chain of resChains) {
     if (!chain.links.length) {
       const to = receivingCall(chain.top);
@@ -400,6 +419,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
     result.needs.forEach((n) => plan.needs.add(n));
     result.deltas.forEach((d) => plan.deltas.add(d));
     result.plugins.forEach((p) => plan.plugins.add(p));
+    result.likeExpress.forEach((f) => plan.likeExpress.add(f));
     if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
     plan.edits.push({
       size: sizeOf(chain.top.node),
@@ -410,7 +430,35 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
       },
     });
   }
-  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins] };
+  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins], likeExpress: [...plan.likeExpress].sort() };
+}
+
+/** The members a route handler may answer with after setting Content-Type with res.setHeader (FormContext.rawContentType). */
+const RAW_TYPE_ANSWERS: ReadonlySet<string> = new Set(['send', 'json', 'end', 'sendStatus']);
+
+/** FormContext.rawContentType of a function from its `res` chains; `answers`: it is a route handler (the answer is its own). */
+function rawContentTypeOf(chains: Array<{ links: ChainLink[] }>, answers: boolean): Pick<FormContext, 'rawContentType'> {
+  const sets = chains.some((c) => c.links.some((l) => l.member === 'setHeader' && l.args?.[0]?.type === 'StringLiteral' && /^content-type$/i.test(l.args[0].value)));
+  if (!sets) return {};
+  const others = chains.filter((c) => answersRequest(c.links) && !RAW_TYPE_ANSWERS.has(c.links[c.links.length - 1].member));
+  return { rawContentType: answers && !others.length ? 'sends' : 'other' };
+}
+
+/**
+ * A function of the generated fastify-like-express module the rewrite would call, whose name the
+ * file already binds to something else (an import from that module is the rewrite's own, from a
+ * former run): the call would reach the wrong function.
+ */
+function likeExpressNameRefusals(j: JSCodeshift, program: ASTPath<Node>, fileNames: Set<string>, names: string[]): string[] {
+  const imported = new Set<string>();
+  const tree = j(program);
+  for (const p of pathsOfType(j, tree, 'ImportDeclaration')) if (/fastify-like-express(\.[cm]?[jt]s)?$/.test(String(p.node.source.value))) for (const s of p.node.specifiers ?? []) imported.add(s.local.name);
+  for (const p of pathsOfType(j, tree, 'VariableDeclarator')) {
+    const init = p.node.init;
+    const from = init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' ? String(init.arguments[0]?.value) : '';
+    if (/fastify-like-express(\.[cm]?[jt]s)?$/.test(from) && p.node.id.type === 'ObjectPattern') for (const prop of p.node.id.properties) if (prop.value?.type === 'Identifier') imported.add(prop.value.name);
+  }
+  return names.filter((n) => fileNames.has(n) && !imported.has(n)).map((n) => `the file already uses the name ${n}, which the rewrite would import from the generated fastify-like-express module`);
 }
 
 /**

@@ -177,6 +177,11 @@ function takenBy(ctx: PlanContext, file: string, app: App): 'free' | 'other-app'
   return served.length === 0 || served.some((a) => a.id === app.id) ? 'free' : 'other-app';
 }
 
+/** The fastify-like-express module of a generated server module (server-module/like-express-template.ts): same folder and extension. */
+export function likeExpressModuleFile(serverFile: string): string {
+  return path.posix.join(path.posix.dirname(serverFile), `fastify-like-express${path.posix.extname(serverFile)}`);
+}
+
 /** The hooks module of a generated server module: same folder and extension. */
 export function hooksModuleFile(serverFile: string): string {
   return path.posix.join(path.posix.dirname(serverFile), `fastify-hooks${path.posix.extname(serverFile)}`);
