@@ -1,7 +1,7 @@
 /**
  * The adapters of the hooks module the `routes` stage writes (model.ts Adapter), recognised at a
  * registration by provenance: the function called (`expressMiddleware(requireAuth)`) or passed
- * (`addHook('preHandler', bodyLikeExpress)`) is a function declaration of that name in a file
+ * (`addHook('preHandler', bodyLikeExpress)`, `router.get('/:id', movedToFastify)`) is a function declaration of that name in a file
  * whose first line carries ROUTES_HOOKS_MARK, however it was imported.
  */
 import { Node, type ts } from 'ts-morph';
@@ -21,12 +21,13 @@ const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?
   ['expressWildcard', { kind: 'express-wildcard', param: 0 }],
   ['bodyLikeExpress', { kind: 'express-body' }],
   ['bodyLeftToExpress', { kind: 'express-body' }],
+  ['movedToFastify', { kind: 'hand-over' }],
 ]);
 
 /**
  * The adapter at registration argument `node` (value `value`), or undefined: a call of one of the
  * hooks module's factories (its Express function described with `describe`), or one of its body
- * functions passed as it is.
+ * functions or its hand-over (`movedToFastify`) passed as it is.
  */
 export function adapterOf(ev: Evaluator, node: Node, value: Value | undefined, describe: (node: Node, value: Value | undefined) => EntryRef): AdapterRef | undefined {
   if (Node.isCallExpression(node)) {
@@ -38,7 +39,7 @@ export function adapterOf(ev: Evaluator, node: Node, value: Value | undefined, d
     return { kind: spec.kind, ...(inner ? { wraps: describe(inner, ev.argValues.get(inner)) } : {}), ...(name?.k === 'str' ? { param: name.v } : {}) };
   }
   const spec = hooksModuleFunction(value);
-  return spec?.kind === 'express-body' ? { kind: spec.kind } : undefined;
+  return spec?.kind === 'express-body' || spec?.kind === 'hand-over' ? { kind: spec.kind } : undefined;
 }
 
 /** The Inventory form of an adapter: its Express function as a chain entry names it. */

@@ -161,10 +161,13 @@ export type Origin = 'local' | 'package' | 'unknown';
  * recognised by provenance (the function is that module's): `expressMiddleware(fn)` and
  * `expressParam(name, fn)` run an Express function as a Fastify hook, `expressWildcard(name)` gives
  * an Express 5 wildcard parameter its value, `bodyLikeExpress` (a preHandler hook) and
- * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers.
+ * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers;
+ * `movedToFastify` (`hand-over`), the handler of a moved route's registration left in Express at
+ * its place, hands the requests Fastify routed to a moved route over to Fastify there: it is no
+ * Express route, and Express middleware after it does not run for them.
  */
 export interface Adapter {
-  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body';
+  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'hand-over';
   /** express-middleware, express-param: the Express function inside, described as a chain entry is (`requireAuth`, `celebrate [celebrate]`). */
   wraps?: { name: string; origin: Origin; package?: string; definition?: Location };
   /** express-param, express-wildcard: the parameter name (folded from the first argument). */
@@ -190,7 +193,7 @@ export interface ChainEntry {
   resolution: Resolution;
   /** Set when the entry runs only under a condition (`if (env === 'production') app.use(limiter)`): what it is registered under, as source text. */
   conditions?: string[];
-  /** For the route's own local middleware (`router.get('/x', protect, h)`): its `req`/`res`/`next` uses, which become a hook's. */
+  /** For the route's own local middleware (`router.get('/x', protect, h)`) and the local param callbacks of its own parameters: its `req`/`res`/`next` uses, which become a hook's. */
   usage?: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
   /**
    * The Fastify hook it runs in: set for Fastify hooks (`addHook('preHandler', fn)`, a route's

@@ -24,6 +24,7 @@ import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths } from './paths.js';
+import { handOverOf } from './hand-over.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
@@ -58,6 +59,10 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
+  // Express middleware registered after it: its registration stays as a hand-over (hand-over.ts).
+  const handOver = handOverOf(ctx, route, statement.lines, target, parsed);
+  if (typeof handOver === 'object') block(handOver);
+  else state.handOver = handOver;
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';

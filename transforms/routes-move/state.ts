@@ -43,6 +43,8 @@ export interface RouteState {
   nameCallbacks: Array<{ statement: Anchor; name: string }>;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
+  /** Its registration stays in Express as a hand-over (`router.get('/:id', movedToFastify)`: hand-over.ts); Express runs its param callbacks there. */
+  handOver?: boolean;
 }
 
 /** A fresh state for `route`: nothing read, nothing blocking. */

@@ -21,7 +21,8 @@ import { addTodo } from '../lib/todo.js';
 import { functionPaths, jFor, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
-import { hooksModule } from '../server-module/hooks-template.js';
+import { hooksModule, withHandOver } from '../server-module/hooks-template.js';
+import { addHandOver } from '../server-module/hand-over.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
@@ -35,8 +36,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const entries = options.plan?.entries ?? [];
   if (!entries.length) return null;
   const style = detectStyle(file.source, file.path);
-  const create = entries.find((e) => e.kind === 'hooks-module');
-  if (create) return file.source.trim() ? null : hooksModule(create, style);
+  const hooks = entries.find((e) => e.kind === 'hooks-module');
+  if (hooks) return file.source.trim() ? (hooks.handOver ? withHandOver(file.source, hooks, style) : null) : hooksModule(hooks, style);
 
   const j = jFor(file.path);
   const root = j(file.source);
@@ -47,6 +48,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const needs: Array<{ local: string; from: string }> = [];
   const typeImports: TypeImport[] = [];
   const steps: Array<() => boolean> = [];
+  // The local name of the hooks module's movedToFastify, once imported (below).
+  let handOverName = 'movedToFastify';
 
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
@@ -96,8 +99,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'todo') {
       const statement = findByAnchor(statements, entry.statement);
       if (statement) steps.push(() => addTodo(j, statement, entry.reason, TODO_PREFIX));
+    } else if (entry.kind === 'hand-over') {
+      const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the registration to hand over', entry.statement);
+      steps.push(() => handOver(j, statement, handOverName));
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
+      if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
       if (entry.typescript && entry.handed) types.add('FastifyPluginAsync');
     }
@@ -114,7 +121,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
   const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
-  for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
+  const locals = new Map([...adapters].map(([name, p]) => [name, addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote)]));
+  handOverName = locals.get('movedToFastify') ?? 'movedToFastify';
   let changed = needed.size > 0 || adapters.size > 0;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
@@ -190,6 +198,21 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
     '}',
     ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
+}
+
+/**
+ * The registration of moved routes as their hand-over: each method's functions (and the route
+ * middleware before them) replaced by `name` (the hooks module's movedToFastify), the path kept —
+ * `router.get('/:id', movedToFastify)`, `router.route('/x').get(movedToFastify).post(movedToFastify)`.
+ * Its leading comments went with the routes into the plugin (a former TODO(migrate) goes).
+ */
+function handOver(j: JSCodeshift, statement: ASTPath<Node>, name: string): boolean {
+  for (let call = statement.node.expression; call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'route'; call = call.callee.object) {
+    // `router.get(path, …)` keeps its path; a verb of a route() chain takes the functions only.
+    call.arguments = call.callee.object.type === 'Identifier' ? [call.arguments[0], j.identifier(name)] : [j.identifier(name)];
+  }
+  statement.node.comments = (statement.node.comments ?? []).filter((c: Node) => !c.leading);
+  return true;
 }
 
 /** `X.param('id', fn)` with `fn` written inline → `const <name> = fn;` above it and `X.param('id', <name>)`. */
