@@ -7,7 +7,7 @@
  * answer every request alike (status, content type, body, Location) — the stage's promise, checked
  * on real HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -153,6 +153,22 @@ async function until(port: number, child: ChildProcess): Promise<void> {
   }
   throw new Error('the app did not start');
 }
+
+describe('TypeScript output type-checks', () => {
+  // The hand-over's functions in an Express router (`router.get('/', movedToFastify)`) and in the bridge.
+  for (const name of ['ts-later']) {
+    it(name, async () => {
+      const { root } = await runFixture('routes-move', name, 'routes');
+      let output = '';
+      try {
+        execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (e) {
+        output = String((e as { stdout?: string }).stdout ?? e);
+      }
+      expect(output).toBe('');
+    }, 60_000);
+  }
+});
 
 describe('the summary of the routes stage', () => {
   it('prints moved of movable per router, and every reason of a route left behind with its TODO once', async () => {

@@ -10,7 +10,7 @@
  * run as they did, nothing after it (measured with Express 4.22 and 5.3 behind @fastify/express
  * 4.0.7: status, headers and body alike; a file of express.static named like the route is not served).
  */
-import type { Location, Route } from '../../analyzer/model.js';
+import type { ChainEntry, Location, Route } from '../../analyzer/model.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { handOverRefusal } from '../server-module/hand-over.js';
@@ -34,14 +34,26 @@ export function handOverOf(ctx: PlanContext, route: Route, lines: [number, numbe
     where: [...later.map((m) => m.registration), ...(place ? [place] : [])].map((l) => `${l.file}:${l.line}`),
     at: later[0].registration,
   });
-  // Before the shim ran (analyze assesses), the module it will write takes a hand-over.
-  const server = target.source ? parsed(target.file) : null;
-  const refusal = server ? handOverRefusal(server.j, server.root, target.file) : null;
-  if (refusal) return stays(refusal);
-  // Express hands its own req.params to the param callbacks and the handler; Fastify's handler reads request.params.
-  const writes = ownChain(route, lines).params.find((p) => p.usage?.req.some((u) => u.api === 'req.params' && u.write));
+  const bridge = refusal(target, parsed);
+  if (bridge) return stays(bridge);
+  const writes = writesParams(route, lines);
   if (writes) return stays(`its param callback ${writes.name === '<anonymous>' ? '(written inline)' : writes.name} writes req.params, which its handler would not see on Fastify once Express runs the callback at the hand-over`, writes.registration);
   return true;
+}
+
+/** Why the server module cannot take a hand-over (server-module/hand-over.ts), or null; before the shim ran (analyze assesses), the module it will write can. */
+function refusal(target: GeneratedModule, parsed: ParsedFiles): string | null {
+  const server = target.source ? parsed(target.file) : null;
+  return server ? handOverRefusal(server.j, server.root, target.file) : null;
+}
+
+/**
+ * A param callback of the route's own parameters that writes `req.params`: Express hands the same
+ * object to the handler, while at a hand-over the callback runs in Express and the Fastify handler
+ * reads `request.params`.
+ */
+function writesParams(route: Route, lines: [number, number]): ChainEntry | undefined {
+  return ownChain(route, lines).params.find((p) => p.usage?.req.some((u) => u.api === 'req.params' && u.write));
 }
 
 /** The Express routes registered by the statement of `route` (itself included). */
