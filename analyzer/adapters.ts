@@ -22,6 +22,7 @@ const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?
   ['bodyLikeExpress', { kind: 'express-body' }],
   ['bodyLeftToExpress', { kind: 'express-body' }],
   ['movedToFastify', { kind: 'hand-over' }],
+  ['markMovedRoute', { kind: 'hand-over' }],
 ]);
 
 /**

@@ -17,7 +17,7 @@
  */
 import type { Node, ts } from 'ts-morph';
 import type { RouterNode } from './graph.js';
-import type { App, ChainEntry, ErrorHandler, Location, MountRef, Middleware, PathParam, Reason, Resolution, Route } from './model.js';
+import type { App, ChainEntry, ErrorHandler, HandOver, Location, MountRef, Middleware, PathParam, Reason, Resolution, Route } from './model.js';
 import { FASTIFY_PHASES, type FastifyContext, type FastifyHandlerItem, type FastifyHookItem, type FastifyItem, type FastifyRouteItem, type FastifyUseItem } from './fastify-graph.js';
 import { bridgeUsePath, fastifyPrefix, fastifyRoutePath, keyPath } from './fastify-path.js';
 import { chainEntry, conditionReasons, distinct, handlerOf, stableId, type InventoryRecords } from './inventory.js';
@@ -41,19 +41,6 @@ export interface BridgeInfo {
   mount: MountRef;
   /** What runs before the Express app for a request `method full`: Fastify hooks and earlier `use` middleware. */
   lead(full: string, method: string): ChainEntry[];
-  /**
-   * The hand-overs of moved routes in the app (`router.get('/:id', movedToFastify)`, adapters.ts),
-   * filled by the Express records (inventory.ts): for a request Fastify routed to a moved route,
-   * Express stops at the first one that matches it, so the app's later layers do not run for it.
-   */
-  handOvers: HandOverAt[];
-}
-
-/** A hand-over registration: the methods it answers, its full path, its position in the app's routing tree (Middleware.order). */
-export interface HandOverAt {
-  methods: string[];
-  full: string;
-  order: number;
 }
 
 /** One context as reached with one prefix (a plugin registered under `dev ? '/a' : '/b'` is reached twice). */
@@ -392,7 +379,7 @@ export class FastifyRecords {
    */
   private expressRunsFor(out: InventoryRecords, app: RouterNode, full: string, method: string, hook: ChainEntry['hook']): ChainEntry[] {
     const appId = this.expressIdOf(app);
-    const cut = handOverOrder(this.bridges.get(app)?.handOvers ?? [], full, method);
+    const cut = handOverOrder(out.apps.find((a) => a.id === appId)?.handOvers ?? [], full, method);
     const steps: { order: number; entries: ChainEntry[] }[] = [];
     for (const m of out.middleware) {
       if (m.appId !== appId || m.framework !== 'express' || m.order > cut || !prefixCovers(m.fullPath, full)) continue;
@@ -415,7 +402,7 @@ export class FastifyRecords {
     const fastifyAppId = at.appId;
     if (!this.idScope.has(fastifyAppId)) this.idScope.set(fastifyAppId, child);
     return {
-      fastifyAppId, prefix, mount, handOvers: [],
+      fastifyAppId, prefix, mount,
       lead: (full, method) => {
         const bridge = this.bridgeOfContext(at);
         const phase = bridge?.hook ?? 'onRequest';
@@ -438,10 +425,10 @@ export class FastifyRecords {
  * for each of its forms) for the method, or for GET when the route is HEAD (Express's GET route
  * answers HEAD).
  */
-function handOverOrder(handOvers: HandOverAt[], full: string, method: string): number {
+function handOverOrder(handOvers: HandOver[], full: string, method: string): number {
   const orders = handOvers
     .filter((h) => h.methods.some((m) => m === method || (method === 'HEAD' && m === 'GET')))
-    .filter((h) => optionalForms(h.full).some((form) => matchKey(method, form) === matchKey(method, full)))
+    .filter((h) => optionalForms(h.fullPath).some((form) => matchKey(method, form) === matchKey(method, full)))
     .map((h) => h.order);
   return Math.min(Infinity, ...orders);
 }

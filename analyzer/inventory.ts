@@ -142,7 +142,8 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       routeIdsAt.push(null);
     } else if (isHandOver(item)) {
       // A moved route's hand-over (adapters.ts) is no Express route: Fastify answers the route.
-      if (item.type === 'route') bridge?.handOvers.push({ methods: item.layer.entries.map((e) => e.method), full: item.full, order: index });
+      const record = out.apps.find((a) => a.id === appId);
+      if (record && item.type === 'route') (record.handOvers ??= []).push({ methods: [...new Set(item.layer.entries.map((e) => e.method))], fullPath: item.full, order: index, registration: locate(item.layer.site) });
       routeIdsAt.push([]);
     } else {
       routeIdsAt.push(addRoutes(out, app, appId, items, earlierMatches(byPath, item, index), index, item, idOf, locate, usage, middlewareIdAt, mountIds, occ, bridge));

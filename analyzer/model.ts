@@ -164,7 +164,8 @@ export type Origin = 'local' | 'package' | 'unknown';
  * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers;
  * `movedToFastify` (`hand-over`), the handler of a moved route's registration left in Express at
  * its place, hands the requests Fastify routed to a moved route over to Fastify there: it is no
- * Express route, and Express middleware after it does not run for them.
+ * Express route, and Express middleware after it does not run for them (`markMovedRoute`, an
+ * onRequest hook of the moved routes, marks those requests: `hand-over` too).
  */
 export interface Adapter {
   kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'hand-over';
@@ -328,6 +329,24 @@ export interface App {
   contentTypeParsers?: { contentType: string; ownerId: string; name: string; registration: Location; statement?: StatementSpan; adapter?: Adapter }[];
   /** `server-module` for the Fastify app created in the module the `shim` stage writes (its first line carries analyzer/generated.ts SHIM_MARK). */
   generated?: 'server-module';
+  /** For an Express app: the hand-overs of moved routes registered in it (HandOver), in the order Express tries them; absent when none. */
+  handOvers?: HandOver[];
+}
+
+/**
+ * The registration of a moved route left in its Express app at its place, with the hooks module's
+ * `movedToFastify` as its only function (Adapter `hand-over`): no route, but the layer where
+ * Express stops for a request Fastify routed to a moved route, so the app's later layers (and the
+ * param callbacks of later routes) do not run for it.
+ */
+export interface HandOver {
+  /** Upper-case methods it is registered for (a `route()` chain: each). */
+  methods: string[];
+  /** Full path of the registration, route-key spelling (mount prefixes joined). */
+  fullPath: string;
+  /** Its position in the app's routing tree, comparable with Route.order and Middleware.order. */
+  order: number;
+  registration: Location;
 }
 
 export interface Router {

@@ -26,6 +26,7 @@ afterAll(() => {
 const MOVED: Record<string, [number, number]> = {
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'hand-over-order': [2, 2],
   'hand-over-upgrade': [1, 1],
   'helper-function': [2, 2],
   'later-middleware': [2, 2],

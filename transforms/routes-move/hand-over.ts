@@ -9,12 +9,19 @@
  * to the route's hooks and handler — the app's earlier middleware and the route's param callbacks
  * run as they did, nothing after it (measured with Express 4.22 and 5.3 behind @fastify/express
  * 4.0.7: status, headers and body alike; a file of express.static named like the route is not served).
+ *
+ * A hand-over acts only for requests Fastify routed to a moved route, and Express stops at the first
+ * it reaches: that is the hand-over of the route Fastify picked when every moved route that a later
+ * hand-over may match hands over too (laterLayers) and overlapping moved routes are ones both
+ * frameworks agree on (settle.ts).
  */
 import type { ChainEntry, Location, Route } from '../../analyzer/model.js';
+import { isOnFastify } from '../lib/assumed.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { handOverRefusal } from '../server-module/hand-over.js';
 import type { GeneratedModule } from '../server-module/locate.js';
+import { overlaps, sameMethod } from './overlap.js';
 import { laterMiddleware, ownChain } from './route-blockers.js';
 
 /**
@@ -25,13 +32,14 @@ import { laterMiddleware, ownChain } from './route-blockers.js';
  * hand-over and through `expressParam` hooks without one, never both.
  */
 export function handOverOf(ctx: PlanContext, route: Route, lines: [number, number], target: GeneratedModule, parsed: ParsedFiles): boolean | Blocker {
-  const later = [...new Set(statementRoutes(ctx, route).flatMap((r) => laterMiddleware(ctx, r)))];
+  const later = statementRoutes(ctx, route).flatMap((r) => laterLayers(ctx, r));
   if (!later.length) return false;
+  const names = [...new Set(later.map((l) => l.name))];
   // The reason goes into a TODO(migrate) too: no line numbers in it, they change as the stage edits the file.
   const stays = (why: string, place?: Location): Blocker => ({
     code: 'route-later-middleware',
-    reason: `Express middleware registered after it may run for its URLs (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify; ${why}`,
-    where: [...later.map((m) => m.registration), ...(place ? [place] : [])].map((l) => `${l.file}:${l.line}`),
+    reason: `Express layers registered after it may run for its URLs (${names.join(', ')}) and would run before it on Fastify; ${why}`,
+    where: [...new Set([...later.map((l) => l.registration), ...(place ? [place] : [])].map((l) => `${l.file}:${l.line}`))],
     at: later[0].registration,
   });
   const bridge = refusal(target, parsed);
@@ -40,6 +48,49 @@ export function handOverOf(ctx: PlanContext, route: Route, lines: [number, numbe
   if (writes) return stays(`its param callback ${writes.name === '<anonymous>' ? '(written inline)' : writes.name} writes req.params, which its handler would not see on Fastify once Express runs the callback at the hand-over`, writes.registration);
   return true;
 }
+
+/** An Express layer after a route that may run for its URLs. */
+interface LaterLayer {
+  name: string;
+  registration: Location;
+}
+
+/**
+ * The Express layers registered after `route` that may run for its URLs and that only a hand-over
+ * at its place stops: middleware (laterMiddleware), and the hand-over of a later route of its
+ * method that matches some of its URLs — one a former run left (App.handOvers), or one this run
+ * makes (handsOver). A hand-over runs its route's param callbacks (Express's process_params)
+ * before it looks at the request, so for another route's request it must not be reached.
+ */
+function laterLayers(ctx: PlanContext, route: Route): LaterLayer[] {
+  const method = (m: string) => m === route.method || (route.method === 'HEAD' && m === 'GET') || m === 'ALL';
+  const app = ctx.inventory.apps.find((a) => a.id === route.appId);
+  const written = (app?.handOvers ?? []).filter((h) => h.order > route.order && h.methods.some(method) && overlaps(h.fullPath, route.path.full));
+  const planned = ctx.inventory.routes.filter((o) => !isOnFastify(ctx, o) && o.appId === route.appId && o.order > route.order && sameMethod(o, route) && overlaps(o.path.full, route.path.full) && handsOver(ctx, o));
+  return [
+    ...laterMiddleware(ctx, route).map((m) => ({ name: m.name === '<anonymous>' ? 'an anonymous function' : m.name, registration: m.registration })),
+    ...written.map((h) => ({ name: `the hand-over of ${h.methods.join('/')} ${h.fullPath}`, registration: h.registration })),
+    ...planned.map((o) => ({ name: `the hand-over of ${o.method} ${o.path.full}`, registration: o.registration })),
+  ];
+}
+
+/**
+ * Whether the registration of `route` becomes a hand-over when it moves (it may stay: then it is an
+ * Express route, and settle.ts keeps an earlier route it overlaps on Express anyway). Memoized per
+ * plan; a route met again while it is being decided counts as none.
+ */
+function handsOver(ctx: PlanContext, route: Route): boolean {
+  let memo = DECIDED.get(ctx);
+  if (!memo) DECIDED.set(ctx, (memo = new Map()));
+  const known = memo.get(route.id);
+  if (known !== undefined) return known;
+  memo.set(route.id, false);
+  const answer = statementRoutes(ctx, route).some((r) => laterLayers(ctx, r).length > 0);
+  memo.set(route.id, answer);
+  return answer;
+}
+
+const DECIDED = new WeakMap<PlanContext, Map<string, boolean>>();
 
 /** Why the server module cannot take a hand-over (server-module/hand-over.ts), or null; before the shim ran (analyze assesses), the module it will write can. */
 function refusal(target: GeneratedModule, parsed: ParsedFiles): string | null {
