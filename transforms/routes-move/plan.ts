@@ -3,7 +3,8 @@
  * recipe, one file per step:
  *   1. select.ts — the routes of the apps a generated server module serves (`--only` narrows them);
  *   2. read-route.ts — each route on its own: its registration, what the inventory and the findings
- *      say against it, whether its handler rewrites completely to `(request, reply)`, its hooks;
+ *      say against it, whether it keeps a hand-over in Express (hand-over.ts), whether its handler
+ *      rewrites completely to `(request, reply)`, its hooks;
  *   3. router-error-handlers.ts — the routers' own error middleware, which moves with its routes;
  *   4. settle.ts — what routes share (a statement, a handler, an error handler, a mount, URLs):
  *      both move or neither does;

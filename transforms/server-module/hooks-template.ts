@@ -4,7 +4,8 @@
  * hooks, exactly as Express ran them for the route, until the plugins and schemas stages replace
  * them (express-fastify-mapping.md §1.1 "app.METHOD(path, mw, h)", §1.5.6). They rely on what the
  * shim's bridge guarantees: by the time a route's own hooks run, the app's middleware has run in
- * the bridge and `request.raw` / `reply.raw` are Express's own request and response.
+ * the bridge and `request.raw` / `reply.raw` are Express's own request and response. With a
+ * hand-over (handOverLines), the module also holds what stops Express at a moved route's place.
  */
 import { ROUTES_HOOKS_MARK } from '../../analyzer/generated.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
