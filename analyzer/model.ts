@@ -221,6 +221,34 @@ export interface Handler {
   /** Declared parameters without default or rest (Function.length); null when unknown. */
   arity: number | null;
   wrappers: string[];
+  /** What reading each of `wrappers` found, in the same order (outermost first); absent when there are none. */
+  wrapping?: Wrapping[];
+}
+
+/**
+ * One wrapper around a handler (`asyncHandler` of `asyncHandler(async (req, res) => …)`), as the
+ * analyzer read it (issue 17): whether it only forwards — calls the function it wraps with its
+ * own (req, res, next) and hands a throw or a rejection to next, which a Fastify route does itself
+ * (Fastify awaits the handler and sends a rejection to the error handler) — and where it is
+ * applied, so that the routes stage can unwrap it (analyzer/wrapper-shape.ts; packages: the
+ * catalogue's `handlerWrapper`).
+ */
+export interface Wrapping {
+  /** As in `Handler.wrappers` (`catchAsync`, `asyncHandler [express-async-handler]`). */
+  name: string;
+  /**
+   * `forwards`: only forwards (`Promise.resolve(fn(req, res, next)).catch(next)`, `.catch((e) =>
+   * next(e))`, an async function awaiting it in a try whose catch calls next); `forwards-promise`:
+   * the same through `.catch` on what the function returns (`fn(req, res, next).catch(next)`), alike
+   * only for a function that returns a promise; `other`: it does more, said in `beyond`.
+   */
+  kind: 'forwards' | 'forwards-promise' | 'other';
+  /** For `other`: what it does beyond forwarding, completing "which …" (`also runs \`console.log(…)\``). */
+  beyond?: string;
+  /** The call that applies it (`asyncHandler(…)`), whose only argument is what it wraps; absent when the analysis did not find one. */
+  applied?: Location;
+  /** Where the function that makes the wrapper is (`const catchAsync = (fn) => …`), for a local wrapper. */
+  definition?: Location;
 }
 
 export interface ApiUse {

@@ -49,6 +49,13 @@ const MOVED: Record<string, [number, number]> = {
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
   'view-helpers-bridge': [2, 2],
+  'wrapped-cjs-exports': [5, 5],
+  'wrapped-esm-controllers': [3, 3],
+  'wrapped-no-change': [0, 0],
+  'wrapped-package-inline': [4, 4],
+  'wrapped-route-stays': [1, 3],
+  'wrapped-ts': [3, 3],
+  'wrapper-logs': [1, 2],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
@@ -58,10 +65,14 @@ const MANUAL: Record<string, string[]> = {
   'router-error-chain': ['route-router-error-handler'],
   'two-apps-one-module': ['route-shared-module', 'route-shared-module'],
   'two-routers': ['route-registration-shape'],
+  'wrapped-route-stays': ['route-partner-stays', 'route-unresolved'],
+  'wrapper-logs': ['route-handler-wrapped'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
 const DEFERRED: Record<string, string[]> = {
   'package-middleware': ['plugins:route-middleware-package'],
+  'wrapped-no-change': ['plugins:route-handler-plugin-api', 'plugins:route-handler-plugin-api'],
+  'wrapped-route-stays': ['plugins:route-handler-plugin-api'],
 };
 
 describe('routes-move fixtures', () => {

@@ -116,6 +116,13 @@ export interface HandlerOptions {
    * through that replacement (plugin-registrations/view.ts RENDER_LIKE_EXPRESS).
    */
   renderReplaced?: boolean;
+  /**
+   * Role `route`: the function was wrapped in a wrapper that went (routes-move/unwrap.ts), which
+   * handed a rejection of what it returns to next. An expression body that is not an answer then
+   * refuses: made a block, the promise it gives would no longer be returned, and its rejection would
+   * reach no error handler (flow.ts).
+   */
+  resultAwaited?: boolean;
 }
 
 /** The outcome of looking at a handler. */
@@ -263,7 +270,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const waiting = new Set(replies.waiting);
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, resultAwaited: flowRole === 'route' && !!options.resultAwaited });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);

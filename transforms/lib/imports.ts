@@ -4,7 +4,7 @@
  * `require` by the module's system), and removing a binding nothing uses any more.
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { Node } from './ast.js';
+import { textOf, type Node } from './ast.js';
 import type { ImportForm } from './exports.js';
 
 type Quote = 'single' | 'double';
@@ -51,8 +51,12 @@ export function removeUnusedImport(j: JSCodeshift, root: Collection, name: strin
       const props: Node[] = p.node.id.properties;
       const kept = props.filter((q) => !(q.value?.type === 'Identifier' && q.value.name === name));
       if (kept.length === props.length) return;
-      if (kept.length) p.node.id.properties = kept;
-      else p.prune();
+      if (!kept.length) return void p.prune();
+      // recast reprints a changed pattern one property a line; one written on a line stays on one (parsed from text, printed as written).
+      const texts = kept.map((q) => textOf(q));
+      const oneLine = !p.node.id.typeAnnotation && p.node.id.loc && p.node.id.loc.start.line === p.node.id.loc.end.line && texts.every((t) => t !== null);
+      if (oneLine) p.node.id = j(`const { ${texts.join(', ')} } = x;`).find(j.VariableDeclarator).paths()[0].node.id;
+      else p.node.id.properties = kept;
     }
   });
 }

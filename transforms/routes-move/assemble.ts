@@ -2,7 +2,7 @@
  * Step 6 of the routes plan: the file entries, items, verdicts and counts from the settled states.
  * Each router's moving routes go into a plugin written in its file (with the router's error
  * handler when it moves too), their Express registrations are deleted and their handlers,
- * helpers and native hooks rewritten where they are; the generated server module registers each
+ * helpers and native hooks rewritten where they are (the wrappers that only forwarded unwrapped); the generated server module registers each
  * plugin under its mount paths (and @fastify/view when a moved route renders); the hooks module
  * is written once.
  */
@@ -132,6 +132,7 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     }
     for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
     for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+    for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
     if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
   }
   return plugins;

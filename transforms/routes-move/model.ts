@@ -102,6 +102,18 @@ export interface NameCallbackEntry {
   name: string;
 }
 
+/**
+ * A handler wrapper that only forwarded rejections to next goes (routes-move/unwrap.ts): `call`, the
+ * call applying it where the handler is defined (`catchAsync(async (req, res) => …)`), gives way to
+ * its argument; null when it was applied in a registration that moved. `local`: the name the file
+ * calls the wrapper by, whose import or require goes once nothing uses it.
+ */
+export interface UnwrapEntry {
+  kind: 'unwrap';
+  call: Anchor | null;
+  local: string | null;
+}
+
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry | UnwrapEntry;

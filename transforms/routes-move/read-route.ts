@@ -28,6 +28,7 @@ import { handOverOf } from './hand-over.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
+import { unwrapHandler } from './unwrap.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -77,6 +78,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
   if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
 
+  // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
+  const wrapped = unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
@@ -86,10 +89,11 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
+    ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
+  const handler = /Function/.test(wrapped.handler.node.type) ? inlineHandler(state, reg, wrapped.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped.handler.node, options, block, wrapped.holder);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route);
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -112,8 +116,12 @@ function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node
   return { inline: anchorOf(handler), options: own, ...(helpers.length ? { helpers } : {}) };
 }
 
-/** A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined, referred to from the plugin; null when it was not found. */
-function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+/**
+ * A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined,
+ * referred to from the plugin; null when it was not found. `holder`: the call of a wrapper that
+ * goes (`catchAsync(…)` around it where it is defined), which stands where the handler stands.
+ */
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, holder: ASTPath<Node> | null): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
   const def = route.handler.definition;
@@ -127,9 +135,10 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   state.handlerKey = `${def.file}:${def.line}:${def.column}`;
   state.rewrite = { file: def.file, fn, options: own, helpers };
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
-  const placement = placementOf(defFile.j, defFile.root, fn);
+  const stands = holder ?? fn;
+  const placement = placementOf(defFile.j, defFile.root, stands);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [stands.node.start, stands.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };

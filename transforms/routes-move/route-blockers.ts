@@ -19,6 +19,7 @@ import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths } from './paths.js';
 import { replacements } from './replaced-render.js';
+import { wrapperBlocker } from './unwrap.js';
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
 export interface OwnChain {
@@ -59,7 +60,8 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
   if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
   if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
-  if (route.handler.wrappers.length) add('route-handler-wrapped', `its handler is wrapped in ${route.handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`);
+  const wrapped = wrapperBlocker(route.handler);
+  if (wrapped) add('route-handler-wrapped', wrapped);
   const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));
   if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`), earlier[0].registration);
   for (const e of ownChain(route, lines).middleware) {

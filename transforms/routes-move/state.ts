@@ -43,13 +43,20 @@ export interface RouteState {
   nameCallbacks: Array<{ statement: Anchor; name: string }>;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
+  /**
+   * Handler wrappers that only forward, which go (issue 17): `call` is where one is applied outside
+   * the registration (`const list = asyncHandler(async (req, res) => …)`), replaced by its argument;
+   * null for one applied in the registration, which goes with it. `local`: the name the file calls
+   * the wrapper by (`asyncHandler`, `utils` of `utils.asyncHandler`), whose import goes once unused.
+   */
+  unwraps: Array<{ file: string; call: ASTPath<Node> | null; local: string | null }>;
   /** Its registration stays in Express as a hand-over (`router.get('/:id', movedToFastify)`: hand-over.ts); Express runs its param callbacks there. */
   handOver?: boolean;
 }
 
 /** A fresh state for `route`: nothing read, nothing blocking. */
 export function newState(route: Route, typescript: boolean): RouteState {
-  return { route, blockers: [], deltas: [], imports: [], plugins: [], helpers: [], middleware: [], nameCallbacks: [], typescript };
+  return { route, blockers: [], deltas: [], imports: [], plugins: [], helpers: [], middleware: [], nameCallbacks: [], typescript, unwraps: [] };
 }
 
 /** Adds what a rewrite of the route's handler (or of a helper it calls) brings: its imports, deltas and plugins. */

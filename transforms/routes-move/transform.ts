@@ -3,7 +3,8 @@
  *   1. find every planned node by its anchor, before anything changes;
  *   2. rewrite the handlers to (request, reply) — defined ones in place, inline ones before they move;
  *   3. build each moved route's `fastify.<method>(path, { preHandler: [...] }, handler)`;
- *   4. delete the Express registrations, mark the routes that stay with a TODO(migrate);
+ *   4. delete the Express registrations, unwrap the wrappers that only forwarded rejections, mark
+ *      the routes that stay with a TODO(migrate);
  *   5. add the routes to the file's plugin (written at the end of the file and exported), or register
  *      the plugins in the generated server module, or write the hooks module;
  *   6. imports (adapters, Fastify types, what the rewrite needs); print in the file's style.
@@ -14,11 +15,11 @@ import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshif
 import type { TransformOptions } from '../model.js';
 import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { addImport, importedSpecifiers } from '../lib/imports.js';
+import { addImport, importedSpecifiers, removeUnusedImport } from '../lib/imports.js';
 import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
 import { addTodo } from '../lib/todo.js';
-import { functionPaths, jFor, type Node } from '../lib/ast.js';
+import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
 import { hooksModule, withHandOver } from '../server-module/hooks-template.js';
@@ -110,6 +111,16 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     }
   }
 
+  // Wrappers that only forwarded rejections go (unwrap.ts): the call gives way to its argument, the import goes once unused.
+  const unwrapped = new Set<string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'unwrap') continue;
+    if (entry.local) unwrapped.add(entry.local);
+    if (!entry.call) continue;
+    const call = findByAnchor(pathsOfType(j, root, 'CallExpression'), entry.call) ?? notFound(file.path, 'the wrapper call to unwrap', entry.call);
+    steps.push(() => (call.replace(call.node.arguments[0]), true));
+  }
+
   const handed = entries.filter((e) => e.kind === 'hand-routes');
   if (handed.length) steps.push(() => handRoutes(j, root, handed, style.quote, file.path));
 
@@ -126,6 +137,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   let changed = needed.size > 0 || adapters.size > 0;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
+  for (const local of unwrapped) removeUnusedImport(j, root, local);
   addFastifyTypes(j, root, [...types]);
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
