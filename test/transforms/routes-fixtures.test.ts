@@ -31,6 +31,7 @@ const MOVED: Record<string, [number, number]> = {
   'hand-over-upgrade': [1, 1],
   'helper-function': [2, 2],
   'later-middleware': [2, 2],
+  'later-route-stays': [5, 6],
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
@@ -60,6 +61,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'later-route-stays': ['route-path-syntax'],
   overlap: ['route-overlap'],
   'param-later': ['route-later-middleware'],
   'router-error-chain': ['route-router-error-handler'],

@@ -10,6 +10,10 @@
  * run as they did, nothing after it (measured with Express 4.22 and 5.3 behind @fastify/express
  * 4.0.7: status, headers and body alike; a file of express.static named like the route is not served).
  *
+ * A later Express route that stays and matches the route's URLs (`app.get('*', sendIndex)` after
+ * the API) held it back (settle.ts, route-overlap) until it hands over too: Express stops at the
+ * hand-over before it (plan.ts reads the routes again with those hand-overs, `given`).
+ *
  * A hand-over acts only for requests Fastify routed to a moved route, and Express stops at the first
  * it reaches: that is the hand-over of the route Fastify picked when every moved route that a later
  * hand-over may match hands over too (laterLayers) and overlapping moved routes are ones both
@@ -31,9 +35,11 @@ import { laterMiddleware, ownChain } from './route-blockers.js';
  * mounted twice is one statement for both mounts): a route's param callbacks run in Express at a
  * hand-over and through `expressParam` hooks without one, never both.
  */
-export function handOverOf(ctx: PlanContext, route: Route, lines: [number, number], target: GeneratedModule, parsed: ParsedFiles): boolean | Blocker {
-  const later = statementRoutes(ctx, route).flatMap((r) => laterLayers(ctx, r));
-  if (!later.length) return false;
+export function handOverOf(ctx: PlanContext, route: Route, lines: [number, number], target: GeneratedModule, parsed: ParsedFiles, given: Set<string> = NONE): boolean | Blocker {
+  const routes = statementRoutes(ctx, route);
+  const later = routes.flatMap((r) => laterLayers(ctx, r, given));
+  // Held back by a later Express route that stays (plan.ts): without a hand-over it stays for that (route-overlap).
+  if (!later.length) return routes.some((r) => given.has(r.id)) && !refusal(target, parsed) && !writesParams(route, lines);
   const names = [...new Set(later.map((l) => l.name))];
   // The reason goes into a TODO(migrate) too: no line numbers in it, they change as the stage edits the file.
   const stays = (why: string, place?: Location): Blocker => ({
@@ -62,11 +68,11 @@ interface LaterLayer {
  * makes (handsOver). A hand-over runs its route's param callbacks (Express's process_params)
  * before it looks at the request, so for another route's request it must not be reached.
  */
-function laterLayers(ctx: PlanContext, route: Route): LaterLayer[] {
+function laterLayers(ctx: PlanContext, route: Route, given: Set<string>): LaterLayer[] {
   const method = (m: string) => m === route.method || (route.method === 'HEAD' && m === 'GET') || m === 'ALL';
   const app = ctx.inventory.apps.find((a) => a.id === route.appId);
   const written = (app?.handOvers ?? []).filter((h) => h.order > route.order && h.methods.some(method) && overlaps(h.fullPath, route.path.full));
-  const planned = ctx.inventory.routes.filter((o) => !isOnFastify(ctx, o) && o.appId === route.appId && o.order > route.order && sameMethod(o, route) && overlaps(o.path.full, route.path.full) && handsOver(ctx, o));
+  const planned = ctx.inventory.routes.filter((o) => !isOnFastify(ctx, o) && o.appId === route.appId && o.order > route.order && sameMethod(o, route) && overlaps(o.path.full, route.path.full) && handsOver(ctx, o, given));
   return [
     ...laterMiddleware(ctx, route).map((m) => ({ name: m.name === '<anonymous>' ? 'an anonymous function' : m.name, registration: m.registration })),
     ...written.map((h) => ({ name: `the hand-over of ${h.methods.join('/')} ${h.fullPath}`, registration: h.registration })),
@@ -76,21 +82,25 @@ function laterLayers(ctx: PlanContext, route: Route): LaterLayer[] {
 
 /**
  * Whether the registration of `route` becomes a hand-over when it moves (it may stay: then it is an
- * Express route, and settle.ts keeps an earlier route it overlaps on Express anyway). Memoized per
- * plan; a route met again while it is being decided counts as none.
+ * Express route, and settle.ts keeps an earlier route it overlaps on Express anyway): later layers
+ * run for its URLs, or a later route that stays held it back (`given`). Memoized per plan and
+ * `given`; a route met again while it is being decided counts as none.
  */
-function handsOver(ctx: PlanContext, route: Route): boolean {
-  let memo = DECIDED.get(ctx);
-  if (!memo) DECIDED.set(ctx, (memo = new Map()));
+function handsOver(ctx: PlanContext, route: Route, given: Set<string>): boolean {
+  let plans = DECIDED.get(ctx);
+  if (!plans) DECIDED.set(ctx, (plans = new WeakMap()));
+  let memo = plans.get(given);
+  if (!memo) plans.set(given, (memo = new Map()));
   const known = memo.get(route.id);
   if (known !== undefined) return known;
   memo.set(route.id, false);
-  const answer = statementRoutes(ctx, route).some((r) => laterLayers(ctx, r).length > 0);
+  const answer = statementRoutes(ctx, route).some((r) => given.has(r.id) || laterLayers(ctx, r, given).length > 0);
   memo.set(route.id, answer);
   return answer;
 }
 
-const DECIDED = new WeakMap<PlanContext, Map<string, boolean>>();
+const DECIDED = new WeakMap<PlanContext, WeakMap<Set<string>, Map<string, boolean>>>();
+const NONE = new Set<string>();
 
 /** Why the server module cannot take a hand-over (server-module/hand-over.ts), or null; before the shim ran (analyze assesses), the module it will write can. */
 function refusal(target: GeneratedModule, parsed: ParsedFiles): string | null {

@@ -11,8 +11,9 @@
  *   5. native-hooks.ts — local route middleware that becomes a native Fastify hook;
  *   6. assemble.ts — the file entries, the items for what stays (a DeferredItem when a later stage
  *      lifts every reason, else a ManualItem and a `TODO(migrate)`), the verdicts and counts.
- * Steps 2–4 decide; the same decision rates routes in `migrate analyze` (the verdicts, with
- * earlier stages assumed: PlanContext.assumed).
+ * Steps 2–4 decide — once more, with a hand-over for each route that only a later Express route
+ * that stays held back (hand-over.ts) — and the same decision rates routes in `migrate analyze`
+ * (the verdicts, with earlier stages assumed: PlanContext.assumed).
  */
 import type { Route } from '../../analyzer/model.js';
 import { parsedFiles } from '../lib/parsed-files.js';
@@ -25,6 +26,7 @@ import { readRoute } from './read-route.js';
 import { routerErrorHandlers } from './router-error-handlers.js';
 import { selectRoutes } from './select.js';
 import { settle } from './settle.js';
+import type { RouteState } from './state.js';
 import { viewsPerApp } from './views.js';
 
 /**
@@ -37,13 +39,23 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const parsed = parsedFiles(ctx);
   const views = viewsPerApp(ctx, selection.modules, parsed);
   const apps = appsPerModule(ctx.inventory.apps.filter((a) => a.framework !== 'fastify'), selection.modules);
-  const read = (r: Route) => {
+  const read = (r: Route, handOvers: Set<string>) => {
     const target = selection.modules.get(r.appId)!;
-    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file) });
+    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file), handOvers });
   };
-  const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
-  const handlers = routerErrorHandlers(ctx, parsed, states);
-  settle(selection.expressRoutes, states, handlers, selection.onFastify);
+  // Steps 2–4, again with a hand-over for each route a later Express route that stays held back (hand-over.ts).
+  let handOvers = new Set<string>();
+  let states: Map<string, RouteState>;
+  let handlers: ReturnType<typeof routerErrorHandlers>;
+  for (;;) {
+    const given = handOvers;
+    states = new Map(selection.candidates.map((r) => [r.id, read(r, given)]));
+    handlers = routerErrorHandlers(ctx, parsed, states);
+    settle(selection.expressRoutes, states, handlers, selection.onFastify);
+    const more = [...states.values()].filter((s) => s.laterRouteStays && !given.has(s.route.id)).map((s) => s.route.id);
+    if (!more.length) break;
+    handOvers = new Set([...given, ...more]);
+  }
   const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states);
   return assemble(ctx, { selection, states, parsed, handlers, hooks, views });
 }

@@ -41,6 +41,8 @@ export interface ReadInput {
   views: ViewsOf;
   /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp): its plugin is handed to buildFastify there. */
   startsApp: (file: string) => boolean;
+  /** Ids of the routes that take a hand-over because a later Express route that stays held them back (plan.ts, hand-over.ts). */
+  handOvers?: Set<string>;
 }
 
 /** The state of `route` after reading it: its blockers, or (nothing blocking) the Fastify route it becomes. */
@@ -60,8 +62,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
-  // Express middleware registered after it: its registration stays as a hand-over (hand-over.ts).
-  const handOver = handOverOf(ctx, route, statement.lines, target, parsed);
+  // Express layers registered after it: its registration stays as a hand-over (hand-over.ts).
+  const handOver = handOverOf(ctx, route, statement.lines, target, parsed, input.handOvers);
   if (typeof handOver === 'object') block(handOver);
   else state.handOver = handOver;
   const registration = statement.methods.find((m) => m.method === route.method);
