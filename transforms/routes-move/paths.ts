@@ -13,6 +13,8 @@ import { optionalForms } from '../../analyzer/path.js';
 /** The Fastify paths for a route's own path (relative to its router), or why there is none yet. */
 export function fastifyPaths(route: Route): { paths: string[]; wildcard?: string } | { refuse: string } {
   const raw = route.path.raw;
+  // One Fastify route per registration: an array's elements would each need their own.
+  if (route.path.element) return { refuse: `its path ${raw} is one of an array of paths; register each path on its own` };
   if (route.path.syntax === 'plain') return { paths: [raw] };
   if (route.path.syntax !== 'express5') return { refuse: `its path ${raw} uses ${route.path.syntax} syntax, which has no exact find-my-way form in this codemod yet` };
   const wildcards = route.path.params.filter((p) => p.wildcard && !p.fromMount);
