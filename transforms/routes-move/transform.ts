@@ -219,10 +219,11 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
  * Its leading comments went with the routes into the plugin (a former TODO(migrate) goes).
  */
 function handOver(j: JSCodeshift, statement: ASTPath<Node>, name: string): boolean {
-  for (let call = statement.node.expression; call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'route'; call = call.callee.object) {
-    // `router.get(path, …)` keeps its path; a verb of a route() chain takes the functions only.
-    call.arguments = call.callee.object.type === 'Identifier' ? [call.arguments[0], j.identifier(name)] : [j.identifier(name)];
-  }
+  const verb = statement.node.expression;
+  // `router.get(path, …)` keeps its path, as a new call: recast would keep the line breaks of the arguments it had.
+  if (verb.callee.object.type === 'Identifier') statement.node.expression = j.callExpression(verb.callee, [verb.arguments[0], j.identifier(name)]);
+  // A verb of a route() chain takes the functions only; the chain keeps its lines.
+  else for (let call = verb; call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'route'; call = call.callee.object) call.arguments = [j.identifier(name)];
   statement.node.comments = (statement.node.comments ?? []).filter((c: Node) => !c.leading);
   return true;
 }
