@@ -439,6 +439,11 @@ describe('the API catalogue is the table the handler rewrite reads (issue 15)', 
       'res.location': [{ member: 'location', args: [s('/a')] }],
       'res.attachment': [{ member: 'attachment', args: [s('a.csv')] }, { member: 'send', args: [s('x')] }],
       'res.locals': [{ member: 'locals', args: null }],
+      'res.getHeader': [{ member: 'getHeader', args: [s('x-a')] }],
+      'res.removeHeader': [{ member: 'removeHeader', args: [s('x-a')] }],
+      'res.append': [{ member: 'append', args: [s('x-a'), s('1')] }],
+      'res.vary': [{ member: 'vary', args: [s('Accept')] }],
+      'res.links': [{ member: 'links', args: [j.objectExpression([])] }],
     };
     const requestUses: Record<string, unknown[] | null> = { 'req.method': null, 'req.originalUrl': null, 'req.headers': null, 'req.url': null, 'req.path': null, 'req.get': [s('accept')], 'req.params': null, 'req.query': null, 'req.body': null, 'req.baseUrl': null, 'req.cookies': null, 'req.signedCookies': null };
     const outcome = (api: string, bridged: boolean) => {

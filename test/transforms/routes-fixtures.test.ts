@@ -27,6 +27,7 @@ const MOVED: Record<string, [number, number]> = {
   'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'express4-paths': [4, 5],
   'hand-over-order': [2, 2],
   'hand-over-upgrade': [1, 1],
   'helper-function': [2, 2],
@@ -40,6 +41,8 @@ const MOVED: Record<string, [number, number]> = {
   'render-ejs': [1, 1],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
+  'send-like-express': [3, 3],
+  'send-like-express-ts': [3, 3],
   'start-file-cjs': [5, 5],
   'start-file-later': [2, 2],
   'start-file-ts': [3, 3],
@@ -61,6 +64,7 @@ const MOVED: Record<string, [number, number]> = {
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'express4-paths': ['route-path-syntax'],
   'later-route-stays': ['route-path-syntax'],
   overlap: ['route-overlap'],
   'param-later': ['route-later-middleware'],

@@ -197,3 +197,21 @@ function lastIndex(body: Node[], test: (s: Node) => boolean): number {
   // No import yet: after a 'use strict' directive statement or at the top.
   return -1;
 }
+
+/**
+ * Inserts `line` (one or more import lines, joined by the file's line ending) after the last
+ * top-level import or `require` declaration of `source` (or before the first statement), as text:
+ * reprinting the program would lose the blank lines around directives and imports (recast prints
+ * the whole statement list again). Shared by the shim's start sites and the tests it points at Fastify.
+ */
+export function insertImportLine(j: JSCodeshift, source: string, line: string, style: { eol: string }): string {
+  const program = j(source).find(j.Program).nodes()[0];
+  const statements = program.body as Array<{ type: string; loc?: { start: { line: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
+  const isRequire = (s: (typeof statements)[number]) =>
+    s.type === 'VariableDeclaration' && (s.declarations ?? []).some((d) => d.init?.type === 'CallExpression' && d.init.callee?.type === 'Identifier' && d.init.callee.name === 'require');
+  const last = statements.filter((s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || isRequire(s)).at(-1);
+  const lines = source.split(style.eol);
+  if (last?.loc) lines.splice(last.loc.end.line, 0, line);
+  else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');
+  return lines.join(style.eol);
+}

@@ -15,7 +15,8 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
-import type { PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
+import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
+import type { PluginRoute, RegisterEntry, RewriteEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
@@ -42,6 +43,8 @@ interface PluginDraft {
   routes: PluginRoute[];
   prefixes: Set<string>;
   adapters: Set<string>;
+  /** Functions of the fastify-like-express module its inline handlers call. */
+  likeExpress: Set<string>;
   app: string;
 }
 
@@ -55,8 +58,9 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     files.set(file, plan);
   };
   const moving = [...states.values()].filter((s) => !s.blockers.length);
-  const plugins = moveRoutes(ctx, moving, add);
-  for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file) });
+  const likeImport = (file: string, appId: string, names: Iterable<string>) => likeExpressImport(ctx, settled.selection.modules.get(appId)!, file, names);
+  const plugins = moveRoutes(ctx, moving, add, likeImport);
+  for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file), ...withImport(likeImport(h.file, h.appId, h.likeExpress)) });
   const left = leftRoutes([...states.values()].filter((s) => s.blockers.length));
   for (const t of left.todos) add(t.file, { kind: 'todo', statement: t.statement, reason: t.reason });
   const viewDependencies = registerPlugins(ctx, settled, plugins, add, files);
@@ -69,7 +73,7 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     deferred: left.deferred,
     verdicts: [...states.values()].map(verdictOf),
     moved: { what: 'routes', done, of: groups.reduce((n, g) => n + g.of, 0), groups },
-    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => !s.handOver)) : [],
+    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => s.likeExpress.length) || settled.hooks.some((h) => h.likeExpress.length), moving.some((s) => !s.handOver)) : [],
     dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
   };
 }
@@ -104,7 +108,7 @@ function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
  * inline param callbacks named, handlers and the helpers they hand `req` to rewritten once — and
  * the plugin drafts their routes fill, one per router and file.
  */
-function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void): Map<string, PluginDraft> {
+function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, likeImport: (file: string, appId: string, names: Iterable<string>) => RewriteEntry['likeExpress']): Map<string, PluginDraft> {
   const plugins = new Map<string, PluginDraft>();
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
@@ -112,7 +116,7 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
   for (const s of moving) {
     const r = s.route;
     const key = `${r.registration.file}\0${r.ownerId}`;
-    const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+    const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), likeExpress: new Set(), app: r.appId };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
     const methodKey = `${s.statementKey}\0${r.method}`;
@@ -121,6 +125,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       for (const h of s.pluginRoute!.hooks) {
         const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
         if (adapter) plugin.adapters.add(adapter);
+        const like = /^(wildcardLikeExpress|paramsLikeExpress)\b/.exec(h)?.[1];
+        if (like) plugin.likeExpress.add(like);
       }
       unregistered.add(methodKey);
     }
@@ -133,7 +139,9 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
     for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
     for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
-    if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
+    if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file), ...withImport(likeImport(s.rewrite.file, r.appId, s.likeExpress)) });
+    // An inline handler is rewritten in the plugin's file.
+    if (!s.rewrite) s.likeExpress.forEach((f) => plugin.likeExpress.add(f));
   }
   return plugins;
 }
@@ -163,7 +171,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
     // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
     const handed = startsApp(ctx, p.file);
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
     // How the project writes relative specifiers, read from the server module and the entry (a module the shim wrote has none of its own).
     const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
@@ -180,6 +188,12 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
       register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}) };
       Object.assign(viewDependencies, registration.dependencies);
     }
+  }
+  // The fastify-like-express module next to each server module whose moved handlers or hooks call it.
+  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && s.likeExpress.length).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId), ...[...plugins.values()].filter((p) => p.likeExpress.size).map((p) => p.app)]);
+  for (const appId of calling) {
+    const plan = likeExpressModulePlan(ctx, selection.modules.get(appId)!);
+    if (plan) files.set(plan.file, plan);
   }
   for (const [file, entry] of registrations) {
     const target = [...selection.modules.values()].find((m) => m?.file === file)!;
@@ -212,15 +226,21 @@ function depsOf(states: Map<string, RouteState>): Record<string, string> | undef
   return Object.keys(deps).length ? deps : undefined;
 }
 
+/** `{ likeExpress }` when there is an import to add, else nothing. */
+function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry, 'likeExpress'> {
+  return likeExpress ? { likeExpress } : {};
+}
+
 /**
- * The framework deltas of moved routes: always ETag, the redirect body when a moved handler
- * redirects, and OPTIONS when a route left Express (`unregistered`): Express still answers OPTIONS
- * for the path of a route that hands over, from its registration.
+ * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
+ * res.send, which keeps it), the redirect body when a moved handler redirects, and OPTIONS when a
+ * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
+ * hands over, from its registration.
  */
-function deltaTexts(ids: Set<string>, unregistered: boolean): FrameworkDelta[] {
+function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolean): FrameworkDelta[] {
   const out: FrameworkDelta[] = [
     {
-      text: "Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both); register @fastify/etag ({ weak: true }) if clients rely on them.",
+      text: `Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both)${likeExpress ? ", except those sent through the generated fastify-like-express module (Express's own res.send)" : ''}; register @fastify/etag ({ weak: true }) if clients rely on them.`,
       restoredByParityExpress: false,
     },
   ];

@@ -5,6 +5,7 @@
 import type { Anchor } from '../lib/anchor.js';
 import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
 import type { HooksModuleFacts } from '../server-module/hooks-template.js';
+import type { LikeExpressFacts } from '../server-module/like-express-template.js';
 import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
 import type { HandRoutesEntry } from './start-file.js';
 
@@ -47,6 +48,14 @@ export interface RewriteEntry {
   module: 'esm' | 'commonjs';
   /** Helper functions the function may hand `request` to (HandlerOptions.helpers, as a list: plans cross to workers as JSON). */
   helpers?: string[];
+  /** Import of the generated fastify-like-express module's functions the rewrite calls (HandlerRewrite.likeExpress). */
+  likeExpress?: ModuleImport;
+}
+
+/** Named imports from a generated module: its specifier from the importing file, and the names. */
+export interface ModuleImport {
+  specifier: string;
+  names: string[];
 }
 
 /**
@@ -69,6 +78,8 @@ export interface PluginEntry {
   errorHandler?: { reference: string } | { inline: Anchor; options: HandlerOptions };
   /** Import of the adapters when a hook uses them: specifier of the generated hooks module, and the names. */
   adapters: { specifier: string; names: string[] } | null;
+  /** Import of the generated fastify-like-express module's functions its inline handlers call. */
+  likeExpress?: ModuleImport;
   /** The file starts the app and hands the plugin to buildFastify (start-file.ts): it is not exported. */
   handed?: boolean;
 }
@@ -95,6 +106,14 @@ export interface HooksModuleEntry extends HooksModuleFacts {
   kind: 'hooks-module';
 }
 
+/**
+ * The generated fastify-like-express module (server-module/like-express-template.ts): written when
+ * a moved handler calls it and the file is missing or lacks one of its functions (an older version).
+ */
+export interface LikeExpressModuleEntry extends LikeExpressFacts {
+  kind: 'like-express-module';
+}
+
 /** `X.param('id', (…) => …)`: the inline callback becomes `const <name> = (…) => …;` above the statement and the call refers to it. */
 export interface NameCallbackEntry {
   kind: 'name-callback';
@@ -116,4 +135,4 @@ export interface UnwrapEntry {
 
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry | UnwrapEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry;

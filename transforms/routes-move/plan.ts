@@ -23,6 +23,7 @@ import { assemble } from './assemble.js';
 import type { RoutesEntry } from './model.js';
 import { nativeHooks } from './native-hooks.js';
 import { readRoute } from './read-route.js';
+import { replacedSend } from './replaced-send.js';
 import { routerErrorHandlers } from './router-error-handlers.js';
 import { selectRoutes } from './select.js';
 import { settle } from './settle.js';
@@ -39,9 +40,10 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const parsed = parsedFiles(ctx);
   const views = viewsPerApp(ctx, selection.modules, parsed);
   const apps = appsPerModule(ctx.inventory.apps.filter((a) => a.framework !== 'fastify'), selection.modules);
+  const replaced = replacedSend(ctx.inventory, parsed);
   const read = (r: Route, handOvers: Set<string>) => {
     const target = selection.modules.get(r.appId)!;
-    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file), handOvers });
+    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file), replaced, handOvers });
   };
   // Steps 2–4, again with a hand-over for each route a later Express route that stays held back (hand-over.ts).
   let handOvers = new Set<string>();
@@ -56,6 +58,6 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
     if (!more.length) break;
     handOvers = new Set([...given, ...more]);
   }
-  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states);
+  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states, replaced);
   return assemble(ctx, { selection, states, parsed, handlers, hooks, views });
 }

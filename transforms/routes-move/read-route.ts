@@ -23,11 +23,12 @@ import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
-import { fastifyPaths } from './paths.js';
+import { fastifyPaths, strictRouting } from './paths.js';
 import { handOverOf } from './hand-over.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
+import type { ReplacedSend } from './replaced-send.js';
 import { unwrapHandler } from './unwrap.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -41,6 +42,8 @@ export interface ReadInput {
   views: ViewsOf;
   /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp): its plugin is handed to buildFastify there. */
   startsApp: (file: string) => boolean;
+  /** The app's replacements of res.send / res.json (replaced-send.ts): the calls that go through Express's own, and what they hold back. */
+  replaced: ReplacedSend;
   /** Ids of the routes that take a hand-over because a later Express route that stays held them back (plan.ts, hand-over.ts). */
   handOvers?: Set<string>;
 }
@@ -61,7 +64,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
-  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
+  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike, input.replaced.skipped));
   // Express layers registered after it: its registration stays as a hand-over (hand-over.ts).
   const handOver = handOverOf(ctx, route, statement.lines, target, parsed, input.handOvers);
   if (typeof handOver === 'object') block(handOver);
@@ -91,16 +94,21 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
+    ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
+    ...(input.replaced.objectSends ? { jsonReplaced: input.replaced.objectSends } : {}),
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
   const handler = /Function/.test(wrapped.handler.node.type) ? inlineHandler(state, reg, wrapped.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped.handler.node, options, block, wrapped.holder);
   if (handler && !state.blockers.length) {
-    const forms = fastifyPaths(route);
+    const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
     // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
     if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${stringLiteral(forms.wildcard, style)})`);
+    // Express 4's wildcard and optional parameters: req.params as Express 4 filled it (fastify-like-express module).
+    if ('express4' in forms && forms.express4?.wildcard) hooks.unshift('wildcardLikeExpress');
+    if ('express4' in forms && forms.express4?.params) hooks.unshift(`paramsLikeExpress([${forms.express4.params.map((p) => stringLiteral(p, style)).join(', ')}])`);
     const first = statement.methods[0].method === route.method;
     state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
   }

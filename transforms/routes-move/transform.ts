@@ -24,6 +24,7 @@ import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
 import { hooksModule, withHandOver } from '../server-module/hooks-template.js';
 import { addHandOver } from '../server-module/hand-over.js';
+import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
@@ -39,6 +40,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const style = detectStyle(file.source, file.path);
   const hooks = entries.find((e) => e.kind === 'hooks-module');
   if (hooks) return file.source.trim() ? (hooks.handOver ? withHandOver(file.source, hooks, style) : null) : hooksModule(hooks, style);
+  const likeExpress = entries.find((e) => e.kind === 'like-express-module');
+  if (likeExpress) return hasLikeExpressFunctions(file.source) ? null : likeExpressModule(likeExpress);
 
   const j = jFor(file.path);
   const root = j(file.source);
@@ -51,6 +54,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const steps: Array<() => boolean> = [];
   // The local name of the hooks module's movedToFastify, once imported (below).
   let handOverName = 'movedToFastify';
+  // Functions of the generated fastify-like-express module the rewrites call, by specifier.
+  const likeImports = entries.flatMap((e) => ((e.kind === 'rewrite' || e.kind === 'plugin') && e.likeExpress ? [{ ...e.likeExpress, module: e.module }] : []));
 
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
@@ -131,10 +136,11 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   // Each package once, under the name the rewrites use (two rewrites of one file need it once).
   const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
+  const likeAdded = addLikeExpressImports(j, root, likeImports, style.quote);
   const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
   const locals = new Map([...adapters].map(([name, p]) => [name, addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote)]));
   handOverName = locals.get('movedToFastify') ?? 'movedToFastify';
-  let changed = needed.size > 0 || adapters.size > 0;
+  let changed = needed.size > 0 || adapters.size > 0 || likeAdded;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
   for (const local of unwrapped) removeUnusedImport(j, root, local);
@@ -157,6 +163,9 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
+  // Names the file already uses, for the consts of handlers shared by several forms of one route.
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   if (errorHandler) {
     // The router's error middleware becomes the plugin's error handler (its routes only: encapsulation).
     lines.push('fastify.setErrorHandler(MIGRATE_ERROR_HANDLER);');
@@ -170,7 +179,10 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     lines.push(...route.comments);
     if (handler && route.paths.length > 1) {
       // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
-      const name = handler.node.id?.name ?? 'handler';
+      const base = handler.node.id?.name ?? 'handler';
+      let name = base;
+      for (let k = 2; taken.has(name) && name !== handler.node.id?.name; k++) name = `${base}${k}`;
+      taken.add(name);
       lines.push(`const ${name} = ${target};`);
       target = name;
     }
@@ -238,6 +250,29 @@ function nameCallback(j: JSCodeshift, statement: ASTPath<Node>, name: string): b
   const body: Node[] = statement.parent.node.body;
   body.splice(body.indexOf(statement.node), 0, declaration);
   return true;
+}
+
+/**
+ * Imports the fastify-like-express functions the rewrites call, under their own names (the plan
+ * refused a file that binds one of them otherwise), each once; those a former run imported stay.
+ * @returns whether an import was added
+ * @throws Error when a name is taken after all (the file changed since the plan)
+ */
+function addLikeExpressImports(j: JSCodeshift, root: Collection, imports: Array<{ specifier: string; names: string[]; module: 'esm' | 'commonjs' }>, quote: 'single' | 'double'): boolean {
+  const bound = new Set<string>();
+  root.find(j.ImportSpecifier).forEach((p) => void bound.add(String((p.node.local as Node)?.name ?? '')));
+  root.find(j.VariableDeclarator, { id: { type: 'ObjectPattern' }, init: { callee: { name: 'require' } } }).forEach((p) => (p.node.id as Node).properties.forEach((q: Node) => q.value?.type === 'Identifier' && bound.add(q.value.name)));
+  let added = false;
+  for (const i of imports) {
+    for (const name of i.names) {
+      if (bound.has(name)) continue;
+      const local = addImport(j, root, { specifier: i.specifier, form: { kind: 'named', name }, local: name, module: i.module }, quote);
+      if (local !== name) throw new Error(`the name ${name} is taken in the file, where the rewrite calls the generated fastify-like-express module's ${name}; did the file change since the plan?`);
+      bound.add(name);
+      added = true;
+    }
+  }
+  return added;
 }
 
 /** The options with the helpers a function may hand `request` to, as the Set the rewrite takes. */
