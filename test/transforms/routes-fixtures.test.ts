@@ -32,7 +32,7 @@ const MOVED: Record<string, [number, number]> = {
   'hand-over-upgrade': [1, 1],
   'helper-function': [2, 2],
   'later-middleware': [2, 2],
-  'later-route-stays': [5, 6],
+  'later-route-stays': [5, 5],
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
@@ -65,7 +65,6 @@ const MOVED: Record<string, [number, number]> = {
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
   'express4-paths': ['route-path-syntax'],
-  'later-route-stays': ['route-path-syntax'],
   overlap: ['route-overlap'],
   'param-later': ['route-later-middleware'],
   'router-error-chain': ['route-router-error-handler'],
@@ -76,6 +75,7 @@ const MANUAL: Record<string, string[]> = {
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
 const DEFERRED: Record<string, string[]> = {
+  'later-route-stays': ['plugins:route-handler-plugin-api'],
   'package-middleware': ['plugins:route-middleware-package'],
   'wrapped-no-change': ['plugins:route-handler-plugin-api', 'plugins:route-handler-plugin-api'],
   'wrapped-route-stays': ['plugins:route-handler-plugin-api'],
