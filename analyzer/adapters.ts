@@ -1,7 +1,7 @@
 /**
  * The adapters of the hooks module the `routes` stage writes (model.ts Adapter), recognised at a
  * registration by provenance: the function called (`expressMiddleware(requireAuth)`) or passed
- * (`addHook('preHandler', bodyLikeExpress)`) is a function declaration of that name in a file
+ * (`addHook('preHandler', bodyLikeExpress)`, `router.get('/:id', movedToFastify)`) is a function declaration of that name in a file
  * whose first line carries ROUTES_HOOKS_MARK, however it was imported.
  */
 import { Node, type ts } from 'ts-morph';
@@ -28,12 +28,14 @@ const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?
   // fastify-like-express.* (Express 4 paths): a hook passed as it is, and a factory of the parameter names.
   ['wildcardLikeExpress', { kind: 'express-wildcard', passed: true }],
   ['paramsLikeExpress', { kind: 'express-params', call: true }],
+  ['movedToFastify', { kind: 'hand-over', passed: true }],
+  ['markMovedRoute', { kind: 'hand-over', passed: true }],
 ]);
 
 /**
  * The adapter at registration argument `node` (value `value`), or undefined: a call of one of the
  * hooks module's factories (its Express function described with `describe`), or one of its body
- * functions passed as it is.
+ * functions or its hand-over (`movedToFastify`) passed as it is.
  */
 export function adapterOf(ev: Evaluator, node: Node, value: Value | undefined, describe: (node: Node, value: Value | undefined) => EntryRef): AdapterRef | undefined {
   if (Node.isCallExpression(node)) {

@@ -17,11 +17,11 @@
  */
 import type { Node, ts } from 'ts-morph';
 import type { RouterNode } from './graph.js';
-import type { App, ChainEntry, ErrorHandler, Location, MountRef, Middleware, PathParam, Reason, Resolution, Route } from './model.js';
+import type { App, ChainEntry, ErrorHandler, HandOver, Location, MountRef, Middleware, PathParam, Reason, Resolution, Route } from './model.js';
 import { FASTIFY_PHASES, type FastifyContext, type FastifyHandlerItem, type FastifyHookItem, type FastifyItem, type FastifyRouteItem, type FastifyUseItem } from './fastify-graph.js';
 import { bridgeUsePath, fastifyPrefix, fastifyRoutePath, keyPath } from './fastify-path.js';
 import { chainEntry, conditionReasons, distinct, handlerOf, stableId, type InventoryRecords } from './inventory.js';
-import { matchKey, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
+import { matchKey, optionalForms, pathParams, pathSyntax, pathText, patternCovers, prefixCovers, type PathSpec } from './path.js';
 import { errorReadsOf, type Usage } from './usage.js';
 import { startSites } from './starts.js';
 import { statementOf } from './statements.js';
@@ -373,16 +373,20 @@ export class FastifyRecords {
     });
   }
 
-  /** What a served Express app runs for a request it does not route: its middleware covering the path, and wildcard routes matching it. */
+  /**
+   * What a served Express app runs for a request it does not route: its middleware covering the
+   * path, and wildcard routes matching it — up to the hand-over of the route (handOverOrder).
+   */
   private expressRunsFor(out: InventoryRecords, app: RouterNode, full: string, method: string, hook: ChainEntry['hook']): ChainEntry[] {
     const appId = this.expressIdOf(app);
+    const cut = handOverOrder(out.apps.find((a) => a.id === appId)?.handOvers ?? [], full, method);
     const steps: { order: number; entries: ChainEntry[] }[] = [];
     for (const m of out.middleware) {
-      if (m.appId !== appId || m.framework !== 'express' || !prefixCovers(m.fullPath, full)) continue;
+      if (m.appId !== appId || m.framework !== 'express' || m.order > cut || !prefixCovers(m.fullPath, full)) continue;
       steps.push({ order: m.order, entries: [{ name: m.name, scope: m.scope, origin: m.origin, ...(m.package ? { package: m.package } : {}), ...(m.definition ? { definition: m.definition } : {}), registration: m.registration, middlewareId: m.id, ...(m.wrappers.length ? { wrappers: m.wrappers } : {}), resolution: m.resolution, hook, bridged: true }] });
     }
     for (const r of out.routes) {
-      if (r.appId !== appId || (r.method !== 'ALL' && r.method !== method) || !patternCovers(r.path.full, full)) continue;
+      if (r.appId !== appId || r.order > cut || (r.method !== 'ALL' && r.method !== method) || !patternCovers(r.path.full, full)) continue;
       const own = [...r.chain.filter((c) => c.scope === 'route'), { name: r.handler.name, scope: 'route' as const, origin: r.handler.origin, ...(r.handler.package ? { package: r.handler.package } : {}), ...(r.handler.definition ? { definition: r.handler.definition } : {}), registration: { file: r.registration.file, line: r.registration.line, column: r.registration.column }, resolution: r.resolution }];
       steps.push({ order: r.order, entries: own.map((c) => ({ ...c, hook, bridged: true as const })) });
     }
@@ -413,6 +417,20 @@ export class FastifyRecords {
       },
     };
   }
+}
+
+/**
+ * The position of the first hand-over (in Express's order) that a Fastify route `method full`
+ * stops at, or Infinity: one of the same match key (an Express 5 path with optional groups stands
+ * for each of its forms) for the method, or for GET when the route is HEAD (Express's GET route
+ * answers HEAD).
+ */
+function handOverOrder(handOvers: HandOver[], full: string, method: string): number {
+  const orders = handOvers
+    .filter((h) => h.methods.some((m) => m === method || (method === 'HEAD' && m === 'GET')))
+    .filter((h) => optionalForms(h.fullPath).some((form) => matchKey(method, form) === matchKey(method, full)))
+    .map((h) => h.order);
+  return Math.min(Infinity, ...orders);
 }
 
 /** A context and the plugin contexts below it, depth-first in registration order. */

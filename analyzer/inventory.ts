@@ -140,12 +140,17 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, fullPath: item.full, dir: dir ? projectPath(root, dir) : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
       }
       routeIdsAt.push(null);
+    } else if (isHandOver(item)) {
+      // A moved route's hand-over (adapters.ts) is no Express route: Fastify answers the route.
+      const record = out.apps.find((a) => a.id === appId);
+      if (record && item.type === 'route') (record.handOvers ??= []).push({ methods: [...new Set(item.layer.entries.map((e) => e.method))], fullPath: item.full, order: index, registration: locate(item.layer.site) });
+      routeIdsAt.push([]);
     } else {
       routeIdsAt.push(addRoutes(out, app, appId, items, earlierMatches(byPath, item, index), index, item, idOf, locate, usage, middlewareIdAt, mountIds, occ, bridge));
     }
   });
 
-  const routeItems = items.map((item, i) => ({ item, i })).filter((x) => x.item.type === 'route');
+  const routeItems = items.map((item, i) => ({ item, i })).filter((x) => x.item.type === 'route' && !isHandOver(x.item));
   addCatchAllRoutes(out, app, appId, routeItems, idOf, locate);
   let owned: Map<RouterNode, Set<FlatItem>> | undefined;
   items.forEach((item, index) => {
@@ -206,7 +211,7 @@ function indexItems(items: FlatItem[]): ItemIndex {
     if (item.type === 'mount') addTo(index.mounts, item.layer, i);
     else if (item.type === 'use') {
       if (!item.layer.errorHandler) addTo(index.middleware, headKey(segments(item.full)), i);
-    } else {
+    } else if (!isHandOver(item)) {
       const segs = segments(item.full);
       for (const key of leadingKeys(segs)) addTo(index.routes, key, i);
       if (segs.length > 0 && segs[segs.length - 1].includes('*')) addTo(index.patterns, headKey(segs.slice(0, -1)), i);
@@ -235,11 +240,21 @@ function routesUnder(byPath: ItemIndex, items: FlatItem[], prefix: string): numb
   return (byPath.routes.get(headKey(segments(prefix))) ?? []).filter((i) => prefixCovers(prefix, items[i].full));
 }
 
+/**
+ * Whether a route item is the hand-over of a moved route (`router.get('/:id', movedToFastify)`,
+ * adapters.ts): every function it registers is the hooks module's `movedToFastify`. It passes
+ * every request on except those Fastify routed to a moved route, which it ends in Express, so it
+ * is neither a route nor a layer in the chain of another.
+ */
+function isHandOver(item: FlatItem): boolean {
+  return item.type === 'route' && item.layer.entries.length > 0 && item.layer.entries.every((e) => e.entry.adapter?.kind === 'hand-over');
+}
+
 /** The route items of each router: its own and those of routers mounted in it. */
 function routesByRouter(items: FlatItem[]): Map<RouterNode, Set<FlatItem>> {
   const out = new Map<RouterNode, Set<FlatItem>>();
   for (const item of items) {
-    if (item.type !== 'route') continue;
+    if (item.type !== 'route' || isHandOver(item)) continue;
     for (const r of [item.owner, ...item.mounts.map((m) => m.layer.child)]) {
       let set = out.get(r);
       if (!set) out.set(r, (set = new Set()));
@@ -333,7 +348,11 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
         for (const e of prev.layer.entries) if (e.method === 'ALL' || e.method === method) chain.push(chainEntry(e.entry, 'route', locate(prev.layer.site), locate, undefined, conditionsOf(prev)));
       }
     }
-    for (const p of paramLayersFor(item.owner, ownNames)) chain.push({ ...chainEntry(p.entry, 'param', locate(p.site), locate), ...statementOf(p.site) });
+    for (const p of paramLayersFor(item.owner, ownNames)) {
+      // What a callback of its own parameters does to `req` (`req.params` written) decides where it can run once the route moves.
+      const uses = p.entry.origin === 'local' ? usage(p.entry) : null;
+      chain.push({ ...chainEntry(p.entry, 'param', locate(p.site), locate), ...statementOf(p.site), ...(uses && (uses.req.length || uses.res.length || uses.next.length) ? { usage: { req: uses.req, res: uses.res, next: uses.next } } : {}) });
+    }
     for (const [i, e] of own.slice(0, -1).entries()) {
       const slot = ownEntries[i].slot;
       const entry = { ...chainEntry(e, 'route', locate(layer.site), locate), ...(slot ? { slot } : {}) };

@@ -164,10 +164,14 @@ export type Origin = 'local' | 'package' | 'unknown';
  * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers; of
  * the `fastify-like-express.*` module (same mark), `wildcardLikeExpress` gives Express 4's `*` its
  * `req.params[0]` (`express-wildcard`) and `paramsLikeExpress(names)` lists Express 4's optional
- * parameters as Express 4 does (`express-params`).
+ * parameters as Express 4 does (`express-params`); `movedToFastify` (`hand-over`), the handler of a
+ * moved route's registration left in Express at its place, hands the requests Fastify routed to a
+ * moved route over to Fastify there: it is no Express route, and Express middleware after it does
+ * not run for them (`markMovedRoute`, an onRequest hook of the moved routes, marks those requests:
+ * `hand-over` too).
  */
 export interface Adapter {
-  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'express-params';
+  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'express-params' | 'hand-over';
   /** express-middleware, express-param: the Express function inside, described as a chain entry is (`requireAuth`, `celebrate [celebrate]`). */
   wraps?: { name: string; origin: Origin; package?: string; definition?: Location };
   /** express-param, express-wildcard: the parameter name (folded from the first argument). */
@@ -193,7 +197,7 @@ export interface ChainEntry {
   resolution: Resolution;
   /** Set when the entry runs only under a condition (`if (env === 'production') app.use(limiter)`): what it is registered under, as source text. */
   conditions?: string[];
-  /** For the route's own local middleware (`router.get('/x', protect, h)`): its `req`/`res`/`next` uses, which become a hook's. */
+  /** For the route's own local middleware (`router.get('/x', protect, h)`) and the local param callbacks of its own parameters: its `req`/`res`/`next` uses, which become a hook's. */
   usage?: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[] };
   /**
    * The Fastify hook it runs in: set for Fastify hooks (`addHook('preHandler', fn)`, a route's
@@ -405,6 +409,24 @@ export interface App {
   contentTypeParsers?: { contentType: string; ownerId: string; name: string; registration: Location; statement?: StatementSpan; adapter?: Adapter }[];
   /** `server-module` for the Fastify app created in the module the `shim` stage writes (its first line carries analyzer/generated.ts SHIM_MARK). */
   generated?: 'server-module';
+  /** For an Express app: the hand-overs of moved routes registered in it (HandOver), in the order Express tries them; absent when none. */
+  handOvers?: HandOver[];
+}
+
+/**
+ * The registration of a moved route left in its Express app at its place, with the hooks module's
+ * `movedToFastify` as its only function (Adapter `hand-over`): no route, but the layer where
+ * Express stops for a request Fastify routed to a moved route, so the app's later layers (and the
+ * param callbacks of later routes) do not run for it.
+ */
+export interface HandOver {
+  /** Upper-case methods it is registered for (a `route()` chain: each). */
+  methods: string[];
+  /** Full path of the registration, route-key spelling (mount prefixes joined). */
+  fullPath: string;
+  /** Its position in the app's routing tree, comparable with Route.order and Middleware.order. */
+  order: number;
+  registration: Location;
 }
 
 export interface Router {

@@ -145,6 +145,27 @@ export function prefixCovers(prefix: string, routePath: string, caseSensitive = 
 }
 
 /**
+ * Whether middleware mounted at `prefix` may run for some request to a route at `routePath`:
+ * where prefixCovers holds, and also where the prefix spells out a segment the route leaves to a
+ * parameter or wildcard (`/users/me` for `/users/:id`: GET /users/me matches both). A segment
+ * with a parameter, wildcard or group anywhere in it is taken to match any text.
+ */
+export function prefixMayMatch(prefix: string, routePath: string): boolean {
+  if (prefix === '/' || prefix === '') return true;
+  const pre = segments(prefix);
+  const route = segments(routePath);
+  for (let i = 0; i < pre.length; i++) {
+    const p = pre[i];
+    const r = route[i];
+    if (isWildcardSegment(p) || (r !== undefined && isWildcardSegment(r))) return true;
+    if (r === undefined) return false;
+    if (isParamSegment(p) || /[:{(*]/.test(r)) continue;
+    if (p.toLowerCase() !== r.toLowerCase()) return false;
+  }
+  return true;
+}
+
+/**
  * Whether a route-level catch-all written before a route (e.g. `app.all('/api/*', auth)`) also
  * matches requests to `routePath`. Only trailing wildcards are understood.
  */

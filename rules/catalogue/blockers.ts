@@ -80,7 +80,7 @@ export const BLOCKERS = {
   'route-middleware-unresolved': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware was not resolved exactly.' },
   'route-middleware-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware runs only under a condition.' },
   'route-middleware-package': { subject: 'route', stage: 'routes', liftedBy: 'plugins', summary: 'Its route middleware comes from a package the catalogue does not know to run unchanged on Express’s request and response behind a moved route (or it reads the path a mounted router hides): it moves with its Fastify plugin.' },
-  'route-later-middleware': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Express middleware registered after it covers its path and would run before it on Fastify.' },
+  'route-later-middleware': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Express middleware (or the hand-over of a later moved route) registered after it may run for its URLs, and the hand-over that would stop Express at its place cannot be made (the bridge was edited, or a param callback writes req.params).' },
   'route-parent-error-handler': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its errors go first to the error middleware of a router it is mounted under.' },
   'route-app-error-handler': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its errors go to app-level Express error middleware that stays on Express.' },
   'route-res-method-replaced': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Middleware replaces a response method its handler calls, on Express’s response only.', covers: ['res-method-reassign'] },

@@ -149,3 +149,24 @@ describe('expressChain (a moved route registered with arrays of functions)', () 
     ]);
   });
 });
+
+describe('a hand-over (the routes stage ran on fixtures/transforms/routes-move/param-later)', () => {
+  it('is no Express route but a hand-over of its app, and the bridged chain of its Fastify route ends where Express stops at it', async () => {
+    const dir = copyOf(path.resolve(import.meta.dirname, '../../fixtures/transforms/routes-move/param-later/input'));
+    const run = await runStage({ root: dir, stage: 'routes', allowDirty: true });
+    expect(run.exitCode).toBe(1); // GET /users/by-name/:slug stays, saying why
+    const inv = await analyze({ dir });
+    expect(inv.routes.map((r) => `${r.framework} ${r.key}`).sort()).toEqual(['express GET /users/by-name/:slug', 'fastify GET /users/:id']);
+    const express = inv.apps.find((a) => a.framework !== 'fastify')!;
+    expect(express.handOvers?.map((h) => [h.methods, h.fullPath, h.registration.file])).toEqual([[['GET'], '/users/:id', 'routes/users.js']]);
+    const moved = inv.routes.find((r) => r.framework === 'fastify')!;
+    const staying = inv.routes.find((r) => r.framework === 'express')!;
+    const late = inv.middleware.find((m) => m.registration.file === 'app.js' && m.registration.line === 14)!;
+    // Express middleware after the hand-over does not run for the moved route; for the route still on Express it runs, as it did.
+    expect(moved.chain.filter((c) => c.bridged).map((c) => `${c.registration.file}:${c.registration.line}`)).toEqual(['app.js:6']);
+    expect(staying.chain.map((c) => `${c.scope} ${c.registration.file}:${c.registration.line}`)).toEqual(['app app.js:6', 'param routes/users.js:23']);
+    expect(late.fullPath).toBe('/');
+    // The hand-over itself is in no chain; the hook that marks the requests Fastify routed to a moved route is, as an adapter.
+    expect(inv.routes.flatMap((r) => r.chain.filter((c) => c.adapter?.kind === 'hand-over').map((c) => `${r.framework} ${c.name} ${c.hook}`))).toEqual(['fastify markMovedRoute onRequest']);
+  }, 120_000);
+});

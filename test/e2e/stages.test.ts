@@ -38,11 +38,11 @@ const STAGES: StageName[] = ['shim', 'errors', 'routes'];
  * What the routes stage moves in each example app (moved of movable, and the routes left for the
  * plugins stage), and the codes of the reasons the others stay. legacy-cjs's 404 and error pages
  * render views, so the errors stage registers @fastify/view and moves them; then its routes that
- * nothing else holds move too.
+ * nothing else holds move too — those before its RegExp route (which stays) with a hand-over.
  */
 const ROUTES: Record<string, { moved: [number, number]; deferred: number; reasons: string[] }> = {
   'url-shortener': { moved: [3, 3], deferred: 0, reasons: [] },
-  'legacy-cjs': { moved: [4, 19], deferred: 4, reasons: ['route-finding', 'route-handler-api', 'route-handler-package', 'route-overlap', 'route-param-elsewhere', 'route-partner-stays', 'route-path-syntax'] },
+  'legacy-cjs': { moved: [7, 19], deferred: 4, reasons: ['route-finding', 'route-handler-api', 'route-handler-package', 'route-param-elsewhere', 'route-path-syntax'] },
   'modern-e5': { moved: [15, 17], deferred: 0, reasons: ['route-handler-api'] },
   'shop-api': { moved: [28, 28], deferred: 2, reasons: [] },
 };

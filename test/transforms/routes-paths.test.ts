@@ -68,4 +68,9 @@ describe('fastifyPaths', () => {
     expect(fastifyPaths(route('/files/*', 'express4'), true)).toEqual({ paths: ['/files/*'], express4: { wildcard: true } });
     expect(fastifyPaths(route('/a/*/b', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
   });
+  it('refuses one element of an array of paths (app.get([\'/about\', \'/about-us\'], h)): the plugin would register the array', () => {
+    const element = route('/about', 'plain');
+    element.path.element = true;
+    expect(fastifyPaths(element)).toEqual({ refuse: 'its path /about is one of an array of paths; register each path on its own' });
+  });
 });

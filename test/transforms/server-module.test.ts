@@ -2,7 +2,8 @@
  * server-module/build-fastify.ts, the one editor of the generated server module's `buildFastify`
  * (issue 15): each edit on the module the shim writes, its idempotency, its refusal of a module
  * edited by hand, and at run time that a plugin registered before the bridge runs for the requests
- * Express answers while one registered after it does not.
+ * Express answers while one registered after it does not; the hand-over's edits of the bridge and
+ * movedRoutes (server-module/hand-over.ts).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jFor } from '../../transforms/lib/ast.js';
 import { DEFAULT_STYLE } from '../../transforms/lib/style.js';
 import { addHook, bridgeOf, buildFastifyOf, movePluginRegistration, registerHandler, registerPlugin, removeBridge, removePluginRegistration, replaceBridge } from '../../transforms/server-module/build-fastify.js';
+import { addHandOver, handOverRefusal } from '../../transforms/server-module/hand-over.js';
+import { hooksModule, lacksChains, withChains, withHandOver } from '../../transforms/server-module/hooks-template.js';
 import { serverModule, type ServerFacts } from '../../transforms/server-module/template.js';
 
 const FACTS: ServerFacts = { module: 'esm', typescript: false, expressMajor: 4, caseSensitive: false, strict: false, trustProxy: null, queryParser: null, bodyParsers: { sources: [], imports: [] }, parity: 'default' };
@@ -101,6 +104,43 @@ describe('plugins, hooks and the bridge', () => {
     expect(removed.changed).toBe(true);
     expect(removed.text).not.toContain('fastifyExpress');
     expect(edited((jj, root) => removeBridge(jj, root), removed.text).changed).toBe(false);
+  });
+});
+
+describe('the hand-over (server-module/hand-over.ts)', () => {
+  const MOVED = `${GENERATED}\nasync function movedRoutes(fastify) {\n  fastify.addHook('preHandler', bodyLikeExpress);\n  fastify.register(appRoutes);\n}\n`;
+  const entry = { module: 'esm' as const, hooksSpecifier: './fastify-hooks.js' };
+
+  it('the bridge keeps the continuation before it runs the app, movedRoutes marks its requests after its hooks; once', () => {
+    const first = edited((j, root) => addHandOver(j, root, entry, 'single'), MOVED);
+    expect(first.changed).toBe(true);
+    expect(first.text).toContain("import { keepFastifyContinuation, markMovedRoute } from './fastify-hooks.js';");
+    expect(first.text).toMatch(/req\.originalUrl = req\.url;\n {4}\/\/ .*\n {4}keepFastifyContinuation\(app, req, res, next\);\n {4}app\(req, res, next\);/);
+    expect(first.text).toMatch(/fastify\.addHook\('preHandler', bodyLikeExpress\);\n {2}\/\/ .*\n {2}fastify\.addHook\('onRequest', markMovedRoute\);\n {2}fastify\.register\(appRoutes\);/);
+    expect(edited((j, root) => addHandOver(j, root, entry, 'single'), first.text).changed).toBe(false);
+  });
+
+  it('is refused where the bridge no longer runs the app as app(req, res, next)', () => {
+    const j = jFor('fastify-server.js');
+    expect(handOverRefusal(j, j(GENERATED), 'fastify-server.js')).toBeNull();
+    const edited = GENERATED.replace('app(req, res, next);', 'app(req, res, (error) => next(error));');
+    expect(handOverRefusal(j, j(edited), 'fastify-server.js')).toBe('the bridge of fastify-server.js (function expressBridge) does not run the Express app as the shim wrote it, `app(req, res, next)`, so a hand-over cannot go on to Fastify from it');
+  });
+});
+
+describe('a hooks module of an earlier run that gains expressChain and the hand-over in one run', () => {
+  it('keeps both, each exported once (CommonJS)', () => {
+    const facts = { module: 'commonjs' as const, typescript: false, expressMajor: 4 as const };
+    const older = hooksModule(facts, DEFAULT_STYLE);
+    const wanted = { ...facts, chains: true, handOver: true };
+    expect(lacksChains(wanted, older)).toBe(true);
+    const text = withHandOver(withChains(wanted, older, DEFAULT_STYLE), wanted, DEFAULT_STYLE)!;
+    const module = { exports: {} as Record<string, unknown> };
+    new Function('module', 'exports', 'require', text)(module, module.exports, () => ({}));
+    expect(Object.keys(module.exports).sort()).toEqual(['bodyLeftToExpress', 'bodyLikeExpress', 'expressChain', 'expressMiddleware', 'expressParam', 'expressWildcard', 'keepFastifyContinuation', 'markMovedRoute', 'movedToFastify']);
+    expect(text.match(/function expressChain\(/g)).toHaveLength(1);
+    expect(withHandOver(text, wanted, DEFAULT_STYLE)).toBeNull();
+    expect(lacksChains(wanted, text)).toBe(false);
   });
 });
 

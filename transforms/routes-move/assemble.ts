@@ -74,7 +74,7 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     deferred: left.deferred,
     verdicts: [...states.values()].map(verdictOf),
     moved: { what: 'routes', done, of: groups.reduce((n, g) => n + g.of, 0), groups },
-    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => s.likeExpress.length) || settled.hooks.some((h) => h.likeExpress.length)) : [],
+    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => s.likeExpress.length) || settled.hooks.some((h) => h.likeExpress.length), moving.some((s) => !s.handOver)) : [],
     dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
   };
 }
@@ -133,7 +133,9 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       unregistered.add(methodKey);
     }
     if (!unregistered.has(s.statementKey!)) {
-      add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
+      // Later Express middleware may run for it: the registration stays as a hand-over (hand-over.ts).
+      add(r.registration.file, { kind: s.handOver ? 'hand-over' : 'unregister', statement: anchorOf(s.statement!.statement) });
+      if (s.handOver) plugin.adapters.add('movedToFastify');
       unregistered.add(s.statementKey!);
     }
     for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
@@ -172,14 +174,16 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
     const handed = startsApp(ctx, p.file);
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
-    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
+    // How the project writes relative specifiers, read from the server module and the entry (a module the shim wrote has none of its own).
+    const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
     registrations.set(target.file, register);
     // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
     register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
     if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
-    } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+    } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, serverImporter), prefixes: [...p.prefixes].sort(), from: p.file });
     const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
     const registration = rendering ? views(rendering.route).registration : null;
     if (registration && !('refuse' in registration)) {
@@ -194,15 +198,17 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     if (plan) files.set(plan.file, plan);
   }
   for (const [file, entry] of registrations) {
-    add(file, entry);
-    const hooksFile = hooksModuleFile(file);
     const target = [...selection.modules.values()].find((m) => m?.file === file)!;
+    const handOver = [...states.values()].some((s) => !s.blockers.length && s.handOver && selection.modules.get(s.route.appId)?.file === file);
+    add(file, handOver ? { ...entry, handOver } : entry);
+    const hooksFile = hooksModuleFile(file);
     // expressChain only where a moved route of the module's apps is registered with arrays (chains.ts).
     const chains = [...plugins.values()].some((p) => selection.modules.get(p.app)?.file === file && p.adapters.has('expressChain'));
-    const facts = { kind: 'hooks-module' as const, module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? (5 as const) : (4 as const), ...(chains ? { chains } : {}) };
+    const facts = { kind: 'hooks-module' as const, module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? (5 as const) : (4 as const), ...(chains ? { chains } : {}), ...(handOver ? { handOver } : {}) };
     const existing = ctx.readFile(hooksFile);
     if (existing === null) files.set(hooksFile, { file: hooksFile, create: true, entries: [facts] });
-    else if (lacksChains(facts, existing)) files.set(hooksFile, { file: hooksFile, entries: [facts] });
+    // A hooks module written by an earlier run gains what a route moved now needs (expressChain, the hand-over's functions).
+    else if (lacksChains(facts, existing) || (handOver && !/\bfunction movedToFastify\(/.test(existing))) files.set(hooksFile, { file: hooksFile, entries: [facts] });
   }
   return viewDependencies;
 }
@@ -229,8 +235,13 @@ function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry
   return likeExpress ? { likeExpress } : {};
 }
 
-/** The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own res.send, which keeps it) and OPTIONS, and the redirect body when a moved handler redirects. */
-function deltaTexts(ids: Set<string>, likeExpress: boolean): FrameworkDelta[] {
+/**
+ * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
+ * res.send, which keeps it), the redirect body when a moved handler redirects, and OPTIONS when a
+ * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
+ * hands over, from its registration.
+ */
+function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolean): FrameworkDelta[] {
   const out: FrameworkDelta[] = [
     {
       text: `Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both)${likeExpress ? ", except those sent through the generated fastify-like-express module (Express's own res.send)" : ''}; register @fastify/etag ({ weak: true }) if clients rely on them.`,
@@ -238,7 +249,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean): FrameworkDelta[] {
     },
   ];
   if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
-  out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
+  if (unregistered) out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
 }
 

@@ -25,7 +25,8 @@ export function hookSources(ctx: PlanContext, route: Route, statement: RouteStat
   const hooks: string[] = [];
   const own = ownChain(route, statement.lines);
   const ownParams = new Set(route.path.params.filter((p) => !p.fromMount).map((p) => p.name));
-  for (const entry of own.params) {
+  // At a hand-over Express runs the callbacks of the route's parameters itself (its router's process_params), as before.
+  for (const entry of state.handOver ? [] : own.params) {
     const file = parsed(entry.registration.file);
     const call = file ? file.root.find(file.j.CallExpression).filter((p) => startsAt(p.node, entry.registration, file.source) && (p.node.callee as Node).property?.name === 'param').paths()[0] : undefined;
     const [name, fn] = call ? (call.node.arguments as Node[]) : [];

@@ -37,6 +37,16 @@ export interface UnregisterEntry {
   statement: Anchor;
 }
 
+/**
+ * The Express registration statement of moved routes that later Express middleware may run for
+ * (hand-over.ts): it stays where it is with `handOver` (the local name of the hooks module's
+ * `movedToFastify`) as the only function of each method, and its comments go with the routes.
+ */
+export interface HandOverEntry {
+  kind: 'hand-over';
+  statement: Anchor;
+}
+
 /** A handler defined elsewhere in the file (`function show(req, res) {…}`): rewrite it to (request, reply). */
 export interface RewriteEntry {
   kind: 'rewrite';
@@ -92,9 +102,14 @@ export interface TodoEntry {
 /** The generated Fastify module: register each plugin under its prefixes, inside `movedRoutes` (server-module/moved-routes.ts). */
 export interface RegisterEntry extends MovedRoutesRegistration {
   kind: 'register';
+  /** A moved route of the module's app hands over: the bridge and movedRoutes learn it (server-module/hand-over.ts). */
+  handOver?: boolean;
 }
 
-/** The generated hooks module (`fastify-hooks.*`): written once, next to the server module. */
+/**
+ * The generated hooks module (`fastify-hooks.*`): written once, next to the server module; a
+ * module written before a route handed over gains the hand-over's functions (`handOver`).
+ */
 export interface HooksModuleEntry extends HooksModuleFacts {
   kind: 'hooks-module';
 }
@@ -128,4 +143,4 @@ export interface UnwrapEntry {
 
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry;

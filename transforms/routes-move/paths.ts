@@ -30,6 +30,8 @@ export interface Express4Params {
  */
 export function fastifyPaths(route: Route, strict = false): { paths: string[]; wildcard?: string; express4?: Express4Params } | { refuse: string } {
   const raw = route.path.raw;
+  // One Fastify route per registration: an array's elements would each need their own.
+  if (route.path.element) return { refuse: `its path ${raw} is one of an array of paths; register each path on its own` };
   if (route.path.syntax === 'plain') return { paths: [raw] };
   if (route.path.syntax === 'express4') return express4Paths(route, strict);
   if (route.path.syntax !== 'express5') return { refuse: `its path ${raw} uses ${route.path.syntax} syntax, which has no exact find-my-way form in this codemod yet` };

@@ -24,8 +24,9 @@ import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
-import { inventoryBlockers, ownChain } from './route-blockers.js';
 import { arrayChain } from './chains.js';
+import { handOverOf } from './hand-over.js';
+import { inventoryBlockers, ownChain } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
@@ -44,6 +45,8 @@ export interface ReadInput {
   startsApp: (file: string) => boolean;
   /** The app's replacements of res.send / res.json (replaced-send.ts): the calls that go through Express's own, and what they hold back. */
   replaced: ReplacedSend;
+  /** Ids of the routes that take a hand-over because a later Express route that stays held them back (plan.ts, hand-over.ts). */
+  handOvers?: Set<string>;
 }
 
 /** The state of `route` after reading it: its blockers, or (nothing blocking) the Fastify route it becomes. */
@@ -63,6 +66,10 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike, input.replaced.skipped));
+  // Express layers registered after it: its registration stays as a hand-over (hand-over.ts).
+  const handOver = handOverOf(ctx, route, statement.lines, target, parsed, input.handOvers);
+  if (typeof handOver === 'object') block(handOver);
+  else state.handOver = handOver;
   const registration = statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';

@@ -3,8 +3,8 @@
  * checks — the handler's API uses, shared functions, scope of the registration — are read-route.ts's;
  * what a route shares with others, settle.ts's). Each check
  * keeps a moved route seeing exactly what it saw in Express (DESIGN.md "Stages", routes):
- * - nothing registered after it may now run before it: Express middleware after it that covers its
- *   path, or a later Express route that matches its URLs, would run in the bridge first;
+ * - nothing registered after it may now run before it: a later Express route that matches its URLs
+ *   would run in the bridge first (Express middleware after it is stopped by a hand-over: hand-over.ts);
  * - nothing it saw may go missing: its own middleware and param callbacks become hooks, and the
  *   error handler that caught its errors must already be Fastify's (the errors stage);
  * - Fastify matches by specificity, Express by order (express-fastify-mapping.md §1.6, §2.7):
@@ -12,7 +12,7 @@
  */
 import { FASTIFY_ROUTE_METHODS } from '../../analyzer/fastify-api.js';
 import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from '../../analyzer/model.js';
-import { prefixCovers } from '../../analyzer/path.js';
+import { prefixMayMatch } from '../../analyzer/path.js';
 import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor, runsThroughAdapter } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
@@ -77,8 +77,6 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
     else if (e.origin === 'package' && !runsThroughAdapter(middlewareFor(e.name, e.package))) add('route-middleware-package', `its middleware ${e.name} [${e.package}] is not known to work unchanged on Express's request and response behind a moved route; it moves with its Fastify plugin in the plugins stage`);
     else if (e.origin === 'package' && middlewareFor(e.name, e.package)?.readsRequestPath && route.mountChain.some((m) => m.mountPath !== '/')) add('route-middleware-package', `its middleware ${e.name} [${e.package}] reads req.path, which Express gave it relative to the router's mount path and the adapter gives whole; it moves with its Fastify plugin in the plugins stage`);
   }
-  const later = laterMiddleware(ctx, route);
-  if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`), later[0].registration);
   // A router-level handler of the route's own router moves with the router's plugin (router-error-handlers.ts).
   const catching = inventory.errorHandlers.filter((h) => !isOnFastify(ctx, h) && h.covers.includes(route.id) && !(h.scope === 'router' && h.ownerId === route.ownerId));
   const parents = catching.filter((h) => h.scope === 'router');
@@ -104,11 +102,13 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
 
 /**
  * Express middleware of the route's app registered after it (a larger `order`) whose mount path
- * covers its path; a catch-all the errors stage moves to Fastify's not-found handler (when the plan
- * assesses with that stage assumed) is not one.
+ * may match a URL of its path (`/users/me` after `/users/:id`); a catch-all the errors stage moves
+ * to Fastify's not-found handler (when the plan assesses with that stage assumed) is not one. In
+ * the bridge they run before a moved route's hooks unless a hand-over stops Express at the
+ * route's place (hand-over.ts).
  */
-function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
-  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixCovers(m.fullPath, route.path.full) && !movedNotFound(ctx, m.registration));
+export function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
+  return ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.appId === route.appId && m.order > route.order && prefixMayMatch(m.fullPath, route.path.full) && !movedNotFound(ctx, m.registration));
 }
 
 /**

@@ -70,8 +70,10 @@ export function settle(all: Route[], states: Map<string, RouteState>, handlers: 
       for (const o of all) {
         if (o.id === r.id || o.appId !== r.appId || !sameMethod(o, r) || !overlaps(o.path.full, r.path.full)) continue;
         const [earlier, later] = o.order < r.order ? [o, r] : [r, o];
-        const clash = moves(earlier) && moves(later) ? !fastifyAgrees(earlier.path.full, later.path.full) : earlier === r && !moves(later);
+        // A route that hands over (hand-over.ts) stops Express before a later route that stays.
+        const clash = moves(earlier) && moves(later) ? !fastifyAgrees(earlier.path.full, later.path.full) : earlier === r && !moves(later) && !s.handOver;
         if (clash) {
+          if (!moves(earlier) || !moves(later)) s.laterRouteStays = true;
           stay(s, overlapBlocker(o));
           break;
         }

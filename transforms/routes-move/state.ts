@@ -52,6 +52,10 @@ export interface RouteState {
    * the wrapper by (`asyncHandler`, `utils` of `utils.asyncHandler`), whose import goes once unused.
    */
   unwraps: Array<{ file: string; call: ASTPath<Node> | null; local: string | null }>;
+  /** Its registration stays in Express as a hand-over (`router.get('/:id', movedToFastify)`: hand-over.ts); Express runs its param callbacks there. */
+  handOver?: boolean;
+  /** settle.ts kept it on Express only for a later Express route that stays and matches its URLs, which a hand-over would stop Express before (plan.ts reads it again with one). */
+  laterRouteStays?: boolean;
 }
 
 /** A fresh state for `route`: nothing read, nothing blocking. */

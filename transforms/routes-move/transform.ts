@@ -22,7 +22,8 @@ import { addTodo } from '../lib/todo.js';
 import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
-import { hooksModule, lacksChains, withChains } from '../server-module/hooks-template.js';
+import { hooksModule, lacksChains, withChains, withHandOver } from '../server-module/hooks-template.js';
+import { addHandOver } from '../server-module/hand-over.js';
 import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
@@ -37,9 +38,14 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const entries = options.plan?.entries ?? [];
   if (!entries.length) return null;
   const style = detectStyle(file.source, file.path);
-  const create = entries.find((e) => e.kind === 'hooks-module');
-  // Written once; a later run adds expressChain when a route it moves needs it.
-  if (create) return !file.source.trim() ? hooksModule(create, style) : lacksChains(create, file.source) ? withChains(create, file.source, style) : null;
+  const hooks = entries.find((e) => e.kind === 'hooks-module');
+  // Written once; a later run adds what a route it moves needs: expressChain, the hand-over's functions.
+  if (hooks) {
+    if (!file.source.trim()) return hooksModule(hooks, style);
+    const chained = lacksChains(hooks, file.source) ? withChains(hooks, file.source, style) : file.source;
+    const handed = hooks.handOver ? (withHandOver(chained, hooks, style) ?? chained) : chained;
+    return handed === file.source ? null : handed;
+  }
   const likeExpress = entries.find((e) => e.kind === 'like-express-module');
   if (likeExpress) return hasLikeExpressFunctions(file.source) ? null : likeExpressModule(likeExpress);
 
@@ -52,6 +58,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const needs: Array<{ local: string; from: string }> = [];
   const typeImports: TypeImport[] = [];
   const steps: Array<() => boolean> = [];
+  // The local name of the hooks module's movedToFastify, once imported (below).
+  let handOverName = 'movedToFastify';
   // Functions of the generated fastify-like-express module the rewrites call, by specifier.
   const likeImports = entries.flatMap((e) => ((e.kind === 'rewrite' || e.kind === 'plugin') && e.likeExpress ? [{ ...e.likeExpress, module: e.module }] : []));
 
@@ -103,8 +111,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'todo') {
       const statement = findByAnchor(statements, entry.statement);
       if (statement) steps.push(() => addTodo(j, statement, entry.reason, TODO_PREFIX));
+    } else if (entry.kind === 'hand-over') {
+      const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the registration to hand over', entry.statement);
+      steps.push(() => handOver(j, statement, handOverName));
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
+      if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
       if (entry.typescript && entry.handed) types.add('FastifyPluginAsync');
     }
@@ -132,7 +144,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
   const likeAdded = addLikeExpressImports(j, root, likeImports, style.quote);
   const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
-  for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
+  const locals = new Map([...adapters].map(([name, p]) => [name, addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote)]));
+  handOverName = locals.get('movedToFastify') ?? 'movedToFastify';
   let changed = needed.size > 0 || adapters.size > 0 || likeAdded;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
@@ -227,6 +240,22 @@ function expressChainCall(route: PluginEntry['routes'][number], handler: string)
   const { elements, handlerInArray } = route.chain!;
   const chain = handlerInArray && elements.length === 1 && elements[0].startsWith('...') ? elements[0].slice(3) : `[${[...elements, ...(handlerInArray ? [] : [handler])].join(', ')}]`;
   return `expressChain(${chain}${route.hooks.length ? `, [${route.hooks.join(', ')}]` : ''})`;
+}
+
+/**
+ * The registration of moved routes as their hand-over: each method's functions (and the route
+ * middleware before them) replaced by `name` (the hooks module's movedToFastify), the path kept —
+ * `router.get('/:id', movedToFastify)`, `router.route('/x').get(movedToFastify).post(movedToFastify)`.
+ * Its leading comments went with the routes into the plugin (a former TODO(migrate) goes).
+ */
+function handOver(j: JSCodeshift, statement: ASTPath<Node>, name: string): boolean {
+  const verb = statement.node.expression;
+  // `router.get(path, …)` keeps its path, as a new call: recast would keep the line breaks of the arguments it had.
+  if (verb.callee.object.type === 'Identifier') statement.node.expression = j.callExpression(verb.callee, [verb.arguments[0], j.identifier(name)]);
+  // A verb of a route() chain takes the functions only; the chain keeps its lines.
+  else for (let call = verb; call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'route'; call = call.callee.object) call.arguments = [j.identifier(name)];
+  statement.node.comments = (statement.node.comments ?? []).filter((c: Node) => !c.leading);
+  return true;
 }
 
 /** `X.param('id', fn)` with `fn` written inline → `const <name> = fn;` above it and `X.param('id', <name>)`. */

@@ -4,7 +4,8 @@
  * hooks, exactly as Express ran them for the route, until the plugins and schemas stages replace
  * them (express-fastify-mapping.md §1.1 "app.METHOD(path, mw, h)", §1.5.6). They rely on what the
  * shim's bridge guarantees: by the time a route's own hooks run, the app's middleware has run in
- * the bridge and `request.raw` / `reply.raw` are Express's own request and response.
+ * the bridge and `request.raw` / `reply.raw` are Express's own request and response. With a
+ * hand-over (handOverLines), the module also holds what stops Express at a moved route's place.
  */
 import { ROUTES_HOOKS_MARK } from '../../analyzer/generated.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
@@ -17,7 +18,12 @@ export interface HooksModuleFacts {
   expressMajor: 4 | 5;
   /** A moved route is registered with arrays of functions (routes-move/chains.ts): the module has `expressChain` too. */
   chains?: boolean;
+  /** A moved route keeps a hand-over in Express (`movedToFastify`, with `markMovedRoute` and `keepFastifyContinuation`: handOverLines). */
+  handOver?: boolean;
 }
+
+/** The functions of the hand-over (handOverLines), as the module exports them. */
+export const HAND_OVER_FUNCTIONS = ['keepFastifyContinuation', 'markMovedRoute', 'movedToFastify'] as const;
 
 
 /** The module text in `style`. */
@@ -119,7 +125,8 @@ export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
     '  request.query = req.query;',
     '}',
     ...(entry.chains ? ['', ...chainLines(entry)] : []),
-    ...(entry.module === 'commonjs' && !ts ? ['', `module.exports = { bodyLeftToExpress, bodyLikeExpress, ${entry.chains ? 'expressChain, ' : ''}expressMiddleware, expressParam, expressWildcard };`] : []),
+    ...(entry.handOver ? ['', ...handOverLines(entry)] : []),
+    ...(entry.module === 'commonjs' && !ts ? ['', `module.exports = { ${exportedNames(entry).join(', ')} };`] : []),
   ];
   return restyle(lines, style);
 }
@@ -158,6 +165,87 @@ function chainLines(entry: HooksModuleFacts): string[] {
     `    preHandler: [...hooks, ...${ts ? '(chain.slice(0, -1) as ExpressFunction[])' : 'chain.slice(0, -1)'}.map((middleware) => expressMiddleware(middleware))],`,
     `    handler: chain[chain.length - 1]${ts ? ' as RouteHandlerMethod' : ''},`,
     '  };',
+    '}',
+  ];
+}
+
+/** The names the module exports, sorted. */
+function exportedNames(entry: HooksModuleFacts): string[] {
+  return ['bodyLeftToExpress', 'bodyLikeExpress', ...(entry.chains ? ['expressChain'] : []), 'expressMiddleware', 'expressParam', 'expressWildcard', ...(entry.handOver ? HAND_OVER_FUNCTIONS : [])].sort();
+}
+
+/**
+ * A hooks module written before a route handed over (`source`, in `style`), with the hand-over's
+ * functions added after its own and exported like them — the text hooksModule writes with
+ * `handOver`; null when it has them already.
+ */
+export function withHandOver(source: string, entry: HooksModuleFacts, style: CodeStyle): string | null {
+  if (/\bfunction movedToFastify\(/.test(source)) return null;
+  const functions = restyle(handOverLines(entry), style);
+  const exports = /^module\.exports = \{([^}]*)\};?\r?\n?$/m.exec(source);
+  if (!exports) return `${source}${style.eol}${functions}`;
+  const names = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), ...HAND_OVER_FUNCTIONS].sort();
+  // What an earlier run added after the exports line (expressChain: withChains) stays after it.
+  const rest = source.slice(exports.index + exports[0].length).replace(/^\r?\n/, '');
+  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
+}
+
+/**
+ * The hand-over of a moved route that Express middleware registered after it covers: its
+ * registration stays in Express at its place with `movedToFastify` as its only function, and
+ * Express's work for the request ends there (express-fastify-mapping.md §1.1: Express runs the
+ * layers in registration order and stops at the route that answers). `markMovedRoute` (an
+ * onRequest hook of movedRoutes) marks the requests Fastify routed to a moved route; the bridge
+ * calls `keepFastifyContinuation` before it runs the app, so that `movedToFastify` can go on to
+ * Fastify from where Express reaches it, with the request as Express leaves it once the app is
+ * done: the URL the bridge gave it (routers strip their mount path from `req.url` while they run),
+ * the app's own request and response prototypes (a sub-app sets its own), then the bridge's `next`.
+ */
+function handOverLines(entry: HooksModuleFacts): string[] {
+  const ts = entry.typescript;
+  const t = (annotation: string) => (ts ? annotation : '');
+  const exported = entry.module === 'esm' ? 'export ' : '';
+  return [
+    '/** Where markMovedRoute marks a request Fastify routed to a moved route. */',
+    "const MOVED_ROUTE = Symbol('migrate.movedRoute');",
+    '',
+    '/** Where keepFastifyContinuation keeps, for movedToFastify, how the bridge goes on to Fastify. */',
+    "const CONTINUE_ON_FASTIFY = Symbol('migrate.continueOnFastify');",
+    '',
+    '/** onRequest hook of the moved routes: Fastify routed this request to one of them (movedToFastify hands only those over). */',
+    `${exported}function markMovedRoute(request${t(': FastifyRequest')}, _reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `  ${ts ? '(request.raw as any)' : 'request.raw'}[MOVED_ROUTE] = true;`,
+    '  done();',
+    '}',
+    '',
+    '/**',
+    ' * Called by the bridge before it runs the Express app `app` with its `next`: for a request Fastify',
+    ' * routed to a moved route, keeps how movedToFastify goes on to Fastify — the request as Express',
+    " * leaves it once the app is done (the URL the bridge gave it, the app's own prototypes), then `next`.",
+    ' */',
+    `${exported}function keepFastifyContinuation(app${t(': { request: object; response: object }')}, req${t(': any')}, res${t(': object')}, next${t(': (error?: unknown) => void')}) {`,
+    '  if (!req[MOVED_ROUTE]) return;',
+    '  const url = req.url;',
+    '  req[CONTINUE_ON_FASTIFY] = () => {',
+    '    req.url = url;',
+    '    Object.setPrototypeOf(req, app.request);',
+    '    Object.setPrototypeOf(res, app.response);',
+    '    next();',
+    '  };',
+    '}',
+    '',
+    '/**',
+    " * A moved route's registration left in Express at its place (`router.get('/:id', movedToFastify)`):",
+    " * Express reaches it after the middleware registered before the route and the route's param",
+    " * callbacks, as it reached the route, and ends there; Fastify runs the route's hooks and handler, so",
+    ' * middleware registered after the route does not run for it, as in Express. A request Fastify did',
+    ' * not route to a moved route goes on through Express.',
+    ' */',
+    `${exported}function movedToFastify(req${t(': any')}, _res${t(': unknown')}, next${t(': (error?: unknown) => void')}) {`,
+    '  const continueOnFastify = req[CONTINUE_ON_FASTIFY];',
+    '  if (!continueOnFastify) return next();',
+    '  delete req[CONTINUE_ON_FASTIFY];',
+    '  continueOnFastify();',
     '}',
   ];
 }
