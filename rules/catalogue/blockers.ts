@@ -88,6 +88,8 @@ export const BLOCKERS = {
   'route-not-assessed': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: '`migrate analyze` could not assess the routes stage (its plan refused or failed, for the reason it gives), so the route is not rated.' },
   'route-no-server': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'No generated server module serves its app, so the routes stage cannot move it (the shim placed none).' },
   'route-finding': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A finding that needs a human applies to it (the finding names what to do).' },
+  'route-sub-app-settings': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It belongs to a sub-app whose trust proxy, case-sensitive or strict routing or query parser differs from the main app's; Fastify has one per server." },
+  'route-sub-app-api': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler reads req.app or res.app, which is its sub-app in Express and would be the main app on Fastify.' },
   // ── routes: what its source shows ─────────────────────────────────────────────────────────
   'route-parse': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The file that registers it does not parse.' },
   'route-registration-shape': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its registration is not X.METHOD(path, …) or X.route(path).METHOD(…) as a statement of its own.' },

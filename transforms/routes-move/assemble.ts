@@ -114,7 +114,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
-    const methodKey = `${s.statementKey}\0${r.method}`;
+    // Per plugin: a registrar called with two routers makes one statement's route in each (crud(users); crud(posts)).
+    const methodKey = `${key}\0${s.statementKey}\0${r.method}`;
     if (!unregistered.has(methodKey)) {
       plugin.routes.push(s.pluginRoute!);
       for (const h of s.pluginRoute!.hooks) {
