@@ -36,6 +36,7 @@ const MOVED: Record<string, [number, number]> = {
   'start-file-cjs': [5, 5],
   'start-file-ts': [3, 3],
   'style-double': [2, 2],
+  'table-loop-cjs': [5, 5],
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],

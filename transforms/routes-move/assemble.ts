@@ -15,7 +15,7 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
-import type { PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
+import type { PluginLoop, PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
@@ -38,7 +38,7 @@ interface PluginDraft {
   file: string;
   owner: string;
   receiver: string;
-  routes: PluginRoute[];
+  routes: Array<PluginRoute | PluginLoop>;
   prefixes: Set<string>;
   adapters: Set<string>;
   app: string;
@@ -115,10 +115,17 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
     // Per plugin: a registrar called with two routers makes one statement's route in each (crud(users); crud(posts)).
-    const methodKey = `${key}\0${s.statementKey}\0${r.method}`;
+    const route = s.pluginRoute!;
+    // A loop over a route table goes into the plugin once, for all its routes (in the form all of them take: route-table.ts).
+    const methodKey = 'loop' in route ? `${key}\0${s.statementKey}` : `${key}\0${s.statementKey}\0${r.method}`;
+    if ('loop' in route) {
+      const placed = plugin.routes.find((p): p is PluginLoop => 'loop' in p && p.loop.line === route.loop.line && p.loop.text === route.loop.text);
+      if (placed && route.form === 'flat') placed.form = 'flat';
+      if (route.form !== 'none') plugin.adapters.add('expressMiddleware');
+    }
     if (!unregistered.has(methodKey)) {
-      plugin.routes.push(s.pluginRoute!);
-      for (const h of s.pluginRoute!.hooks) {
+      plugin.routes.push('loop' in route ? { ...route } : route);
+      for (const h of 'hooks' in route ? route.hooks : []) {
         const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
         if (adapter) plugin.adapters.add(adapter);
       }

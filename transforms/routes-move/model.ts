@@ -22,6 +22,20 @@ export interface PluginRoute {
   handler: { reference: string } | { inline: Anchor; options: HandlerOptions; helpers?: string[] };
 }
 
+/**
+ * A loop over a route table (route-table.ts), moved into the plugin whole: the routes of every
+ * element, registered by one call in it, which the transform rewrites in place — its receiver
+ * `fastify`, its middleware arguments the `preHandler` hooks (`form`, route-table.ts tableMiddleware).
+ */
+export interface PluginLoop {
+  loop: Anchor;
+  /** The registration call inside the loop. */
+  call: Anchor;
+  form: 'none' | 'each' | 'flat';
+  /** Comments written above the loop, carried above it in the plugin. */
+  comments: string[];
+}
+
 /** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */
 export interface UnregisterEntry {
   kind: 'unregister';
@@ -50,7 +64,8 @@ export interface PluginEntry {
   of: string;
   module: 'esm' | 'commonjs';
   typescript: boolean;
-  routes: PluginRoute[];
+  /** Its routes, and the loops over route tables that register several (PluginLoop). */
+  routes: Array<PluginRoute | PluginLoop>;
   /**
    * The router's own error middleware (`router.use((err, req, res, next) => …)`), which becomes the
    * plugin's `setErrorHandler`: Fastify gives it the errors of the plugin's routes and sends what it

@@ -14,7 +14,7 @@ import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
 import { placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
-import { otherUses } from '../lib/references.js';
+import { otherUses, type RegistrationSite } from '../lib/references.js';
 import { inRouteStatement, routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
@@ -26,6 +26,7 @@ import type { PluginRoute } from './model.js';
 import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
+import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -48,21 +49,24 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
-  const statement = routeStatementOf(reg.j, reg.root, reg.source, route);
+  // A loop over a route table is the statement that moves (route-table.ts); otherwise the registration itself.
+  const inLoop = tableStatementOf(reg.j, reg.root, reg.source, route);
+  const statement = inLoop ?? routeStatementOf(reg.j, reg.root, reg.source, route);
   if ('refuse' in statement) {
     // Its TODO still goes above the statement, when there is one.
     if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
-    return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+    return block({ code: inLoop ? 'route-table-form' : 'route-registration-shape', reason: statement.refuse }), state;
   }
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
-  const registration = statement.methods.find((m) => m.method === route.method);
+  const table = 'table' in statement ? (statement as TableStatement) : null;
+  const registration = table ? table.methods[0] : statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
-  const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';
+  const topLevel = table ? table.statement.parent.node.type === 'Program' : (route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program');
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
-  const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
+  const receivers = table ? [table.table.call.node.callee.object] : reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
   if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
   // The plugin lives next to the registration and the generated module imports it; the file that
   // starts the app hands its plugin to buildFastify instead (start-file.ts).
@@ -83,6 +87,14 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...(renderLike ? { renderReplaced: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
+  if (table) {
+    const middleware = tableMiddleware(route, table);
+    if ('refuse' in middleware) block({ code: 'route-table-form', reason: middleware.refuse });
+    // Each element's handler is rewritten where it is written (in the table, or inline in the loop, which moves whole).
+    const handler = referencedHandler(ctx, state, parsed, registration.handler.node, options, block, table.table.range ? [{ file: route.registration.file, range: table.table.range }] : []);
+    if (handler && !state.blockers.length && 'form' in middleware) state.pluginRoute = { loop: anchorOf(table.statement), call: anchorOf(table.table.call), form: middleware.form, comments: leadingComments(table.statement.node) };
+    return state;
+  }
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
   const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
   if (handler && !state.blockers.length) {
@@ -108,7 +120,7 @@ function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node
 }
 
 /** A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined, referred to from the plugin; null when it was not found. */
-function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, tables: RegistrationSite[] = []): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
   const def = route.handler.definition;
@@ -124,7 +136,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
   const placement = placementOf(defFile.j, defFile.root, fn);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }, ...tables]);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };

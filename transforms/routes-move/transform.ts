@@ -26,6 +26,7 @@ import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
 import { handRoutes } from './start-file.js';
+import { tableLoop } from './route-table.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
@@ -63,6 +64,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const plugins = entries.filter((e): e is PluginEntry => e.kind === 'plugin');
   for (const plugin of plugins) {
     const routes = plugin.routes.map((route) => {
+      if ('loop' in route) {
+        // A loop over a route table moves whole; its registration call is rewritten in it (route-table.ts).
+        const loop = tableLoop(j, statements, file.path, route);
+        steps.unshift(() => (loop.rewrite(), true));
+        return { route, handler: loop.statement };
+      }
       if ('reference' in route.handler) return { route, handler: null as Node };
       const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
       const rewrite = complete(planHandlerRewrite(j, fn, withHelperSet(route.handler.options, route.handler.helpers)), file.path, route.handler.inline);
@@ -134,6 +141,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
  * placeholders in it as nodes, so recast keeps their own text.
  */
 function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node): boolean {
+  const loops = new Map<string, Node>();
   const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
@@ -143,6 +151,11 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     placeholders.set('MIGRATE_ERROR_HANDLER', errorHandler);
   }
   routes.forEach(({ route, handler }, i) => {
+    if ('loop' in route) {
+      lines.push(...route.comments, `MIGRATE_LOOP_${i};`);
+      loops.set(`MIGRATE_LOOP_${i}`, handler!.node);
+      return;
+    }
     const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
     const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
     let target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
@@ -158,13 +171,17 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
-  const spaced = placeholders.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
+  const spaced = placeholders.size || loops.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
   if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
   else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
   root
     .find(j.Identifier)
     .filter((p) => placeholders.has(p.node.name))
     .forEach((p) => void p.replace(placeholders.get(p.node.name)));
+  root
+    .find(j.ExpressionStatement, { expression: { type: 'Identifier' } })
+    .filter((p) => loops.has((p.node.expression as Node).name))
+    .forEach((p) => void p.replace(loops.get((p.node.expression as Node).name)));
   return true;
 }
 
