@@ -135,7 +135,12 @@ export class ExpressApi {
   call(callee: Value, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
     switch (callee.k) {
       case 'fn':
-        return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
+        this.ev.calls.push({ site, fn: callee.node });
+        try {
+          return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
+        } finally {
+          this.ev.calls.pop();
+        }
       case 'express':
         return this.made(this.callExpress(callee.member, args, site), args, argNodes, site);
       case 'pkg': {
@@ -343,7 +348,8 @@ export class ExpressApi {
         return self;
       case 'route': {
         const reasons: Reason[] = [...this.ev.ambient];
-        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons };
+        const registrar = this.ev.registrarOf(site);
+        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons, ...(registrar ? { registrar } : {}) };
         router.stack.push(layer);
         return { k: 'routeChain', layer, router };
       }
@@ -402,7 +408,8 @@ export class ExpressApi {
     const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
     const reasons: Reason[] = [...this.ev.ambient];
     const paths = this.pathsOf(args[0], argNodes[0], site, reasons);
-    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons });
+    const registrar = this.ev.registrarOf(site);
+    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons, ...(registrar ? { registrar } : {}) });
   }
 
   private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {

@@ -94,6 +94,7 @@ export const BLOCKERS = {
   'route-parse': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The file that registers it does not parse.' },
   'route-registration-shape': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its registration is not X.METHOD(path, …) or X.route(path).METHOD(…) as a statement of its own.' },
   'route-table-form': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'It is registered by a loop over a route table that cannot move to Fastify whole: the loop does more than register, goes over something other than a table, or one of its routes needs a hook or path form of its own.' },
+  'route-registrar': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It is registered by a function of the app that reads its own variables, which cannot move to Fastify whole: it does more than declare and register routes, uses its receiver otherwise, is called in a way that would read differently when Fastify loads, or is used elsewhere." },
   'route-registration-scope': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It is registered inside a function and uses that function's variables." },
   'route-start-file': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'It is registered in the file that starts the app, which the generated module would have to import back.' },
   'route-module-system': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its file is an ES module and the generated module is CommonJS.' },

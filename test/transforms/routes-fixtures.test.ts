@@ -31,6 +31,7 @@ const MOVED: Record<string, [number, number]> = {
   'only-one-router': [2, 2],
   overlap: [3, 4],
   'render-ejs': [1, 1],
+  'registrar-closure': [4, 4],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
   'start-file-cjs': [5, 5],

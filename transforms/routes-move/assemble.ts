@@ -15,7 +15,7 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
-import type { PluginLoop, PluginRoute, RegisterEntry, RoutesEntry } from './model.js';
+import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
@@ -38,7 +38,7 @@ interface PluginDraft {
   file: string;
   owner: string;
   receiver: string;
-  routes: Array<PluginRoute | PluginLoop>;
+  routes: Array<PluginRoute | PluginLoop | PluginCall>;
   prefixes: Set<string>;
   adapters: Set<string>;
   app: string;
@@ -54,7 +54,9 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     files.set(file, plan);
   };
   const moving = [...states.values()].filter((s) => !s.blockers.length);
-  const plugins = moveRoutes(ctx, moving, add);
+  const registrars = new Map<string, RegistrarDraft>();
+  const plugins = moveRoutes(ctx, moving, add, registrars);
+  addRegistrars(ctx, settled, registrars, add);
   for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file) });
   const left = leftRoutes([...states.values()].filter((s) => s.blockers.length));
   for (const t of left.todos) add(t.file, { kind: 'todo', statement: t.statement, reason: t.reason });
@@ -103,17 +105,24 @@ function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
  * inline param callbacks named, handlers and the helpers they hand `req` to rewritten once — and
  * the plugin drafts their routes fill, one per router and file.
  */
-function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void): Map<string, PluginDraft> {
+function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, registrars: Map<string, RegistrarDraft>): Map<string, PluginDraft> {
   const plugins = new Map<string, PluginDraft>();
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
   const once = (key: string) => !rewritten.has(key) && !!rewritten.add(key);
   for (const s of moving) {
     const r = s.route;
-    const key = `${r.registration.file}\0${r.ownerId}`;
-    const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+    // The plugin goes where the route is registered, or where its registrar is called (registrars.ts).
+    const home = s.registrar?.call.file ?? r.registration.file;
+    const key = `${home}\0${r.ownerId}`;
+    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
+    if (s.registrar) {
+      placeRegistrar(s, plugin, registrars, unregistered, add);
+      rewriteOnce(ctx, s, add, once);
+      continue;
+    }
     // Per plugin: a registrar called with two routers makes one statement's route in each (crud(users); crud(posts)).
     const route = s.pluginRoute!;
     // A loop over a route table goes into the plugin once, for all its routes (in the form all of them take: route-table.ts).
@@ -135,11 +144,76 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
       unregistered.add(s.statementKey!);
     }
-    for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
-    for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
-    if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
+    rewriteOnce(ctx, s, add, once);
   }
   return plugins;
+}
+
+/** What moving `s` rewrites besides its registration, each once: inline param callbacks named, helpers and handlers rewritten where they are. */
+function rewriteOnce(ctx: PlanContext, s: RouteState, add: (file: string, entry: RoutesEntry) => void, once: (key: string) => boolean): void {
+  for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(s.route.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
+  for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+  if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
+}
+
+/** A registrar that moves whole, as its routes fill it: the entry without its adapters' import, and the app whose hooks module they come from. */
+interface RegistrarDraft {
+  entry: Omit<RegistrarEntry, 'adapters'>;
+  adapters: Set<string>;
+  app: string;
+}
+
+/**
+ * A route of a registrar that moves whole (registrars.ts): its call goes into the plugin of the
+ * router it was given (once per call, deleted where it was), its registration is rewritten in the
+ * registrar once (one statement per method; a loop over a route table once).
+ */
+function placeRegistrar(s: RouteState, plugin: PluginDraft, registrars: Map<string, RegistrarDraft>, done: Set<string>, add: (file: string, entry: RoutesEntry) => void): void {
+  const { registrar, route: r } = s;
+  const call = registrar!.call;
+  const callKey = `${call.file}:${call.statement.node.loc?.start.line}`;
+  if (!done.has(`${plugin.file}\0${plugin.owner}\0${callKey}`)) {
+    plugin.routes.push({ call: anchorOf(call.statement), index: registrar!.param.index, comments: [] });
+    done.add(`${plugin.file}\0${plugin.owner}\0${callKey}`);
+  }
+  if (!done.has(callKey)) {
+    add(call.file, { kind: 'unregister', statement: anchorOf(call.statement) });
+    done.add(callKey);
+  }
+  const draft = registrars.get(registrar!.key) ?? { entry: { kind: 'registrar' as const, fn: registrar!.fn, param: registrar!.param.name, typescript: isTypeScript(registrar!.file), module: 'commonjs' as const, registrations: [] }, adapters: new Set<string>(), app: r.appId };
+  registrars.set(registrar!.key, draft);
+  const route = s.pluginRoute!;
+  if ('loop' in route) {
+    const placed = draft.entry.registrations.find((p): p is PluginLoop => 'loop' in p && p.loop.line === route.loop.line && p.loop.text === route.loop.text);
+    if (placed) placed.form = route.form === 'flat' ? 'flat' : placed.form;
+    else draft.entry.registrations.push({ ...route });
+    if (route.form !== 'none') draft.adapters.add('expressMiddleware');
+    return;
+  }
+  const statement = anchorOf(s.statement!.statement);
+  const placed = draft.entry.registrations.find((p): p is { statement: typeof statement; routes: PluginRoute[] } => 'statement' in p && p.statement.line === statement.line && p.statement.text === statement.text);
+  const entry = placed ?? { statement, routes: [] as PluginRoute[] };
+  if (!placed) draft.entry.registrations.push(entry);
+  if (entry.routes.some((x) => x.method === route.method)) return;
+  entry.routes.push(route);
+  for (const h of route.hooks) {
+    const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
+    if (adapter) draft.adapters.add(adapter);
+  }
+}
+
+/** The registrars that move whole, each rewritten where it is defined, importing the adapters its hooks use from the hooks module of its app's server module. */
+function addRegistrars(ctx: PlanContext, settled: Settled, registrars: Map<string, RegistrarDraft>, add: (file: string, entry: RoutesEntry) => void): void {
+  for (const [key, draft] of registrars) {
+    const file = key.replace(/:\d+:\d+$/, '');
+    const target = settled.selection.modules.get(draft.app)!;
+    const reg = settled.parsed(file)!;
+    const module = moduleSystemOfFile(ctx.inventory, file, reg.source);
+    const hooksFile = hooksModuleFile(target.file);
+    const importer = [reg.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const adapters = draft.adapters.size ? { specifier: importSpecifier(file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, importer), names: [...draft.adapters].sort() } : null;
+    add(file, { ...draft.entry, module, adapters });
+  }
 }
 
 /**

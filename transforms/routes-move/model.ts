@@ -36,6 +36,36 @@ export interface PluginLoop {
   comments: string[];
 }
 
+/**
+ * A call of a registrar that moves whole (registrars.ts), moved into the plugin of the router it
+ * was given (`crud(users, usersController)` → `crud(fastify, usersController)` in the plugin of
+ * `users`): `fastify` takes the place of argument `index`.
+ */
+export interface PluginCall {
+  call: Anchor;
+  index: number;
+  /** Comments written above the call, carried above it in the plugin. */
+  comments: string[];
+}
+
+/**
+ * A registrar rewritten where it is defined to register its routes on the Fastify instance its
+ * calls now pass (registrars.ts): its receiver parameter becomes `fastify` (typed FastifyInstance
+ * in TypeScript), each registration statement the Fastify routes of its methods, each loop over a
+ * route table its Fastify registration.
+ */
+export interface RegistrarEntry {
+  kind: 'registrar';
+  fn: Anchor;
+  /** The receiver parameter as written. */
+  param: string;
+  typescript: boolean;
+  module: 'esm' | 'commonjs';
+  registrations: Array<{ statement: Anchor; routes: PluginRoute[] } | PluginLoop>;
+  /** Import of the adapters its hooks use. */
+  adapters: { specifier: string; names: string[] } | null;
+}
+
 /** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */
 export interface UnregisterEntry {
   kind: 'unregister';
@@ -64,8 +94,8 @@ export interface PluginEntry {
   of: string;
   module: 'esm' | 'commonjs';
   typescript: boolean;
-  /** Its routes, and the loops over route tables that register several (PluginLoop). */
-  routes: Array<PluginRoute | PluginLoop>;
+  /** Its routes, the loops over route tables that register several (PluginLoop), and the calls of registrars given its router (PluginCall). */
+  routes: Array<PluginRoute | PluginLoop | PluginCall>;
   /**
    * The router's own error middleware (`router.use((err, req, res, next) => …)`), which becomes the
    * plugin's `setErrorHandler`: Fastify gives it the errors of the plugin's routes and sends what it
@@ -104,4 +134,4 @@ export interface NameCallbackEntry {
 
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry | RegistrarEntry;

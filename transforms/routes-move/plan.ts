@@ -4,6 +4,7 @@
  *   1. select.ts — the routes of the apps a generated server module serves (`--only` narrows them);
  *   2. read-route.ts — each route on its own: its registration, what the inventory and the findings
  *      say against it, whether its handler rewrites completely to `(request, reply)`, its hooks;
+ *      registrars.ts — the routes a registrar makes are one Fastify route for every call of it;
  *   3. router-error-handlers.ts — the routers' own error middleware, which moves with its routes;
  *   4. settle.ts — what routes share (a statement, a handler, an error handler, a mount, URLs):
  *      both move or neither does;
@@ -21,6 +22,7 @@ import { assemble } from './assemble.js';
 import type { RoutesEntry } from './model.js';
 import { nativeHooks } from './native-hooks.js';
 import { readRoute } from './read-route.js';
+import { sameForEveryCall } from './registrars.js';
 import { routerErrorHandlers } from './router-error-handlers.js';
 import { selectRoutes } from './select.js';
 import { settle } from './settle.js';
@@ -41,6 +43,7 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
     return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file) });
   };
   const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
+  sameForEveryCall(states);
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(selection.expressRoutes, states, handlers, selection.onFastify);
   const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states);

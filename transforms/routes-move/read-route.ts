@@ -27,6 +27,7 @@ import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
+import { registrarOf } from './registrars.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -67,14 +68,20 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const topLevel = table ? table.statement.parent.node.type === 'Program' : (route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program');
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
   const receivers = table ? [table.table.call.node.callee.object] : reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
-  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
-  // The plugin lives next to the registration and the generated module imports it; the file that
-  // starts the app hands its plugin to buildFastify instead (start-file.ts).
-  const startFile = input.startsApp(route.registration.file) ? startFileRefusal(ctx, route, reg) : null;
+  // A registrar that reads its own variables moves whole; its calls go into the plugins (registrars.ts).
+  const registrar = topLevel ? null : registrarOf(ctx, route, parsed, statement);
+  if (registrar && 'refuse' in registrar) block({ code: 'route-registrar', reason: registrar.refuse });
+  else if (registrar) state.registrar = registrar;
+  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  // The plugin lives next to the registration (or the registrar's call) and the generated module
+  // imports it; the file that starts the app hands its plugin to buildFastify instead (start-file.ts).
+  const home = state.registrar?.call.file ?? route.registration.file;
+  const homeFile = parsed(home)!;
+  const startFile = input.startsApp(home) ? startFileRefusal(ctx, { ...route, registration: { ...route.registration, file: home } }, homeFile) : null;
   if (startFile) block({ code: 'route-start-file', reason: startFile });
   // A route registered in a buildFastify several apps share would answer for all of them (the errors stage's shared-generated-module).
   if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
-  if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
+  if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, home, homeFile.source) === 'esm') block({ code: 'route-module-system', reason: `${home} is an ES module and the generated module (${target.file}) is CommonJS` });
 
   const options: HandlerOptions = {
     role: 'route',

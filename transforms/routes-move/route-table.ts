@@ -152,13 +152,13 @@ export function tableMiddleware(route: Route, statement: TableStatement): { form
 }
 
 /**
- * The transform's part: the planned loop (found by its anchors among `statements` and `calls`, or
- * an error) and the rewrite of its registration call — `router[r.method](r.path, ...mw, r.handler)`
+ * The transform's part: the planned loop (found by its anchors among `statements`, or an error)
+ * and the rewrite of its registration call on `receiver` (`fastify`; a registrar's parameter) — `router[r.method](r.path, ...mw, r.handler)`
  * → `fastify[r.method](r.path, { preHandler: [...mw].flat(Infinity).map((fn) => expressMiddleware(fn)) }, r.handler)`
  * (`each`: `[expressMiddleware(a), …]`; `none`: no options), to run once every node is found.
  * @throws Error when the loop or its call is not where the plan found them
  */
-export function tableLoop(j: JSCodeshift, statements: Array<ASTPath<Node>>, file: string, loop: PluginLoop): { statement: ASTPath<Node>; rewrite: () => void } {
+export function tableLoop(j: JSCodeshift, statements: Array<ASTPath<Node>>, file: string, loop: PluginLoop, receiver = 'fastify'): { statement: ASTPath<Node>; rewrite: () => void } {
   const statement = findByAnchor(statements, loop.loop) ?? notFound(file, 'the loop over a route table to move', loop.loop);
   const call = findByAnchor(j(statement).find(j.CallExpression).paths(), loop.call) ?? notFound(file, 'the registration in the loop', loop.call);
   const rewrite = () => {
@@ -169,7 +169,7 @@ export function tableLoop(j: JSCodeshift, statements: Array<ASTPath<Node>>, file
     const hooks = loop.form === 'each' ? `[${middleware.map((m) => `expressMiddleware(${m})`).join(', ')}]` : `[${middleware.join(', ')}].flat(Infinity).map((fn) => expressMiddleware(fn))`;
     const method = node.callee.computed ? '[MIGRATE_METHOD]' : `.${node.callee.property.name}`;
     // Written from one snippet (recast prints it as written); the app's own expressions take the placeholders' places.
-    const text = `fastify${method}(MIGRATE_PATH, ${loop.form === 'none' ? '' : `{ preHandler: ${hooks} }, `}MIGRATE_HANDLER)`;
+    const text = `${receiver}${method}(MIGRATE_PATH, ${loop.form === 'none' ? '' : `{ preHandler: ${hooks} }, `}MIGRATE_HANDLER)`;
     const replacement = j(text).find(j.CallExpression).paths()[0];
     const nodes = new Map<string, Node>([['MIGRATE_PATH', path], ['MIGRATE_HANDLER', handler], ['MIGRATE_METHOD', node.callee.property], ...rest.map((m, i): [string, Node] => [middleware[i], m])]);
     j(replacement)

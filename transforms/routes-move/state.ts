@@ -10,6 +10,7 @@ import type { Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
 import type { Blocker } from '../model.js';
 import type { PluginLoop, PluginRoute } from './model.js';
+import type { RegistrarRead } from './registrars.js';
 
 /** One route in the plan. */
 export interface RouteState {
@@ -41,6 +42,8 @@ export interface RouteState {
   todoAt?: { anchor: Anchor; key: string };
   /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
   nameCallbacks: Array<{ statement: Anchor; name: string }>;
+  /** The registrar that moves whole with it (registrars.ts): its calls move into plugins, it is rewritten where it is. */
+  registrar?: RegistrarRead;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
 }

@@ -27,6 +27,8 @@ import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
 import { handRoutes } from './start-file.js';
 import { tableLoop } from './route-table.js';
+import { registrarCall, registrarRewrite } from './registrars.js';
+import { routeLines } from './route-lines.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
@@ -70,6 +72,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
         steps.unshift(() => (loop.rewrite(), true));
         return { route, handler: loop.statement };
       }
+      if ('index' in route) {
+        // A registrar's call moves whole, `fastify` given in place of the router (registrars.ts).
+        const call = registrarCall(j, statements, file.path, route);
+        steps.unshift(() => (call.rewrite(), true));
+        return { route, handler: call.statement };
+      }
       if ('reference' in route.handler) return { route, handler: null as Node };
       const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
       const rewrite = complete(planHandlerRewrite(j, fn, withHelperSet(route.handler.options, route.handler.helpers)), file.path, route.handler.inline);
@@ -103,6 +111,19 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'todo') {
       const statement = findByAnchor(statements, entry.statement);
       if (statement) steps.push(() => addTodo(j, statement, entry.reason, TODO_PREFIX));
+    } else if (entry.kind === 'registrar') {
+      const registrar = registrarRewrite(j, functions, statements, file.path, entry);
+      for (const r of registrar.handlers) {
+        const rewrite = complete(planHandlerRewrite(j, r.fn, withHelperSet(r.options, r.helpers)), file.path, r.anchor);
+        rewrite.types.forEach((t) => types.add(t));
+        rewrite.droppedTypes.forEach((t) => dropped.add(t));
+        needs.push(...rewrite.imports);
+        typeImports.push(...rewrite.typeImports);
+        steps.unshift(() => (rewrite.apply(), true));
+      }
+      for (const loop of registrar.loops) steps.unshift(() => (loop(), true));
+      steps.push(registrar.apply);
+      if (entry.typescript) types.add('FastifyInstance');
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
@@ -116,11 +137,11 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const importsBefore = importedSpecifiers(j, root);
   // What the rewrites call (`encodeUrl`), imported under the name they use — before they use it,
   // so the name is still free.
-  const module = plugins[0]?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
+  const module = plugins[0]?.module ?? entries.find((e) => e.kind === 'rewrite' || e.kind === 'registrar')?.module ?? 'esm';
   // Each package once, under the name the rewrites use (two rewrites of one file need it once).
   const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
-  const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
+  const adapters = new Map([...plugins, ...entries.filter((e) => e.kind === 'registrar')].flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
   for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
   let changed = needed.size > 0 || adapters.size > 0;
   for (const step of steps) changed = step() || changed;
@@ -151,23 +172,17 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     placeholders.set('MIGRATE_ERROR_HANDLER', errorHandler);
   }
   routes.forEach(({ route, handler }, i) => {
-    if ('loop' in route) {
+    // A loop over a route table, or a registrar's call, moves in as a whole statement.
+    if ('loop' in route || 'index' in route) {
       lines.push(...route.comments, `MIGRATE_LOOP_${i};`);
       loops.set(`MIGRATE_LOOP_${i}`, handler!.node);
       return;
     }
-    const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
-    const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
-    let target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
+    const target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
     if (handler) placeholders.set(target, handler.node);
     lines.push(...route.comments);
-    if (handler && route.paths.length > 1) {
-      // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
-      const name = handler.node.id?.name ?? 'handler';
-      lines.push(`const ${name} = ${target};`);
-      target = name;
-    }
-    for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
+    // Express 5 optional groups: one Fastify route per form, sharing an inline handler (a const in the plugin).
+    lines.push(...routeLines('fastify', route, target, handler ? (handler.node.id?.name ?? 'handler') : null));
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
