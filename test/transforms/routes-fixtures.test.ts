@@ -32,6 +32,8 @@ const MOVED: Record<string, [number, number]> = {
   overlap: [3, 4],
   'render-ejs': [1, 1],
   'registrar-closure': [4, 4],
+  'registrar-routers': [6, 6],
+  'registrar-ts': [2, 2],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
   'start-file-cjs': [5, 5],

@@ -242,12 +242,14 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
     const handed = startsApp(ctx, p.file);
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
-    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, target.source) };
+    // The server module may have no relative import yet: how the project writes them (`.js` under NodeNext) is read from the entry too.
+    const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
     registrations.set(target.file, register);
     if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
-    } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, target.source), prefixes: [...p.prefixes].sort(), from: p.file });
+    } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, serverImporter), prefixes: [...p.prefixes].sort(), from: p.file });
     const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
     const registration = rendering ? views(rendering.route).registration : null;
     if (registration && !('refuse' in registration)) {

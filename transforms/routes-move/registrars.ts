@@ -181,10 +181,11 @@ export function registrarCall(j: JSCodeshift, statements: Array<ASTPath<Node>>, 
  * (to rewrite to request/reply in place, as the caller does for a plugin's), the rewrites of its
  * loops over route tables, and `apply`, which writes each registration statement as its Fastify
  * routes and gives the receiver parameter the Fastify instance: named `fastify` (unless the function
- * already uses that name), typed FastifyInstance in TypeScript.
+ * already uses that name), typed FastifyInstance in TypeScript (`dropped`: the Express type it had,
+ * whose import goes once unused).
  * @throws Error when a planned node is not where the plan found it
  */
-export function registrarRewrite(j: JSCodeshift, functions: Array<ASTPath<Node>>, statements: Array<ASTPath<Node>>, file: string, entry: RegistrarEntry): { handlers: Array<{ fn: ASTPath<Node>; anchor: Anchor; options: HandlerOptions; helpers?: string[] }>; loops: Array<() => void>; apply: () => boolean } {
+export function registrarRewrite(j: JSCodeshift, functions: Array<ASTPath<Node>>, statements: Array<ASTPath<Node>>, file: string, entry: RegistrarEntry): { handlers: Array<{ fn: ASTPath<Node>; anchor: Anchor; options: HandlerOptions; helpers?: string[] }>; loops: Array<() => void>; apply: () => boolean; dropped: string[] } {
   const fn = findByAnchor(functions, entry.fn) ?? notFound(file, 'the registrar to rewrite', entry.fn);
   const param = (fn.node.params as Node[]).find((p) => p.type === 'Identifier' && p.name === entry.param) ?? notFound(file, `the parameter ${entry.param} of the registrar`, entry.fn);
   const receiver = j(fn).find(j.Identifier, { name: 'fastify' }).size() ? entry.param : 'fastify';
@@ -216,13 +217,16 @@ export function registrarRewrite(j: JSCodeshift, functions: Array<ASTPath<Node>>
       statement.replace(...replacement);
     });
   }
+  // The Express type the receiver had (`app: Express`, `router: Router`): its import goes when nothing else uses it.
+  const annotation = param.typeAnnotation?.typeAnnotation;
+  const dropped = entry.typescript && annotation?.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' ? [annotation.typeName.name as string] : [];
   const apply = () => {
     for (const edit of edits) edit();
     param.name = receiver;
     if (entry.typescript) param.typeAnnotation = j.tsTypeAnnotation(j.tsTypeReference(j.identifier('FastifyInstance')));
     return true;
   };
-  return { handlers, loops, apply };
+  return { handlers, loops, apply, dropped };
 }
 
 /**

@@ -122,6 +122,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
         steps.unshift(() => (rewrite.apply(), true));
       }
       for (const loop of registrar.loops) steps.unshift(() => (loop(), true));
+      registrar.dropped.forEach((t) => dropped.add(t));
       steps.push(registrar.apply);
       if (entry.typescript) types.add('FastifyInstance');
     } else if (entry.kind === 'register') {
