@@ -69,10 +69,10 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
   const receivers = table ? [table.table.call.node.callee.object] : reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
   // A registrar that reads its own variables moves whole; its calls go into the plugins (registrars.ts).
+  // One that cannot moves its registrations that read only the module into a plugin at the top of it, as before.
   const registrar = topLevel ? null : registrarOf(ctx, route, parsed, statement);
-  if (registrar && 'refuse' in registrar) block({ code: 'route-registrar', reason: registrar.refuse });
-  else if (registrar) state.registrar = registrar;
-  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  if (registrar && !('refuse' in registrar)) state.registrar = registrar;
+  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block(registrar ? { code: 'route-registrar', reason: registrar.refuse } : { code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
   // The plugin lives next to the registration (or the registrar's call) and the generated module
   // imports it; the file that starts the app hands its plugin to buildFastify instead (start-file.ts).
   const home = state.registrar?.call.file ?? route.registration.file;

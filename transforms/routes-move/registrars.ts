@@ -77,24 +77,24 @@ function readBody(ctx: PlanContext, parsed: ParsedFiles, fn: ASTPath<Node>, def:
     const { j } = def;
     const name = nameOf(fn);
     const index = (fn.node.params as Node[]).findIndex((p) => p.type === 'Identifier' && p.name === receiver);
-    if (index < 0 || fn.node.body.type !== 'BlockStatement') return { refuse: `it is registered inside ${name}, which reads its own variables, on ${receiver}, which is not one of its parameters` };
+    if (index < 0 || fn.node.body.type !== 'BlockStatement') return { refuse: `it is registered inside ${name} that reads its own variables, on ${receiver}, which is not one of its parameters` };
     const registrations = (fn.node.body.body as Node[]).filter((s) => registers(ctx, at.file, s, def.source));
     const receivers = (s: Node) => j(s).find(j.Identifier, { name: receiver }).nodes();
     const paths = j(fn).find(j.Statement).filter((p) => registrations.includes(p.node)).paths();
     if (paths.every((p) => usesOnlyModuleScope(j, p, receivers(p.node)))) return null;
     const busy = (fn.node.body.body as Node[]).find((s) => !registrations.includes(s) && s.type !== 'FunctionDeclaration' && !(s.type === 'VariableDeclaration' && !receivers(s).length));
-    if (busy) return { refuse: `it is registered inside ${name}, which reads its own variables and also runs \`${firstLine(busy)}\`: moved to Fastify whole, that would run there, when Fastify loads` };
+    if (busy) return { refuse: `it is registered inside ${name} that reads its own variables and also runs \`${firstLine(busy)}\`: moved to Fastify whole, that would run there, when Fastify loads` };
     const stray = j(fn.node.body)
       .find(j.Identifier, { name: receiver })
       .filter((p) => !isCalleeObject(p) && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed))
       .paths()[0];
-    if (stray) return { refuse: `it is registered inside ${name}, which reads its own variables and uses ${receiver} for more than registering routes (line ${stray.node.loc?.start.line})` };
+    if (stray) return { refuse: `it is registered inside ${name} that reads its own variables and uses ${receiver} for more than registering routes (line ${stray.node.loc?.start.line})` };
     const placement = placementOf(j, def.root, fn);
     const binding = placement.kind === 'nested' ? null : placement.name || null;
     // Its calls that registered routes move with it; any other use would still hand it an Express app or router.
     const calls = ctx.inventory.routes.filter((r) => r.registrar && sameLocation(r.registrar.definition, at)).flatMap((r) => callSite(parsed, r));
     const elsewhere = otherUses(ctx, { file: at.file, binding, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, calls);
-    if (elsewhere.length) return { refuse: `it is registered inside ${name}, which reads its own variables and is also used where it registers no route (${elsewhere.map((u) => `${u.file}:${u.line}`).join(', ')})` };
+    if (elsewhere.length) return { refuse: `it is registered inside ${name} that reads its own variables and is also used where it registers no route (${elsewhere.map((u) => `${u.file}:${u.line}`).join(', ')})` };
     return { param: { name: receiver, index } };
   });
 }
