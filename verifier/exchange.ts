@@ -1,13 +1,15 @@
 /**
  * Replays one recorded request into every side and judges the answers (verifier-design.md §7):
  * rewrite the request per lane (cookies, bound values, credentials) → baseline and candidate at
- * once, then the noise lane → canonicalise → map bound values back → diff baseline/candidate
+ * once, then the noise lane → canonicalise → map bound values back → each side's app folder written
+ * `<app root>` (app-root.ts) → diff baseline/candidate
  * (A/B) and baseline/noise (A/A) → drop what rules ignore → noise (A/A, Diffy thresholds, cache
  * validators of equal bodies) → accepted → framework deltas → outcome.
  */
 import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import { explainDifferences } from './deltas.js';
 import { fingerprintOf } from './accepted.js';
+import { withoutAppRoot } from './app-root.js';
 import { diffResponses } from './diff.js';
 import type { CanonicalResponse, Difference, RawResponse, ReplayRequest } from './model.js';
 import { confirmNoise, type NoiseModel } from './noise.js';
@@ -62,7 +64,7 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
   }
   const scope = ctx.options.rules.forRequest({ requestId: request.id, routeKey: route });
   const routeKey = route ?? NO_ROUTE;
-  const canonical = (i: number, raw: RawResponse): CanonicalResponse => sides[i].bindings.restore(canonicalize(raw));
+  const canonical = (i: number, raw: RawResponse): CanonicalResponse => withoutAppRoot(sides[i].bindings.restore(canonicalize(raw)), sides[i].root);
   const b = canonical(0, base.r);
   let ab: Difference[];
   let candidateCanonical: CanonicalResponse | null = null;

@@ -17,6 +17,8 @@ export interface Side {
   lane: Lane;
   connection: LaneConnection;
   bindings: LaneBindings;
+  /** The app's folder of this side (its lane's working directory), which answers may name (verifier/app-root.ts). */
+  root: string;
 }
 
 /** What the sides are made from: lane specs, whether a noise lane runs, the credentials module. */
@@ -48,7 +50,7 @@ export async function startSides(options: SidesOptions): Promise<Side[]> {
   try {
     for (const [i, lane] of lanes.entries()) {
       const credentials = options.credentials ? await loadCredentials(options.credentials, specs[i][0], lane.origin) : new Map<string, string>();
-      sides.push({ name: specs[i][0], lane, connection: new LaneConnection(lane.origin), bindings: new LaneBindings(credentials) });
+      sides.push({ name: specs[i][0], lane, connection: new LaneConnection(lane.origin), bindings: new LaneBindings(credentials), root: specs[i][1].dir });
     }
   } catch (e) {
     await Promise.all(lanes.map((l) => l.stop()));

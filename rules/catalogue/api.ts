@@ -497,9 +497,11 @@ export const API = {
   'req.ips': {
     api: 'req.ips',
     fastify: 'request.ips',
-    safety: 'no-equivalent',
+    safety: 'needs-care',
     difference: 'Express: `[]` without trust, furthest-first excluding the socket peer with it; Fastify: `undefined` without trustProxy, closest-first including the socket address with it.',
-    stage: 'manual',
+    stage: 'routes',
+    shape: { use: 'property' },
+    rewrite: { form: 'request.raw.ips', note: "Express's own getter on its request in the bridge (the app's trust proxy setting applies, as in Express)", where: 'moved-routes' },
     source: '§1.3',
   },
   'req.hostname': {

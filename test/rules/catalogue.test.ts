@@ -204,7 +204,10 @@ describe('API catalogue', () => {
       ['res.end', 'needs-care'],
       ['res.format', 'needs-care'],
       ['res.locals', 'needs-care'],
-      ['req.ips', 'no-equivalent'],
+      // The mapping rates Fastify's own request.ips N (another order, undefined without trustProxy); the
+      // catalogue rates the form the routes stage writes, Express's own getter on request.raw after the
+      // bridge, like req.ip: exact while the bridge runs, a computation of its own at unshim.
+      ['req.ips', 'needs-care'],
       ['req.path', 'no-equivalent'],
       ['req.url', 'no-equivalent'],
       ['req.baseUrl', 'no-equivalent'],

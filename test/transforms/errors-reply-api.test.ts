@@ -119,7 +119,7 @@ describe('req → request', () => {
     ["console.log(req.app.get('env'));", "console.log(request.raw.app.get('env'));"],
     ["console.log(req.accepts('json'), req.is('html'));", "console.log(request.raw.accepts('json'), request.raw.is('html'));"],
     // Express's getters, with the app's trust proxy setting (Fastify's request.ip drops `::ffff:`).
-    ['console.log(req.ip, req.protocol, req.secure, req.hostname, req.xhr);', 'console.log(request.raw.ip, request.raw.protocol, request.raw.secure, request.raw.hostname, request.raw.xhr);'],
+    ['console.log(req.ip, req.ips, req.protocol, req.secure, req.hostname, req.xhr);', 'console.log(request.raw.ip, request.raw.ips, request.raw.protocol, request.raw.secure, request.raw.hostname, request.raw.xhr);'],
   ])('%s', (express, fastify) => {
     expect(body(express)).toBe(fastify);
   });

@@ -67,6 +67,7 @@ export const REQUEST_CONVERTERS: Readonly<Record<string, Convert>> = {
   'req.cookies': onRaw,
   // Express's getters, read on its request after the bridge: the app's trust proxy setting gives the same values (express 4.x/5.x lib/request.js).
   'req.ip': onRaw,
+  'req.ips': onRaw,
   'req.protocol': onRaw,
   'req.secure': onRaw,
   'req.hostname': onRaw,

@@ -1,0 +1,51 @@
+/** withoutAppRoot(): an answer naming its app's folder compares equal across checkouts (verifier/app-root.ts). */
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { APP_ROOT, APP_ROOT_ETAG, withoutAppRoot } from '../../verifier/app-root.js';
+import { diffResponses } from '../../verifier/diff.js';
+import type { CanonicalResponse } from '../../verifier/model.js';
+
+const json = (body: unknown, etag = 'W/"86-lIS6KsiDVePKbkGAENJgLCGtt9I"'): CanonicalResponse => ({
+  status: 500,
+  mediaType: 'application/json',
+  charset: 'utf-8',
+  headers: { etag },
+  cookies: {},
+  body,
+  bodyKind: 'json',
+});
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('withoutAppRoot', () => {
+  it('makes an error message naming each side\'s checkout equal, ETag included', () => {
+    const baseline = withoutAppRoot(json({ message: "ENOENT: no such file or directory, stat '/tmp/migrate-baseline-x/shop/frontend/build/index.html'", stack: ['at /tmp/migrate-baseline-x/shop/a.js:1'] }), '/tmp/migrate-baseline-x/shop');
+    const candidate = withoutAppRoot(json({ message: "ENOENT: no such file or directory, stat '/work/shop/frontend/build/index.html'", stack: ['at /work/shop/a.js:1'] }, 'W/"76-rgBLUvVPqBu20xav64Iv7S9gHcw"'), '/work/shop');
+    expect(baseline.body).toEqual({ message: `ENOENT: no such file or directory, stat '${APP_ROOT}/frontend/build/index.html'`, stack: [`at ${APP_ROOT}/a.js:1`] });
+    expect(baseline.headers.etag).toBe(APP_ROOT_ETAG);
+    expect(diffResponses(baseline, candidate)).toEqual([]);
+  });
+
+  it('leaves an answer that does not name the folder as it is (its ETag is compared)', () => {
+    const answer = json({ message: 'not found' });
+    expect(withoutAppRoot(answer, '/work/shop')).toBe(answer);
+  });
+
+  it('still reports a body that differs elsewhere', () => {
+    const baseline = withoutAppRoot(json({ message: 'stat /a/shop/x', code: 1 }), '/a/shop');
+    const candidate = withoutAppRoot(json({ message: 'stat /b/shop/x', code: 2 }), '/b/shop');
+    expect(diffResponses(baseline, candidate).map((d) => d.pointer)).toEqual(['/body/code']);
+  });
+
+  it('recognises the folder through a symbolic link (the real path the app reports)', () => {
+    const real = mkdtempSync(path.join(tmpdir(), 'app-root-'));
+    const link = `${real}-link`;
+    made.push(real, link);
+    symlinkSync(real, link);
+    const text: CanonicalResponse = { ...json(null), mediaType: 'text/html', body: `<pre>Error at ${real}/app.js</pre>`, bodyKind: 'text' };
+    expect(withoutAppRoot(text, link).body).toBe(`<pre>Error at ${APP_ROOT}/app.js</pre>`);
+  });
+});
