@@ -6,7 +6,7 @@
  * started before and after the stage, and must answer every request alike (status, content type,
  * body, Location) — the stage's promise, checked on real HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -83,6 +83,21 @@ describe('moved routes answer as before (real HTTP)', () => {
       const run = await expectFixture('routes-move', name, 'routes');
       const after = await answers(run.root, requests);
       expect(after).toEqual(before);
+    }, 60_000);
+  }
+});
+
+describe('TypeScript output type-checks', () => {
+  for (const name of ['registrar-ts']) {
+    it(name, async () => {
+      const run = await runFixture('routes-move', name, 'routes');
+      let output = '';
+      try {
+        execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(run.root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (e) {
+        output = String((e as { stdout?: string }).stdout ?? e);
+      }
+      expect(output).toBe('');
     }, 60_000);
   }
 });
