@@ -13,7 +13,7 @@ import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Route } from '../../analyzer/model.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
-import { startsAt, type Node } from '../lib/ast.js';
+import { pathsOfType, startsAt, type Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
 import type { PluginLoop } from './model.js';
 import { fastifyPaths } from './paths.js';
@@ -35,7 +35,7 @@ export interface TableStatement extends RouteStatement {
  * not in a loop (lib/route-statement.ts reads it).
  */
 export function tableStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'registration'>): TableStatement | { refuse: string; statement?: ASTPath<Node> } | null {
-  const call = root.find(j.CallExpression).filter((p) => startsAt(p.node, route.registration, source) && isRegistrationCall(p.node)).paths()[0];
+  const call = pathsOfType(j, root, 'CallExpression').find((p) => p.node.loc?.start.line === route.registration.line && startsAt(p.node, route.registration, source) && isRegistrationCall(p.node));
   if (!call) return null;
   const loop = loopAround(call);
   if (!loop) return null;
@@ -43,7 +43,7 @@ export function tableStatementOf(j: JSCodeshift, root: Collection, source: strin
   const args: Node[] = call.node.arguments;
   if (args.length < 2 || args[0].type === 'SpreadElement' || args[args.length - 1].type === 'SpreadElement') return refuse('its registration in a loop has a spread path or handler, or too few arguments');
   const busy = loop.others.find((s) => !isPlainDeclaration(j, s));
-  if (busy) return refuse(`its loop does more than register the route (line ${busy.loc?.start.line}), and would do it on Fastify`);
+  if (busy) return refuse(`its loop also runs \`${j(busy).toSource().split('\n')[0].slice(0, 60)}\`, which would run on Fastify, when it loads the plugin, if the loop moved whole`);
   const collection = loop.collection;
   if (collection.type !== 'Identifier' && collection.type !== 'ArrayExpression') return refuse(`its loop goes over \`${j(collection).toSource()}\`, which would be evaluated again when Fastify loads the plugin; loop over a table (an array of routes)`);
   const table = collection.type === 'Identifier' ? tableBinding(j, root, loop.statement, collection.name) : { range: [(collection as Node).start, (collection as Node).end] as [number, number] };
@@ -104,11 +104,18 @@ function forEachAround(fn: ASTPath<Node>, others: Node[]): Loop | null {
   return { statement: call.parent, collection: callee.object, others };
 }
 
-/** `const { method, path, handler } = route;`: a declaration that only reads (no call, assignment, `new`, `await`). */
+/**
+ * `const { method, path, handler } = route;`, `const show = (req, res) => …;`: a declaration that
+ * only reads or defines (no call, assignment, `new` or `await` outside the functions it defines).
+ */
 function isPlainDeclaration(j: JSCodeshift, statement: Node): boolean {
   if (statement.type !== 'VariableDeclaration') return false;
   const busy = ['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression'];
-  return !busy.some((type) => j(statement).find(j[type as 'CallExpression']).size() > 0);
+  const inFunction = (p: ASTPath<Node>) => {
+    for (let q: ASTPath<Node> | null = p.parent; q && q.node !== statement; q = q.parent) if (/Function/.test(q.node.type)) return true;
+    return false;
+  };
+  return !busy.some((type) => j(statement).find(j[type as 'CallExpression']).filter((p) => !inFunction(p)).size() > 0);
 }
 
 /**
