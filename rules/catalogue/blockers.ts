@@ -77,7 +77,7 @@ export const BLOCKERS = {
   'route-earlier-layer': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Route middleware of an earlier route runs before it.' },
   'route-middleware-unresolved': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware was not resolved exactly.' },
   'route-middleware-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware runs only under a condition.' },
-  'route-middleware-package': { subject: 'route', stage: 'routes', liftedBy: 'plugins', summary: 'Its route middleware comes from a package that works on Express’s request stream or response: it moves with its Fastify plugin.' },
+  'route-middleware-package': { subject: 'route', stage: 'routes', liftedBy: 'plugins', summary: 'Its route middleware comes from a package the catalogue does not know to run unchanged on Express’s request and response behind a moved route (or it reads the path a mounted router hides): it moves with its Fastify plugin.' },
   'route-later-middleware': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Express middleware registered after it covers its path and would run before it on Fastify.' },
   'route-parent-error-handler': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its errors go first to the error middleware of a router it is mounted under.' },
   'route-app-error-handler': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its errors go to app-level Express error middleware that stays on Express.' },

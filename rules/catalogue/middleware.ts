@@ -129,6 +129,43 @@ export interface MiddlewareEntry {
    */
   readsRequestOnly?: true;
   /**
+   * As route middleware it works on Express's own request and response, and on nothing Fastify
+   * changes: it reads the request (Express's getters such as `req.ip`, what the app's middleware put
+   * there such as `req.session`), sets properties on `req`, `res.locals` and response headers, and
+   * either calls `next()`/`next(err)` or answers itself, once, through Express's response
+   * (`res.redirect`, `res.status(…).send(…)`, `res.end`); it never replaces a response method for
+   * the answer a later handler gives. `body-stream`: besides, it reads the request's body stream
+   * (multer), which a moved route leaves unread for Express (the hooks module's `bodyLeftToExpress`).
+   * After the bridge a moved route's `request.raw`/`reply.raw` are Express's own, so the routes stage
+   * runs it unchanged through its `expressMiddleware` adapter, answering byte for byte as Express
+   * did, until the plugins stage replaces it; each entry names the routes-move fixture that checks
+   * it at run time against Express. A wider form of `readsRequestOnly` (see `runsThroughAdapter`).
+   */
+  worksOnExpress?: 'request-and-response' | 'body-stream';
+  /**
+   * As route middleware it may read `req.path` or `req.url` (lusca's `allowlist`/`blocklist`): in a
+   * router mounted under a path Express gave it them relative to the mount path, while the
+   * `expressMiddleware` adapter gives the whole URL, so a route there keeps it on Express.
+   */
+  readsRequestPath?: true;
+  /**
+   * As app or router middleware it replaces `req.query` on Express's request, or changes it in place
+   * (xss-clean, hpp, express-mongo-sanitize). Fastify parsed its own `request.query` before the bridge
+   * ran it, so where an app has it the routes stage hands Express's query to the moved routes'
+   * `request.query` (a preHandler hook in movedRoutes), as their Express handlers read it.
+   */
+  replacesRequestQuery?: true;
+  /**
+   * As app or router middleware it keeps running in the bridge for every request until a later stage
+   * replaces it, and what it does reaches a moved route as it reached the Express route: it changes
+   * only request data a moved route reads as Express left it (`req.body` through `bodyLikeExpress`,
+   * `req.query` through `replacesRequestQuery`; an app-level `req.params` is not the route's), and
+   * never re-routes the request (`req.url`, `req.method`: method-override does) or replaces a response
+   * method. So its finding (no Fastify equivalent) keeps no route on Express: it is for the human who
+   * removes it before the unshim stage (route-blockers.ts `humanFindings`).
+   */
+  keptInBridge?: true;
+  /**
    * Response methods it replaces on Express's response for the requests it runs for (express-flash's
    * `res.render` wrapper): a route whose handler calls one must not move while it does, since
    * Fastify's reply is not patched (rules/checks/res-method-reassign.ts).
@@ -557,6 +594,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3; @fastify/multipart 10.1.9 README (fileSize default = bodyLimit)',
+    // Reads the body stream a moved route leaves unread, sets req.file(s) and req.body, calls next/next(err) (multer 2 lib/make-middleware.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'body-stream',
   },
   'express-fileupload': {
     package: 'express-fileupload',
@@ -601,6 +640,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    // Reads req.ip (Express's getter, the app's trust proxy), sets its headers and answers 429 with res.status().send() (7.x dist/index.cjs); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
     // One instance shares one counter in express-rate-limit; route `config.rateLimit` counts per route (probed on @fastify/rate-limit 10).
     sharedByRoutes: '{name} is shared by {routes} routes: one `const limiter = fastify.rateLimit(options)` as their onRequest hook keeps one counter (route `config.rateLimit` would count each route apart).',
   },
@@ -637,6 +678,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.14; smoke test with @fastify/jwt (FST_ERR_DEC_ALREADY_PRESENT)',
+    // authenticate/authorize read req.session and the body, log in (req.logIn), then next(), next(err), res.redirect or res.end (401) (0.7 lib/middleware/authenticate.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
     withoutMember: { member: 'session', replacement: 'Token-only here (no passport.session()): @fastify/jwt, or a preHandler that verifies the token; @fastify/passport would also need a session plugin (@fastify/session or @fastify/secure-session) to boot.' },
   },
   csurf: {
@@ -689,6 +732,10 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: 'lusca README; @fastify/csrf-protection README; express-fastify-mapping.md §3 (csurf row)',
+    // Sets its headers and res.locals._csrf, checks the token in req.body or a header against req.session, next(err) with 403 (1.7 lib/csrf.js); fixture routes-move/package-middleware.
+    worksOnExpress: 'request-and-response',
+    // lib/csrf.js compares req.path with the allowlist and blocklist options.
+    readsRequestPath: true,
   },
   'serve-favicon': {
     package: 'serve-favicon',
@@ -952,6 +999,7 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    replacesRequestQuery: true,
   },
   'express-mongo-sanitize': {
     package: 'express-mongo-sanitize',
@@ -971,6 +1019,7 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §1.3 (req.query row)',
+    replacesRequestQuery: true,
   },
   'xss-clean': {
     package: 'xss-clean',
@@ -981,7 +1030,67 @@ export const MIDDLEWARE = {
     caveats: ['The Express app’s handlers saw HTML-escaped input; without it they see the raw input.'],
     stage: 'manual',
     safety: 'no-equivalent',
-    source: '§3',
+    source: '§3; xss-clean 0.1.4 lib/index.js (assigns req.body, req.query and req.params, then next())',
+    // Fixture routes-move/app-middleware-kept checks a moved route's body and query against Express's.
+    replacesRequestQuery: true,
+    keptInBridge: true,
+  },
+  'view-helpers': {
+    package: 'view-helpers',
+    fastify: 'core',
+    kind: 'hook',
+    replacement: 'A preHandler hook putting the same helpers into `reply.locals` (`appName`, `title`, `req`, `isActive`, `formatDate`, `formatDatetime`, `stripScript`, `createPagination`, and connect-flash’s `info`, `errors`, `success`, `warning`), and the same `.mobile` view choice in front of `reply.view`.',
+    options: [{ express: 'helpers(name)', fastify: 'reply.locals.appName and reply.locals.title', note: 'Both default to `App`.' }],
+    caveats: [
+      'It replaces `res.render` on Express’s response to render `<view>.mobile.<ext>` for a mobile User-Agent when that file exists: a moved route renders through the replacement (`reply.renderLikeExpress`, JavaScript apps) while it runs in the bridge, and its hook must choose the mobile view the same way.',
+      'It reads the connect-flash messages into `res.locals` on every request, which consumes them: a hook that reads them only for rendered pages changes when messages are shown.',
+      '`res.locals.req` is Express’s request: templates that read `req.*` need the same members on what the hook puts there.',
+    ],
+    replacesResponseMethods: ['res.render'],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'Not a §3 row; view-helpers 0.2.0 index.js (npm pack): res.locals helpers, req.isMobile, a res.render wrapper, then next()',
+  },
+  'pino-http': {
+    package: 'pino-http',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Fastify’s logger: `loggerInstance` given the app’s pino logger (or `logger` with its options), which logs every request and response; `req.log` → `request.log`.',
+    options: [
+      { express: 'logger (a pino instance)', fastify: 'loggerInstance' },
+      { express: 'genReqId', fastify: 'genReqId (server option)' },
+      { express: 'autoLogging', fastify: 'disableRequestLogging' },
+      { express: 'serializers', fastify: 'the logger’s serializers' },
+      { express: 'customLogLevel / customSuccessMessage / customErrorMessage / customProps', fastify: null, note: 'An onResponse hook writes the line the app wants.' },
+    ],
+    caveats: [
+      'Not HTTP-observable; the log lines change shape: Fastify logs `incoming request` and `request completed` lines with `reqId`, pino-http one line per response with `req`, `res` and `responseTime`.',
+      'It keeps a `req.id` already set: behind the bridge that is Fastify’s request id (@fastify/express sets it first), so its `genReqId` runs only where Fastify gave none.',
+      'Until the plugins stage it runs in the bridge and logs on the raw response’s `finish` for moved routes too; `req.log` in a moved handler is its logger, read on `request.raw`.',
+    ],
+    stage: 'plugins',
+    safety: 'safe',
+    source: 'Not a §3 row; pino-http 10.5.0 logger.js (npm pack): req.id, req.log, res.log, a log line on the response’s finish/close, then next(); by analogy with morgan (§3, §5 #20)',
+  },
+  'swagger-ui-express': {
+    package: 'swagger-ui-express',
+    fastify: '@fastify/swagger-ui',
+    kind: 'plugin',
+    replacement: "`fastify.register(fastifySwagger, { mode: 'static', specification: { document } })` and `fastify.register(fastifySwaggerUi, { routePrefix: '<mount path>' })`, given the document `swaggerUi.setup` served.",
+    requires: [{ package: '@fastify/swagger' }],
+    options: [
+      { express: 'swaggerUi.serve + swaggerUi.setup(document)', fastify: "@fastify/swagger { mode: 'static', specification: { document } } + @fastify/swagger-ui { routePrefix }" },
+      { express: 'setup(document, { swaggerOptions })', fastify: 'uiConfig' },
+      { express: 'customCss / customSiteTitle / customfavIcon', fastify: 'theme' },
+    ],
+    caveats: [
+      'The page is @fastify/swagger-ui’s own HTML and swagger-ui build, not the HTML swagger-ui-express generates: the body of the docs page differs, the document it shows is the same.',
+      '@fastify/swagger-ui registers its own routes under `routePrefix` (the page, its static files, the document as JSON and YAML): an app route there collides.',
+      'Until the plugins stage it runs in the bridge: `swaggerUi.serve` answers `swagger-ui-init.js` and the static files, and `swaggerUi.setup(…)` the page, with Express’s `res.send`.',
+    ],
+    stage: 'plugins',
+    safety: 'needs-care',
+    source: 'Not a §3 row; swagger-ui-express 5.0.1 index.js (npm pack): serve = [an init-script middleware, express.static], setup returns (req, res) => res.send(html); @fastify/swagger-ui README',
   },
   pug: {
     package: 'pug',
@@ -1066,6 +1175,15 @@ export const MIDDLEWARE = {
     source: 'Not a §3 row; §1.1 (view rows), @fastify/view 12 README (nunjucks)',
   },
 } as const satisfies Record<string, MiddlewareEntry>;
+
+/**
+ * Whether the routes stage runs `entry` as a moved route's own middleware unchanged through its
+ * `expressMiddleware` adapter: it only reads the request (`readsRequestOnly`) or works on Express's
+ * request and response (`worksOnExpress`). Not for an entry that is undefined (an unknown package).
+ */
+export function runsThroughAdapter(entry: MiddlewareEntry | undefined): boolean {
+  return !!entry && (entry.readsRequestOnly === true || entry.worksOnExpress !== undefined);
+}
 
 /** A catalogued middleware key. */
 export type MiddlewareKey = keyof typeof MIDDLEWARE;

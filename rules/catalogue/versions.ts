@@ -82,6 +82,8 @@ export const VERSIONS = {
   '@fastify/flash': { package: '@fastify/flash', range: '^6.0.5', checked: CHECKED },
   '@fastify/multipart': { package: '@fastify/multipart', range: '^10.1.9', checked: CHECKED },
   '@fastify/rate-limit': { package: '@fastify/rate-limit', range: '^11.2.0', checked: CHECKED },
+  '@fastify/swagger': { package: '@fastify/swagger', range: '^9.9.3', checked: '2026-12-07' },
+  '@fastify/swagger-ui': { package: '@fastify/swagger-ui', range: '^6.1.3', checked: '2026-12-07', note: 'Depends on @fastify/static ^10.1.0 and fastify-plugin ^6.' },
   '@fastify/passport': {
     package: '@fastify/passport',
     range: '^4.0.3',

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { API, apiFor, type ApiEntry } from '../../rules/catalogue/api.js';
-import { MIDDLEWARE, middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { MIDDLEWARE, middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import { VERSIONS, isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 
 const STAGES = ['shim', 'errors', 'routes', 'plugins', 'schemas', 'unshim', 'manual'];
@@ -26,7 +26,7 @@ describe('middleware catalogue', () => {
       'express-async-errors', 'express-async-handler', 'http-errors', 'response-time', 'express-fileupload',
       'connect-timeout', 'hpp', 'express-mongo-sanitize', 'errorhandler', 'pug', 'ejs', 'hbs',
       'express-handlebars', 'nunjucks', 'express-json-validator-middleware', 'connect-redis', 'connect-mongo', 'xss-clean', 'lusca',
-      'express-validation', 'express-flash',
+      'express-validation', 'express-flash', 'view-helpers', 'pino-http', 'swagger-ui-express',
     ];
     expect(Object.keys(MIDDLEWARE).sort()).toEqual([...expected].sort());
     const packages = Object.keys(MIDDLEWARE).filter((k) => !k.startsWith('express.'));
@@ -90,6 +90,35 @@ describe('middleware catalogue', () => {
     expect(MIDDLEWARE.morgan).toMatchObject({ fastify: 'core', kind: 'core', safety: 'safe' });
     expect(MIDDLEWARE.csurf.caveats.join(' ')).toMatch(/query\._csrf/);
     for (const k of ['pug', 'ejs', 'hbs', 'express-handlebars', 'nunjucks']) expect(MIDDLEWARE[k as keyof typeof MIDDLEWARE].fastify).toBe('@fastify/view');
+  });
+
+  describe('what a moved route may keep running on Express (routes stage)', () => {
+    it('runs validators and the packages that work on Express’s request and response through the adapter, and no other', () => {
+      const through = middleware.filter(([, e]) => runsThroughAdapter(e)).map(([k]) => k).sort();
+      expect(through).toEqual(['celebrate', 'express-joi-validation', 'express-json-validator-middleware', 'express-jwt', 'express-rate-limit', 'express-validation', 'express-validator', 'lusca', 'multer', 'passport']);
+      expect(MIDDLEWARE.multer.worksOnExpress).toBe('body-stream');
+      for (const k of ['passport', 'express-rate-limit', 'lusca'] as const) expect(MIDDLEWARE[k].worksOnExpress).toBe('request-and-response');
+      // Body parsers read the stream Fastify's moved routes leave to Express in the bridge; as route middleware they are not known to be safe.
+      expect(runsThroughAdapter(MIDDLEWARE['express.json'])).toBe(false);
+      expect(runsThroughAdapter(middlewareFor('compression'))).toBe(false);
+      expect(runsThroughAdapter(undefined)).toBe(false);
+      expect(middleware.filter(([, e]) => e.readsRequestPath).map(([k]) => k)).toEqual(['lusca']);
+    });
+
+    it('names the app middleware that replaces req.query, and keeps only xss-clean’s no-equivalent finding off the moved routes', () => {
+      expect(middleware.filter(([, e]) => e.replacesRequestQuery).map(([k]) => k).sort()).toEqual(['express-mongo-sanitize', 'hpp', 'xss-clean']);
+      expect(middleware.filter(([, e]) => e.keptInBridge).map(([k]) => k)).toEqual(['xss-clean']);
+      // method-override re-routes in the bridge, after Fastify routed: its finding keeps holding routes back.
+      expect((MIDDLEWARE['method-override'] as MiddlewareEntry).keptInBridge).toBeUndefined();
+    });
+
+    it('catalogues the app middleware the trial apps run in the bridge (view-helpers, pino-http, swagger-ui-express) for the plugins stage', () => {
+      expect(MIDDLEWARE['view-helpers']).toMatchObject({ fastify: 'core', kind: 'hook', stage: 'plugins', safety: 'needs-care', replacesResponseMethods: ['res.render'] });
+      expect(MIDDLEWARE['pino-http']).toMatchObject({ fastify: 'core', kind: 'core', stage: 'plugins', safety: 'safe' });
+      expect(MIDDLEWARE['swagger-ui-express']).toMatchObject({ fastify: '@fastify/swagger-ui', kind: 'plugin', requires: [{ package: '@fastify/swagger' }], stage: 'plugins' });
+      expect(middlewareFor('swaggerUi.serve [swagger-ui-express]')?.package).toBe('swagger-ui-express');
+      expect(middlewareFor('httpLogger', 'pino-http')?.package).toBe('pino-http');
+    });
   });
 
   describe('middlewareFor', () => {

@@ -23,6 +23,7 @@ afterAll(() => {
 
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
+  'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
   'helper-function': [2, 2],
@@ -30,6 +31,7 @@ const MOVED: Record<string, [number, number]> = {
   'mounted-twice': [4, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
+  'package-middleware': [5, 5],
   'render-ejs': [1, 1],
   'registrar-closure': [4, 4],
   'registrar-routers': [6, 6],
@@ -48,6 +50,7 @@ const MOVED: Record<string, [number, number]> = {
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
+  'view-helpers-bridge': [2, 2],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
@@ -63,7 +66,9 @@ const MANUAL: Record<string, string[]> = {
   'two-routers': ['route-registration-shape'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
-const DEFERRED: Record<string, string[]> = {};
+const DEFERRED: Record<string, string[]> = {
+  'package-middleware': ['plugins:route-middleware-package'],
+};
 
 describe('routes-move fixtures', () => {
   for (const name of fixtureCases('routes-move')) {
@@ -114,8 +119,9 @@ function copyOf(dir: string): string {
 
 /**
  * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
- * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON, else
- * urlencoded), and returns `status type location body` per request.
+ * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON,
+ * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
+ * `status type location body` per request.
  */
 async function answers(root: string, requests: string[]): Promise<string[]> {
   const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
@@ -126,18 +132,29 @@ async function answers(root: string, requests: string[]): Promise<string[]> {
     const out: string[] = [];
     for (const line of requests) {
       const [method, target, ...rest] = line.split(' ');
-      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{'));
+      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{') && !r.startsWith('multipart:'));
       const body = rest.filter((r) => r !== header).join(' ') || undefined;
       const headers: Record<string, string> = {};
       if (header) headers[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
-      if (body) headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
-      const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers, body, redirect: 'manual' });
+      if (body && !body.startsWith('multipart:')) headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+      const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers, body: body?.startsWith('multipart:') ? formData(body.slice('multipart:'.length)) : body, redirect: 'manual' });
       out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${res.headers.get('location') ?? '-'} ${await res.text()}`);
     }
     return out;
   } finally {
     child.kill();
   }
+}
+
+/** `name=value&file=@name.txt:content` as form data: a value `@name:content` is a file of that name and content. */
+function formData(fields: string): FormData {
+  const form = new FormData();
+  for (const field of fields.split('&')) {
+    const [name, value] = [field.slice(0, field.indexOf('=')), field.slice(field.indexOf('=') + 1)];
+    if (value.startsWith('@')) form.append(name, new Blob([value.slice(value.indexOf(':') + 1)]), value.slice(1, value.indexOf(':')));
+    else form.append(name, value);
+  }
+  return form;
 }
 
 async function freePort(): Promise<number> {

@@ -17,6 +17,7 @@ import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
 import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
+import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
 import type { Selection } from './select.js';
@@ -246,6 +247,8 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
     registrations.set(target.file, register);
+    // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
+    register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
     if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;

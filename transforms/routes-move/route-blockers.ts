@@ -14,7 +14,7 @@ import { FASTIFY_ROUTE_METHODS } from '../../analyzer/fastify-api.js';
 import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from '../../analyzer/model.js';
 import { prefixCovers } from '../../analyzer/path.js';
 import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
-import { middlewareFor } from '../../rules/catalogue/middleware.js';
+import { middlewareFor, runsThroughAdapter } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths } from './paths.js';
@@ -66,9 +66,11 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   for (const e of ownChain(route, lines).middleware) {
     if (e.resolution !== 'exact') add('route-middleware-unresolved', `its middleware ${e.name} was not resolved exactly`);
     else if (e.conditions?.length) add('route-middleware-conditional', `its middleware ${e.name} runs only ${e.conditions.join(' and ')}`);
-    // Packages that only read the request run through the expressMiddleware adapter (catalogue
-    // `readsRequestOnly`); multer reads the stream, passport answers through Express's response.
-    else if (e.origin === 'package' && !middlewareFor(e.name, e.package)?.readsRequestOnly) add('route-middleware-package', `its middleware ${e.name} [${e.package}] works on Express's request stream or response; it moves with its Fastify plugin in the plugins stage`);
+    // Packages the catalogue says run unchanged on Express's own request and response (validators,
+    // passport, rate limiters, multer on the body stream a moved route leaves unread) run through the
+    // expressMiddleware adapter; the others wait for their Fastify plugin.
+    else if (e.origin === 'package' && !runsThroughAdapter(middlewareFor(e.name, e.package))) add('route-middleware-package', `its middleware ${e.name} [${e.package}] is not known to work unchanged on Express's request and response behind a moved route; it moves with its Fastify plugin in the plugins stage`);
+    else if (e.origin === 'package' && middlewareFor(e.name, e.package)?.readsRequestPath && route.mountChain.some((m) => m.mountPath !== '/')) add('route-middleware-package', `its middleware ${e.name} [${e.package}] reads req.path, which Express gave it relative to the router's mount path and the adapter gives whole; it moves with its Fastify plugin in the plugins stage`);
   }
   const later = laterMiddleware(ctx, route);
   if (later.length) add('route-later-middleware', `Express middleware registered after it covers its path (${later.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) and would run before it on Fastify`, later.map((m) => `${m.registration.file}:${m.registration.line}`), later[0].registration);
@@ -106,14 +108,16 @@ function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
  * `appliesTo`), that need a human — an error, or a finding no stage acts on (stage `manual`), not
  * fixed unaided — other than those a check of this step decides itself (BlockerFacts.covers):
  * method-override at app level would re-route a moved route's requests in Express, after Fastify
- * routed them.
+ * routed them. A finding about app or router middleware the bridge keeps for moved routes (catalogue
+ * `keptInBridge`: xss-clean) holds none back: what it does still reaches them.
  */
 function humanFindings(inventory: Inventory, route: Route): Finding[] {
   const covered = new Set<string>(Object.values(BLOCKERS).flatMap((b) => ('covers' in b ? [...b.covers] : [])));
   const uses = new Set([...route.usage.req, ...route.usage.res, ...route.usage.next].map((u) => u.api));
   const subjects = new Set([route.id, ...route.chain.flatMap((c) => (c.middlewareId ? [c.middlewareId] : []))]);
   const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(route.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
-  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f));
+  const kept = (f: Finding) => inventory.middleware.some((m) => m.id === f.subject && !!m.package && !!middlewareFor(m.name, m.package)?.keptInBridge);
+  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f) && !kept(f));
 }
 
 /** Under a mount path with parameters, in a router without mergeParams, where the handler or its own middleware would see req.params. */

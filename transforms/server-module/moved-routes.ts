@@ -35,6 +35,11 @@ export interface MovedRoutesRegistration {
    * `{ routes }` and movedRoutes registers each `{ plugin, prefix }` of it with the others.
    */
   handed?: boolean;
+  /**
+   * The app's Express middleware that replaces `req.query` in the bridge, as a comment names it
+   * (routes-move/query-hand-over.ts): movedRoutes then hands Express's query to `request.query`.
+   */
+  queryFrom?: string;
 }
 
 /**
@@ -80,9 +85,15 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   const decorator = entry.views?.renderLikeExpress && !j(root.find(j.Program).paths()[0]).toSource().includes(`decorateReply('${RENDER_LIKE_EXPRESS}'`) && !j(root.find(j.Program).paths()[0]).toSource().includes(`decorateReply("${RENDER_LIKE_EXPRESS}"`) ? entry.views.renderLikeExpress : [];
   const viewLines = [...(views?.statements ?? []), ...decorator].map((l) => inQuote(l, quote));
   const handing = !!entry.handed && !(moved && takes(moved, 'routes'));
+  const query = entry.queryFrom && !(moved && handsQuery(j, moved)) ? queryHandOver(entry, q) : null;
+  if (query && moved) {
+    // After the body hand-over of a former run, as a first run writes it.
+    const at = moved.body.body.findIndex((st: Node) => /addHook\([^,]+, bodyLikeExpress\w*\)/.test(j(st).toSource()));
+    moved.body.body.splice(at + 1, 0, ...j(query).find(j.Program).paths()[0].node.body);
+  }
   if (handing) lines.push(...HANDED_LOOP);
-  if (!lines.length && !viewLines.length && moved) return false;
-  if (!moved) addMovedRoutes(j, root, entry, body!, [...viewLines, ...lines], q, { app: !!views, routes: handing });
+  if (!lines.length && !viewLines.length && !query && moved) return false;
+  if (!moved) addMovedRoutes(j, root, entry, body!, [...(query ? query.split('\n') : []), ...viewLines, ...lines], q, { app: !!views, routes: handing });
   else {
     if (viewLines.length) {
       const at = moved.body.body.findIndex((st: Node) => /\.register\(/.test(j(st).toSource()));
@@ -94,6 +105,27 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   if (handing) takeHandedRoutes(j, root, entry);
   if (imports.length) insertImports(j, program, entry, imports, q);
   return true;
+}
+
+/**
+ * The preHandler hook of movedRoutes that gives the moved routes Express's `req.query`: the app's
+ * middleware (`entry.queryFrom`) replaced it in the bridge, after Fastify parsed `request.query`.
+ * It runs after the bridge and before the routes' own hooks, like bodyLikeExpress.
+ */
+function queryHandOver(entry: MovedRoutesRegistration, q: string): string {
+  return [
+    "// The app's Express middleware replaces req.query after Fastify parsed its own: the moved handlers",
+    `// read Express's, as they did on Express (${entry.queryFrom}).`,
+    `fastify.addHook(${q}preHandler${q}, (request, _reply, done) => {`,
+    `  request.query = ${entry.typescript ? '(request.raw as any)' : 'request.raw'}.query;`,
+    '  done();',
+    '});',
+  ].join('\n');
+}
+
+/** Whether movedRoutes (of a former run) hands Express's query to the moved routes already. */
+function handsQuery(j: JSCodeshift, moved: Node): boolean {
+  return moved.body.body.some((st: Node) => /request\.query = \(?request\.raw\b/.test(j(st).toSource()));
 }
 
 /** The statements of movedRoutes that register the plugins the file starting the app handed to buildFastify. */
