@@ -10,6 +10,7 @@
  *   (`Function.length === 4`) is an error handler.
  * - `route(path)` creates one route layer at call time; its verb methods append to it.
  */
+import { handedRoutesCall, type HandedRoutes } from './handed-routes.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,8 @@ export class ExpressApi {
   private readonly extensions = new Map<RouterNode, Map<string, Value>>();
   /** Callbacks already run by runCallbacks (a callback registered twice runs once). */
   private readonly invokedCallbacks = new Set<Node>();
+  /** Plugins handed over per Express app through the server module (handed-routes.ts). */
+  private readonly handed: HandedRoutes = new WeakMap();
   private uid = 0;
   private seq = 0;
   /** The call that made each package value a factory returned (`express.json(opts)`, `cors(options)`): FactoryCall's source. */
@@ -134,13 +137,16 @@ export class ExpressApi {
   /** Calls `callee`; `receiver` is the value before the dot for method calls (`x` in `x.m()`). */
   call(callee: Value, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
     switch (callee.k) {
-      case 'fn':
+      case 'fn': {
+        const handed = handedRoutesCall(this.handed, callee, args);
+        if (handed) return handed;
         this.ev.calls.push({ site, fn: callee.node });
         try {
           return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
         } finally {
           this.ev.calls.pop();
         }
+      }
       case 'express':
         return this.made(this.callExpress(callee.member, args, site), args, argNodes, site);
       case 'pkg': {

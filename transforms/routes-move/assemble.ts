@@ -20,6 +20,8 @@ import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
+import { HAND_ROUTES } from '../../analyzer/generated.js';
+import type { NestedRead } from './registrars.js';
 import type { Selection } from './select.js';
 import type { RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -43,6 +45,8 @@ interface PluginDraft {
   prefixes: Set<string>;
   adapters: Set<string>;
   app: string;
+  /** The registrar that stays, at whose end the plugin is defined and handed over (registrars.ts nestedOf). */
+  nested?: NestedRead;
 }
 
 /** The step's plan from the settled states. */
@@ -115,8 +119,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     const r = s.route;
     // The plugin goes where the route is registered, or where its registrar is called (registrars.ts).
     const home = s.registrar?.call.file ?? r.registration.file;
-    const key = `${home}\0${r.ownerId}`;
-    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId };
+    const key = `${home}\0${r.ownerId}${s.nested ? `\0${s.nested.key}` : ''}`;
+    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId, ...(s.nested ? { nested: s.nested } : {}) };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
     if (s.registrar) {
@@ -231,7 +235,9 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
   for (const p of plugins.values()) {
     const target = selection.modules.get(p.app)!;
     const reg = parsed(p.file)!;
-    const name = pluginName(ctx, p.file, p.owner, reg, namesGiven, [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
+    // A registrar's handed-over plugin: the one a former run wrote at its end, or `<app>HandedRoutes`.
+    const handedBefore = p.nested ? new RegExp(`${HAND_ROUTES}\\(${p.nested.receiver}, async function (\\w+)\\(`).exec(reg.source)?.[1] : undefined;
+    const name = handedBefore ?? pluginName(ctx, p.file, p.owner, reg, namesGiven, p.nested ? `${p.receiver}Handed` : [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
     const module = moduleSystemOfFile(ctx.inventory, p.file, reg.source);
     const hooksFile = hooksModuleFile(target.file);
     // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
@@ -240,16 +246,19 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
     if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
-    // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
-    const handed = startsApp(ctx, p.file);
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
+    // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts);
+    // a registrar that stays hands the plugin at its end over when it runs (registrars.ts nestedOf).
+    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer) } : undefined;
+    const handed = !nested && startsApp(ctx, p.file);
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
     // The server module may have no relative import yet: how the project writes them (`.js` under NodeNext) is read from the entry too.
     const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
     registrations.set(target.file, register);
     // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
     register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
-    if (handed) {
+    if (nested) register.handedByApp = true;
+    else if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
     } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, serverImporter), prefixes: [...p.prefixes].sort(), from: p.file });

@@ -27,7 +27,7 @@ import { fastifyPaths } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
-import { registrarOf } from './registrars.js';
+import { nestedOf, registrarOf } from './registrars.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -70,9 +70,14 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const receivers = table ? [table.table.call.node.callee.object] : reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
   // A registrar that reads its own variables moves whole; its calls go into the plugins (registrars.ts).
   // One that cannot moves its registrations that read only the module into a plugin at the top of it, as before.
+  // Else its registrations on the app that read its variables go into a plugin it hands over when it runs.
   const registrar = topLevel ? null : registrarOf(ctx, route, parsed, statement);
   if (registrar && !('refuse' in registrar)) state.registrar = registrar;
-  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block(registrar ? { code: 'route-registrar', reason: registrar.refuse } : { code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) {
+    const nested = registrar ? nestedOf(route, parsed, statement) : null;
+    if (nested && !('refuse' in nested)) state.nested = nested;
+    else block(registrar ? { code: 'route-registrar', reason: `${registrar.refuse}${nested ? `; and ${nested.refuse}` : ''}` } : { code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  }
   // The plugin lives next to the registration (or the registrar's call) and the generated module
   // imports it; the file that starts the app hands its plugin to buildFastify instead (start-file.ts).
   const home = state.registrar?.call.file ?? route.registration.file;

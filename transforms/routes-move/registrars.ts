@@ -248,3 +248,40 @@ export function sameForEveryCall(states: Map<string, RouteState>): void {
     for (const s of group) s.blockers.push({ code: 'route-registrar', reason: `the function that registers it (${s.registrar!.file}) is called for several routers, and its route would not be the same Fastify route for each (its hooks differ)` });
   }
 }
+
+/** A registration that reads its registrar's variables, moved into a plugin nested at the end of the registrar and handed over when it runs (server-module/handed-routes.ts). */
+export interface NestedRead {
+  /** `file:line:column` of the registrar: its routes of this kind share one nested plugin. */
+  key: string;
+  file: string;
+  fn: Anchor;
+  /** The app as the registrar names it (`app`): what the plugin is handed over for. */
+  receiver: string;
+}
+
+/**
+ * When the registrar of `route` cannot move whole (registrarOf refused), its registrations that read
+ * its variables can still move into a plugin defined at the end of it, closing over them, which it
+ * hands to the server module when it runs (`handRoutes(app, async function …(fastify) {…})`); the
+ * registrar keeps running on Express when the app is built. Only for routes registered on the app
+ * itself, as a statement of the registrar's own body: a router's plugin would need its mount path,
+ * which nothing knows at run time. Null when the route was not registered by a registrar.
+ */
+export function nestedOf(route: Route, parsed: ParsedFiles, statement: RouteStatement): NestedRead | { refuse: string } | null {
+  const at = route.registrar;
+  const def = at ? parsed(at.definition.file) : null;
+  const fn = at && def ? functionAt(def.j, def.root, at.definition, def.source) : null;
+  if (!at || !def || !fn || fn.node.body.type !== 'BlockStatement') return null;
+  if (statement.statement.parent.node !== fn.node.body) return { refuse: 'its registration sits in a block or loop of that function, not where a plugin at its end could take it' };
+  if (route.ownerId !== route.appId) return { refuse: "it registers on a router, whose mount path a plugin the function hands over when it runs could not know" };
+  const body: Node[] = fn.node.body.body;
+  const returns = def.j(fn.node.body).find(def.j.ReturnStatement).filter((p) => enclosingFunction(p) === fn.node).nodes();
+  if (returns.some((r) => r !== body[body.length - 1])) return { refuse: 'that function returns before its end, where a plugin of its routes would be handed over' };
+  return { key: `${at.definition.file}:${at.definition.line}:${at.definition.column}`, file: at.definition.file, fn: anchorOf(fn), receiver: statement.receiver };
+}
+
+function enclosingFunction(p: ASTPath<Node>): Node {
+  let q: ASTPath<Node> | null = p.parent;
+  while (q && !/Function/.test(q.node.type)) q = q.parent;
+  return q?.node;
+}

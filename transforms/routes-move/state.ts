@@ -10,7 +10,7 @@ import type { Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
 import type { Blocker } from '../model.js';
 import type { PluginLoop, PluginRoute } from './model.js';
-import type { RegistrarRead } from './registrars.js';
+import type { NestedRead, RegistrarRead } from './registrars.js';
 
 /** One route in the plan. */
 export interface RouteState {
@@ -44,6 +44,8 @@ export interface RouteState {
   nameCallbacks: Array<{ statement: Anchor; name: string }>;
   /** The registrar that moves whole with it (registrars.ts): its calls move into plugins, it is rewritten where it is. */
   registrar?: RegistrarRead;
+  /** The registrar that stays, whose plugin nested at its end takes this route (registrars.ts nestedOf). */
+  nested?: NestedRead;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
 }

@@ -29,6 +29,7 @@ import { handRoutes } from './start-file.js';
 import { tableLoop } from './route-table.js';
 import { registrarCall, registrarRewrite } from './registrars.js';
 import { routeLines } from './route-lines.js';
+import { HAND_ROUTES } from '../../analyzer/generated.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
@@ -128,7 +129,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
-      if (entry.typescript && entry.handed) types.add('FastifyPluginAsync');
+      if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginAsync');
     }
   }
 
@@ -144,7 +145,10 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
   const adapters = new Map([...plugins, ...entries.filter((e) => e.kind === 'registrar')].flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
   for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
-  let changed = needed.size > 0 || adapters.size > 0;
+  // A registrar that stays hands its plugin over through the server module (server-module/handed-routes.ts).
+  const handing = plugins.find((p) => p.nested && !importedSpecifiers(j, root).has(p.nested.specifier));
+  if (handing) addImport(j, root, { specifier: handing.nested!.specifier, form: { kind: 'named', name: HAND_ROUTES }, local: HAND_ROUTES, module: handing.module }, style.quote);
+  let changed = needed.size > 0 || adapters.size > 0 || !!handing;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
   addFastifyTypes(j, root, [...types]);
@@ -153,7 +157,10 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const printed = printEdited(j, root, file.source, style, importsBefore);
   // recast puts an appended plugin (or movedRoutes) right under the statement before it (two of them on one line): a blank line sets each apart.
   const eol = style.eol;
-  return printed.replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`);
+  // Two requires added to a file that had none come out on one line (recast joins nodes of separate snippets): one a line.
+  return printed
+    .replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`)
+    .replace(/(= require\([^()\r\n]*\);)(const \{)/g, `$1${eol}$2`);
 }
 
 /**
@@ -164,7 +171,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
  */
 function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node): boolean {
   const loops = new Map<string, Node>();
-  const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
+  const existing = (plugin.nested ? root.find(j.FunctionExpression, { id: { name: plugin.name } }) : root.find(j.FunctionDeclaration, { id: { name: plugin.name } })).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
   if (errorHandler) {
@@ -189,6 +196,7 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
   const spaced = placeholders.size || loops.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
   if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
+  else if (plugin.nested) handOver(j, root, plugin, spaced);
   else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
   root
     .find(j.Identifier)
@@ -199,6 +207,26 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     .filter((p) => loops.has((p.node.expression as Node).name))
     .forEach((p) => void p.replace(loops.get((p.node.expression as Node).name)));
   return true;
+}
+
+/**
+ * The plugin of a registrar that stays (registrars.ts nestedOf), defined at its end (before a final
+ * `return`) and handed over when it runs: `handRoutes(app, async function <name>(fastify) {…});`.
+ * @throws Error when the registrar is not where the plan found it
+ */
+function handOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, lines: string[]): void {
+  const nested = plugin.nested!;
+  const fn = findByAnchor(functionPaths(j, root), nested.fn) ?? notFound(plugin.name, 'the registrar to hand its routes over from', nested.fn);
+  const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
+  const text = [
+    `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
+    `${HAND_ROUTES}(${nested.receiver}, async function ${plugin.name}(${param}) {`,
+    ...lines.map((l) => (l ? `  ${l}` : '')),
+    '});',
+  ].join('\n');
+  const body: Node[] = fn.node.body.body;
+  const last = body[body.length - 1];
+  body.splice(last?.type === 'ReturnStatement' ? body.length - 1 : body.length, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }
 
 /** The plugin's declaration with its doc comment and export (ESM `export async function`; CommonJS a `module.exports.<name> =` line after it). */
