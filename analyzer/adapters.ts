@@ -14,13 +14,20 @@ import type { Value } from './values.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 
-/** The hooks module's exports: which adapter each is, where its Express function and parameter name are among the arguments. */
-const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?: number }>([
+/**
+ * The hooks module's exports: which adapter each is, where its Express function and parameter name
+ * are among the arguments; `call`: a factory without either (called at the registration), `passed`:
+ * a hook passed as it is.
+ */
+const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?: number; call?: true; passed?: true }>([
   ['expressMiddleware', { kind: 'express-middleware', wraps: 0 }],
   ['expressParam', { kind: 'express-param', wraps: 1, param: 0 }],
   ['expressWildcard', { kind: 'express-wildcard', param: 0 }],
   ['bodyLikeExpress', { kind: 'express-body' }],
   ['bodyLeftToExpress', { kind: 'express-body' }],
+  // fastify-like-express.* (Express 4 paths): a hook passed as it is, and a factory of the parameter names.
+  ['wildcardLikeExpress', { kind: 'express-wildcard', passed: true }],
+  ['paramsLikeExpress', { kind: 'express-params', call: true }],
 ]);
 
 /**
@@ -31,14 +38,14 @@ const ADAPTERS = new Map<string, { kind: Adapter['kind']; wraps?: number; param?
 export function adapterOf(ev: Evaluator, node: Node, value: Value | undefined, describe: (node: Node, value: Value | undefined) => EntryRef): AdapterRef | undefined {
   if (Node.isCallExpression(node)) {
     const spec = hooksModuleFunction(ev.argValues.get(node.getExpression()));
-    if (!spec || (spec.wraps === undefined && spec.param === undefined)) return undefined;
+    if (!spec || (spec.wraps === undefined && spec.param === undefined && !spec.call)) return undefined;
     const args = node.getArguments();
     const inner = spec.wraps === undefined ? undefined : args[spec.wraps];
     const name = spec.param === undefined ? undefined : args[spec.param] && ev.argValues.get(args[spec.param]);
     return { kind: spec.kind, ...(inner ? { wraps: describe(inner, ev.argValues.get(inner)) } : {}), ...(name?.k === 'str' ? { param: name.v } : {}) };
   }
   const spec = hooksModuleFunction(value);
-  return spec?.kind === 'express-body' ? { kind: spec.kind } : undefined;
+  return spec?.kind === 'express-body' || spec?.passed ? { kind: spec.kind } : undefined;
 }
 
 /** The Inventory form of an adapter: its Express function as a chain entry names it. */

@@ -20,6 +20,8 @@ import { descendantsWhere } from './syntax.js';
 import { toolVersion } from './version.js';
 import { lineAndColumn } from './position.js';
 import { parseQuietly, sourceFileFacts } from './file-facts.js';
+import { generatedKindOf } from './generated.js';
+import { isTestFile, testDrivers } from './test-drivers.js';
 
 export interface AnalyzeOptions {
   /** Folder to analyse (absolute or relative to the process cwd). */
@@ -118,7 +120,24 @@ export async function analyze(options: AnalyzeOptions): Promise<Inventory> {
   // The entry is a project file too when discovery leaves it out for its name (`bin/www` has no extension).
   const entryFile = entry.entry ? path.join(root, entry.entry) : null;
   const factFiles = entryFile && !allowed.has(entryFile) && existsSync(entryFile) ? [...discovered.files, entryFile] : discovered.files;
-  const files = sourceFileFacts(factFiles, (abs) => (failed.has(abs) ? null : project.getSourceFile(abs)?.compilerNode ?? parseQuietly(abs)), root, resolver);
+  // Files the analysis did not parse (test files, files it never reached) are parsed once, quietly.
+  const quiet = new Map<string, ts.SourceFile | null>();
+  const parsed = (abs: string) => (failed.has(abs) ? null : (project.getSourceFile(abs)?.compilerNode ?? (quiet.has(abs) ? quiet.get(abs)! : quiet.set(abs, parseQuietly(abs)).get(abs)!)));
+  const files = sourceFileFacts(factFiles, parsed, root, resolver);
+  const drivers = testDrivers(discovered.files.filter((f) => isTestFile(path.relative(root, f))), parsed, {
+    root,
+    resolver,
+    modules: evaluator.modules,
+    appIdOf: (node) => {
+      const at = locate(node.site);
+      return records.apps.find((a) => a.location.file === at.file && a.location.line === at.line && a.location.column === at.column)?.id ?? null;
+    },
+    generated: (abs) => {
+      const sf = parsed(abs);
+      return !!sf && generatedKindOf(sf) === 'server-module';
+    },
+  });
+  for (const app of records.apps) if (drivers.has(app.id)) app.testDrivers = drivers.get(app.id);
   const inventory: Inventory = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'express-to-fastify-migrate', version: toolVersion() },
@@ -157,10 +176,6 @@ export async function chooseRoot(dir: string, app?: string): Promise<string> {
 function dependsOnExpress(dir: string): boolean {
   const pkg = readPackageJson(dir);
   return Boolean(pkg?.dependencies?.express ?? pkg?.devDependencies?.express);
-}
-
-function isTestFile(file: string): boolean {
-  return /(^|\/)(test|tests|__tests__|spec|e2e)\//.test(file) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(file);
 }
 
 function importsExpress(file: string): boolean {

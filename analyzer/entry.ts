@@ -7,7 +7,9 @@ import { Node, SyntaxKind, type ts } from 'ts-morph';
 import { textOf } from './syntax.js';
 import { adapterOf } from './adapters.js';
 import type { Env, Evaluator } from './evaluate.js';
-import type { EntryRef } from './graph.js';
+import type { EntryRef, WrappingRef } from './graph.js';
+import { handlerWrapperOf, type HandlerWrapper } from '../rules/catalogue/middleware.js';
+import { wrapperShape } from './wrapper-shape.js';
 import type { Reason } from './model.js';
 import type { Value } from './values.js';
 
@@ -66,18 +68,22 @@ export function describeEntry(ev: Evaluator, node: Node, value: Value | undefine
 
 function describeOne(ev: Evaluator, node: Node, value: Value | undefined): EntryRef {
   const wrappers: string[] = [];
+  const wrapping: WrappingRef[] = [];
   let site = node;
   let current = value;
   for (let depth = 0; depth < 8; depth++) {
-    const inner = wrappedArgument(ev, site) ?? forwardedCall(ev, current, site);
+    const inner = wrappedArgument(ev, site) ?? forwardedCall(ev, current, site) ?? packageWrapped(ev, current, site);
     if (!inner) break;
-    if (inner.wrapper) wrappers.push(inner.wrapper);
-    else if (!inner.forward) wrappers.push(inner.package ? `${expressionName(site)} [${inner.package}]` : expressionName(site));
+    const name = inner.wrapper ?? (inner.forward ? null : inner.package ? `${expressionName(site)} [${inner.package}]` : expressionName(site));
+    if (name !== null) {
+      wrappers.push(name);
+      wrapping.push({ name, ...inner.shape! });
+    }
     site = inner.node;
     current = inner.value;
   }
   const reasons: Reason[] = [];
-  const base = { name: expressionName(ev.originOf(current) ?? site), site, wrappers, reasons };
+  const base = { name: expressionName(ev.originOf(current) ?? site), site, wrappers, ...(wrapping.length ? { wrapping } : {}), reasons };
   if (!current || current.k === 'unknown') {
     const reason = current?.k === 'unknown' ? current.reason : 'unresolved-value';
     reasons.push({ code: reason, message: `\`${clip(site.getText())}\` could not be resolved (${reason})`, location: ev.ctx.location(current?.k === 'unknown' && current.node ? current.node : site) });
@@ -100,9 +106,6 @@ function describeOne(ev: Evaluator, node: Node, value: Value | undefined): Entry
   return { ...base, origin: 'unknown', async: false, arity: null, resolution: 'unresolved' };
 }
 
-/** Packages whose purpose is to wrap a handler (the innermost function is the handler). */
-const WRAPPER_PACKAGES = new Set(['express-async-handler', 'express-async-wrap', 'express-promise-wrap', 'async-handler', 'express-asyncify', '@awaitjs/express']);
-
 interface Inner {
   node: Node;
   value: Value | undefined;
@@ -112,6 +115,8 @@ interface Inner {
   forward?: boolean;
   /** Set when the outer function is a wrapper made elsewhere (`catchAsync(…)` applied where the handler is defined): its maker's name. */
   wrapper?: string;
+  /** For a wrapper: what it was read to do, and where it is applied and made (WrappingRef without its name). */
+  shape?: Omit<WrappingRef, 'name'>;
 }
 
 /**
@@ -143,17 +148,54 @@ function forwardedCall(ev: Evaluator, value: Value | undefined, site: Node): Inn
   const target = ev.ev(callee, value.env as Env);
   if (target.k !== 'fn' && target.k !== 'pkg') return null;
   const maker = Node.isIdentifier(callee) ? makerOf(fn, callee.getText()) : undefined;
-  return maker ? { node: site, value: target, wrapper: maker } : { node: callee, value: target, forward: true };
+  if (!maker) return { node: callee, value: target, forward: true };
+  const applied = appliedCall(ev, value.env as Env, maker.node);
+  return { node: site, value: target, wrapper: maker.name, shape: { ...wrapperShape(maker.node), ...(applied ? { applied } : {}), definition: maker.node } };
 }
 
-/** Name of the function enclosing `fn` that declares the parameter `name` (`catchAsync` for `(fn) => (req, res, next) => fn(…)`). */
-function makerOf(fn: Node, name: string): string | undefined {
+/**
+ * A catalogued package wrapper applied where the handler is defined (`const list =
+ * asyncHandler(async (req, res) => …)` with express-async-handler): the function it was given,
+ * found through the call that made the package value (ExpressApi.factoryOf).
+ */
+function packageWrapped(ev: Evaluator, value: Value | undefined, site: Node): Inner | null {
+  if (value?.k !== 'pkg' || !value.called) return null;
+  const catalogued = handlerWrapperOf(value.name, value.member);
+  const made = catalogued ? ev.api.factoryOf(value) : undefined;
+  const i = made ? made.args.findIndex((a) => a.k === 'fn') : -1;
+  if (!catalogued || !made || i < 0) return null;
+  const applied = made.args.length === 1 ? { applied: made.site } : {};
+  return { node: site, value: made.args[i], wrapper: `${expressionName(made.site)} [${value.name}]`, shape: { ...catalogueShape(catalogued), ...applied } };
+}
+
+/** What the catalogue says a package wrapper does, as a WrappingRef reads it. */
+function catalogueShape(catalogued: HandlerWrapper): Pick<WrappingRef, 'kind' | 'beyond'> {
+  if ('does' in catalogued) return { kind: 'other', beyond: catalogued.does };
+  return { kind: catalogued.forwards === 'always' ? 'forwards' : 'forwards-promise' };
+}
+
+/** The function enclosing `fn` that declares the parameter `name`, and its name (`catchAsync` for `(fn) => (req, res, next) => fn(…)`). */
+function makerOf(fn: Node, name: string): { name: string; node: Node } | undefined {
   const maker = fn.getFirstAncestor((n) => Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isFunctionDeclaration(n));
   if (!maker || !(Node.isArrowFunction(maker) || Node.isFunctionExpression(maker) || Node.isFunctionDeclaration(maker))) return undefined;
   if (!maker.getParameters().some((p) => p.getName() === name)) return undefined;
   const holder = maker.getParent();
   const named = Node.isFunctionDeclaration(maker) ? maker.getName() : Node.isVariableDeclaration(holder) ? holder.getName() : undefined;
-  return named ?? '<anonymous>';
+  return { name: named ?? '<anonymous>', node: maker };
+}
+
+/**
+ * The call that applied the wrapper `maker` made in the scope `env` (`catchAsync(async (req, res)
+ * => …)` where the handler is defined): the evaluator's call scope, when that call has one argument
+ * and its callee is `maker`.
+ */
+function appliedCall(ev: Evaluator, env: Env, maker: Node): Node | undefined {
+  let scope: Env | null = env;
+  while (scope && !scope.call) scope = scope.parent;
+  const call = scope?.call;
+  if (!call || !Node.isCallExpression(call) || call.getArguments().length !== 1) return undefined;
+  const callee = ev.argValues.get(call.getExpression());
+  return callee?.k === 'fn' && callee.node === maker ? call : undefined;
 }
 
 function isReference(node: Node): boolean {
@@ -168,14 +210,16 @@ function wrappedArgument(ev: Evaluator, node: Node): Inner | null {
   if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return null;
   const wrapper = ev.argValues.get(callee);
   // Package calls taking a function are options callbacks (`cors(delegate)`) unless the package
-  // exists to wrap handlers.
-  if (wrapper?.k === 'pkg' && !WRAPPER_PACKAGES.has(wrapper.name)) return null;
+  // exists to wrap handlers (the catalogue's handlerWrapper).
+  const catalogued = wrapper?.k === 'pkg' ? handlerWrapperOf(wrapper.name, wrapper.member) : undefined;
+  if (wrapper?.k === 'pkg' && !catalogued) return null;
   if (wrapper?.k !== 'pkg' && wrapper?.k !== 'fn') return null;
-  for (const arg of call.getArguments()) {
-    const v = ev.argValues.get(arg);
-    if (FUNCTION_KINDS.has(arg.getKind()) || v?.k === 'fn') return { node: arg, value: v, ...(wrapper.k === 'pkg' ? { package: wrapper.name } : {}) };
-  }
-  return null;
+  const args = call.getArguments();
+  const arg = args.find((a) => FUNCTION_KINDS.has(a.getKind()) || ev.argValues.get(a)?.k === 'fn');
+  if (!arg) return null;
+  const read = wrapper.k === 'fn' ? wrapperShape(wrapper.node) : catalogueShape(catalogued!);
+  const shape = { ...read, ...(args.length === 1 ? { applied: call } : {}), ...(wrapper.k === 'fn' ? { definition: wrapper.node } : {}) };
+  return { node: arg, value: ev.argValues.get(arg), ...(wrapper.k === 'pkg' ? { package: wrapper.name } : {}), shape };
 }
 
 /** Source text on one line, at most 60 characters, for messages. */

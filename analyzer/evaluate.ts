@@ -22,7 +22,8 @@ import { hasEsmSyntax } from './file-facts.js';
 /** A lexical scope; bindings may be lazy (imports resolve on first read, like live bindings). */
 export class Env {
   private readonly vars = new Map<string, { value?: Value; lazy?: () => Value }>();
-  constructor(readonly parent: Env | null, readonly self: Value | null = null, readonly module: ModuleRecord | null = null) {}
+  /** `call`: for the scope of a function call, the call expression (a handler wrapper's maker applied: analyzer/entry.ts). */
+  constructor(readonly parent: Env | null, readonly self: Value | null = null, readonly module: ModuleRecord | null = null, readonly call: Node | null = null) {}
   declare(name: string, value: Value): void {
     this.vars.set(name, { value });
   }
@@ -885,7 +886,7 @@ export class Evaluator {
     if (this.depth >= MAX_CALL_DEPTH || running >= MAX_RECURSION_PER_FUNCTION) return unknown('recursion', site);
     if (!(Node.isFunctionDeclaration(node) || Node.isFunctionExpression(node) || Node.isArrowFunction(node) || Node.isMethodDeclaration(node) || Node.isGetAccessorDeclaration(node) || Node.isConstructorDeclaration(node))) return unknown('call-expression', site);
     const self = Node.isArrowFunction(node) ? null : fn.self ?? null;
-    const env = new Env(fn.env as Env, self);
+    const env = new Env(fn.env as Env, self, null, site);
     node.getParameters().forEach((p, i) => {
       if (p.isRestParameter()) return void this.bindPattern(p.getNameNode(), { k: 'array', items: args.slice(i) }, env);
       let v = args[i] ?? UNDEF;

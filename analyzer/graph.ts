@@ -36,6 +36,8 @@ export interface EntryRef {
   /** The argument expression at the registration site. */
   site: Node;
   wrappers: string[];
+  /** What reading each of `wrappers` found (model.ts Handler.wrapping), in the same order; absent without wrappers. */
+  wrapping?: WrappingRef[];
   async: boolean;
   arity: number | null;
   resolution: Resolution;
@@ -44,6 +46,15 @@ export interface EntryRef {
   factory?: FactoryRecord;
   /** Set when the argument is an adapter of the generated hooks module (adapters.ts). */
   adapter?: AdapterRef;
+}
+
+/** A wrapper as read (model.ts Wrapping), its places still nodes. */
+export interface WrappingRef {
+  name: string;
+  kind: 'forwards' | 'forwards-promise' | 'other';
+  beyond?: string;
+  applied?: Node;
+  definition?: Node;
 }
 
 interface LayerBase {

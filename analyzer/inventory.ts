@@ -434,7 +434,8 @@ export function distinct(reasons: Reason[]): Reason[] {
 
 /** The handler record of the last function of a route. */
 export function handlerOf(e: EntryRef, locate: Locate): Handler {
-  return { name: e.name, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), async: e.async, arity: e.arity, wrappers: e.wrappers };
+  const wrapping = e.wrapping?.map((w) => ({ name: w.name, kind: w.kind, ...(w.beyond ? { beyond: w.beyond } : {}), ...(w.applied ? { applied: locate(w.applied) } : {}), ...(w.definition ? { definition: locate(w.definition) } : {}) }));
+  return { name: e.name, origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}), async: e.async, arity: e.arity, wrappers: e.wrappers, ...(wrapping ? { wrapping } : {}) };
 }
 
 /**

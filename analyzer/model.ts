@@ -161,10 +161,13 @@ export type Origin = 'local' | 'package' | 'unknown';
  * recognised by provenance (the function is that module's): `expressMiddleware(fn)` and
  * `expressParam(name, fn)` run an Express function as a Fastify hook, `expressWildcard(name)` gives
  * an Express 5 wildcard parameter its value, `bodyLikeExpress` (a preHandler hook) and
- * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers.
+ * `bodyLeftToExpress` (a content-type parser) leave body parsing to the app's Express parsers; of
+ * the `fastify-like-express.*` module (same mark), `wildcardLikeExpress` gives Express 4's `*` its
+ * `req.params[0]` (`express-wildcard`) and `paramsLikeExpress(names)` lists Express 4's optional
+ * parameters as Express 4 does (`express-params`).
  */
 export interface Adapter {
-  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body';
+  kind: 'express-middleware' | 'express-param' | 'express-wildcard' | 'express-body' | 'express-params';
   /** express-middleware, express-param: the Express function inside, described as a chain entry is (`requireAuth`, `celebrate [celebrate]`). */
   wraps?: { name: string; origin: Origin; package?: string; definition?: Location };
   /** express-param, express-wildcard: the parameter name (folded from the first argument). */
@@ -217,6 +220,34 @@ export interface Handler {
   /** Declared parameters without default or rest (Function.length); null when unknown. */
   arity: number | null;
   wrappers: string[];
+  /** What reading each of `wrappers` found, in the same order (outermost first); absent when there are none. */
+  wrapping?: Wrapping[];
+}
+
+/**
+ * One wrapper around a handler (`asyncHandler` of `asyncHandler(async (req, res) => …)`), as the
+ * analyzer read it (issue 17): whether it only forwards — calls the function it wraps with its
+ * own (req, res, next) and hands a throw or a rejection to next, which a Fastify route does itself
+ * (Fastify awaits the handler and sends a rejection to the error handler) — and where it is
+ * applied, so that the routes stage can unwrap it (analyzer/wrapper-shape.ts; packages: the
+ * catalogue's `handlerWrapper`).
+ */
+export interface Wrapping {
+  /** As in `Handler.wrappers` (`catchAsync`, `asyncHandler [express-async-handler]`). */
+  name: string;
+  /**
+   * `forwards`: only forwards (`Promise.resolve(fn(req, res, next)).catch(next)`, `.catch((e) =>
+   * next(e))`, an async function awaiting it in a try whose catch calls next); `forwards-promise`:
+   * the same through `.catch` on what the function returns (`fn(req, res, next).catch(next)`), alike
+   * only for a function that returns a promise; `other`: it does more, said in `beyond`.
+   */
+  kind: 'forwards' | 'forwards-promise' | 'other';
+  /** For `other`: what it does beyond forwarding, completing "which …" (`also runs \`console.log(…)\``). */
+  beyond?: string;
+  /** The call that applies it (`asyncHandler(…)`), whose only argument is what it wraps; absent when the analysis did not find one. */
+  applied?: Location;
+  /** Where the function that makes the wrapper is (`const catchAsync = (fn) => …`), for a local wrapper. */
+  definition?: Location;
 }
 
 export interface ApiUse {
@@ -304,6 +335,36 @@ export interface StartSite {
   appArgument?: number;
 }
 
+/**
+ * A place in one of the project's test files that sends requests to the Express app itself (issue
+ * 17), the app recognised by its value — an import or `require` of the project module that exports
+ * it (tsconfig aliases included), or a variable a test hook assigns that to — never by name:
+ * supertest's `request(app)` (`supertest`) and `request.agent(app)` (`supertest-agent`),
+ * chai-http's `chai.request(app)`, `chai.request.agent(app)` and `request.execute(app)`
+ * (`chai-http`), `app.listen(…)` (`listen`), `http.createServer(app)` and the other Node server
+ * forms of StartSite (`create-server`); or the app handed to anything else that may send it requests
+ * (`helper`): a function of the project's own (a test helper), a package the analysis does not
+ * know, a value the test made (another Express app mounting it: `wrapper.use(app)`) — not an
+ * assertion or mocking package, a global (`expect(app)`) or a test callback's parameter
+ * (`t.mock.method(app, …)`). Apps a test builds for itself (`express()` in the test) are not the
+ * app and are not listed. Read by analyzer/test-drivers.ts.
+ */
+export interface TestDriver {
+  kind: 'supertest' | 'supertest-agent' | 'chai-http' | 'listen' | 'create-server' | 'helper';
+  /** The test file (POSIX, relative to the root) and the start of the call (or `new`) expression. */
+  location: Location;
+  /** The callee as written, line breaks and their indentation removed (`request`, `request.agent`, `chai.request`, `app.listen`, `http.createServer`, `getJson`). */
+  callee: string;
+  /** The expression that is the app, as written (`app`, `server.app`), where it starts and where it ends (exclusive). */
+  app: { text: string; location: Location; end: { line: number; column: number } };
+  /** The project module whose export the test got the app from (POSIX, relative to the root). */
+  from: string;
+  /** The test gets the app late: a `require(…)` inside a function (a test hook), or `import(…)`. */
+  late?: true;
+  /** `listen`: its last argument may be a callback (anything but a number, string, template or object literal). */
+  callback?: true;
+}
+
 export interface App {
   id: string;
   name: string;
@@ -314,6 +375,8 @@ export interface App {
   listen: { location: Location; args: string[] }[];
   /** Every place that starts the app (StartSite), each once, sorted by file, line and column. `listen` above keeps its own meaning (its `listen` calls only). */
   starts: StartSite[];
+  /** The places in test files that send requests to this app itself (TestDriver), sorted by file, line and column; absent when none. */
+  testDrivers?: TestDriver[];
   /** `fastify` for a Fastify instance (`Fastify()`); absent for an Express app. */
   framework?: Framework;
   /**

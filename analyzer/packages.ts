@@ -43,3 +43,17 @@ export function listed(table: Record<string, string[][]>, pkg: string, member: s
  * (analyzer-patterns.md §3 P28).
  */
 export const CONFIG_PACKAGES = new Set(['config', 'nconf', 'convict', '@nestjs/config', 'rc', 'dotenv', 'env-var', 'envalid']);
+
+/**
+ * Request clients of tests (analyzer/test-drivers.ts): package → the member path read off it
+ * (`''` for the package itself) → the kind of a call of it on the app. chai-http ≤ 4 adds
+ * `request` to chai (`chai.use(chaiHttp)`); chai-http 5 exports `request` with `execute`.
+ */
+export const TEST_CLIENTS: Record<string, Record<string, 'supertest' | 'supertest-agent' | 'chai-http'>> = {
+  supertest: { '': 'supertest', agent: 'supertest-agent' },
+  chai: { request: 'chai-http', 'request.agent': 'chai-http', 'request.execute': 'chai-http' },
+  'chai-http': { 'request.execute': 'chai-http', 'request.agent': 'chai-http' },
+};
+
+/** Packages of tests that assert on or mock what they are given and never send it requests: a call of theirs on the app is no test driver. */
+export const TEST_ASSERTION_PACKAGES = new Set(['chai', 'sinon', 'vitest', '@jest/globals', 'expect', 'should', 'assert', 'power-assert', 'node:test', 'testdouble']);

@@ -77,9 +77,11 @@ function servedByNotFoundHandler(key: string, after: Inventory): boolean {
 function countKeys(routes: Inventory['routes']): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of routes) {
-    // An Express 5 route with optional parameter groups (`{/:year}`) serves one route per form:
-    // Fastify needs one each. Wildcard groups (`{/*rest}`) keep one key, `/*` (as matchKey writes them).
-    const forms = /\{[^{}*]*:[^{}*]*\}/.test(r.path.full) && !r.path.full.includes('*') ? optionalForms(r.path.full) : [r.path.full];
+    // An Express 5 route with optional parameter groups (`{/:year}`), or an Express 4 one with optional
+    // parameters (`/:year?`), serves one route per form: Fastify needs one each. Wildcard groups
+    // (`{/*rest}`) keep one key, `/*` (as matchKey writes them).
+    const full = r.path.syntax === 'express4' ? r.path.full.replace(/\/:([A-Za-z_$][\w$]*)\?(?=\/|$)/g, '{/:$1}') : r.path.full;
+    const forms = /\{[^{}*]*:[^{}*]*\}/.test(full) && !full.includes('*') ? optionalForms(full) : [r.path.full];
     for (const full of forms) {
       const key = parityKey({ method: r.method, path: { ...r.path, full } });
       counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -40,6 +40,8 @@ export const BLOCKERS = {
   'setting-not-copied': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'An app setting Fastify must copy is known only at run time.' },
   'shared-server-settings': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "The app is started in the same folder as another, so it runs behind a module that copies the other app's settings, which differ from its own." },
   'body-parser-options': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "A body parser's options are known only at run time, so Fastify's routes cannot parse bodies the same way yet." },
+  'test-runner-without-fastify': { subject: 'project', stage: 'shim', liftedBy: 'human', summary: "The app's test runner is a version that cannot load Fastify (jest before 27.1.0), so its tests stay on the Express app until it is upgraded (reported by the shim, errors and routes stages alike)." },
+  'test-drives-express': { subject: 'file', stage: 'shim', liftedBy: 'human', summary: 'A test sends requests to the Express app itself in a form the stages cannot point at the Fastify server in front of it (reported by the shim, errors and routes stages alike), so it would miss what they move.' },
 
   // ── errors: app-level error and 404 handlers ─────────────────────────────────────────────
   'error-handler-router': { subject: 'error-handler', stage: 'errors', liftedBy: 'routes', summary: "A router's error handler: the routes stage moves it with the router, as its plugin's error handler." },
@@ -73,7 +75,7 @@ export const BLOCKERS = {
   'route-all': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "app.all() matches every method; Fastify's all() only the methods it knows." },
   'route-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The route is registered under a condition.' },
   'route-handler-package': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler comes from a package and works on Express’s req/res.' },
-  'route-handler-wrapped': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is wrapped (asyncHandler(fn)), and the wrapper calls it with Express’s (req, res, next).' },
+  'route-handler-wrapped': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is wrapped in a function that does more than pass rejections to next (it logs, answers itself, runs a generator), or that calls .catch on a handler that is not async: the wrapper cannot simply go. Wrappers that only forward are unwrapped.' },
   'route-earlier-layer': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Route middleware of an earlier route runs before it.' },
   'route-middleware-unresolved': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware was not resolved exactly.' },
   'route-middleware-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware runs only under a condition.' },

@@ -178,7 +178,27 @@ export interface MiddlewareEntry {
    * the Express app behind the bridge (server-module/build-fastify.ts `registerHandler`).
    */
   answersErrorsOnRaw?: true;
+  /**
+   * The package makes handler wrappers (`asyncHandler(fn)`, `co.wrap(fn)`): called with a function,
+   * it returns an Express handler that runs it, and the analyzer takes that function as the
+   * handler (analyzer/entry.ts; `Handler.wrappers`). The one table of such packages.
+   */
+  handlerWrapper?: HandlerWrapper;
 }
+
+/**
+ * What a package's handler wrapper does, read from its source at the version named (issue 17):
+ * - `forwards: 'always'`: it only calls the function with the request's arguments and hands a
+ *   throw or a rejection to `next` (`Promise.resolve(fn(...args)).catch(next)`), which a Fastify
+ *   route does itself (Fastify awaits the handler and sends a rejection to the error handler): the
+ *   routes stage unwraps it;
+ * - `forwards: 'promise'`: the same through `.catch` on what the function returns
+ *   (`fn(req, res, next).catch(next)`): alike only for a function that returns a promise (an async
+ *   one); Express hands a sync function's TypeError to next;
+ * - `does`: what it does beyond that, in words completing "which …" (the route stays, saying so).
+ * `member`: only that member of the package wraps (`wrap` of co); absent: the package's export itself.
+ */
+export type HandlerWrapper = { member?: string; source: string } & ({ forwards: 'always' | 'promise' } | { does: string });
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
 const EMPTY_JSON_CAVEAT = 'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).';
@@ -919,6 +939,67 @@ export const MIDDLEWARE = {
     stage: 'routes',
     safety: 'needs-care',
     source: '§3, §1.5',
+    handlerWrapper: { forwards: 'always', source: 'express-async-handler 1.2.0 index.js: `(...args) => Promise.resolve(fn(...args)).catch(args[args.length - 1])`' },
+  },
+  'express-async-wrap': {
+    package: 'express-async-wrap',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Unwrap: `wrap(fn)` → `fn` (an async `fn`).',
+    options: [],
+    caveats: ['It calls `.catch` on what the handler returns: a sync handler made Express answer with a TypeError, so only async handlers are unwrapped.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: 'Not a §3 row; express-async-wrap 1.0.0 lib/index.js',
+    handlerWrapper: { forwards: 'promise', source: 'express-async-wrap 1.0.0 lib/index.js: `(req, res, next) => fn(req, res, next).catch(next)` (four parameters for an error handler)' },
+  },
+  'express-promise-wrap': {
+    package: 'express-promise-wrap',
+    fastify: 'core',
+    kind: 'remove',
+    replacement: 'Unwrap: `wrap(fn)` → `fn` (an async `fn`).',
+    options: [],
+    caveats: ['It calls `.catch` on what the handler returns: a sync handler made Express answer with a TypeError, so only async handlers are unwrapped.'],
+    stage: 'routes',
+    safety: 'needs-care',
+    source: 'Not a §3 row; express-promise-wrap 0.2.2 dist/index.js',
+    handlerWrapper: { member: 'wrap', forwards: 'promise', source: 'express-promise-wrap 0.2.2 dist/index.js: `wrap(fn)` → `(req, res, next) => fn(req, res, next).catch(next)`' },
+  },
+  'async-handler': {
+    package: 'async-handler',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Rewrite the handler as an async function by hand (it runs on the `asyncawait` fibers), then drop the wrapper.',
+    options: [],
+    caveats: ['`asyncHandler(fn).cacheFor(ms)` caches answers by URL: a Fastify route needs its own cache.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; async-handler 0.0.3 index.js',
+    handlerWrapper: { does: "runs the handler through the asyncawait package's fibers (`async(fn)` with its own `await`) and can cache answers (`cacheFor`)", source: 'async-handler 0.0.3 index.js' },
+  },
+  '@awaitjs/express': {
+    package: '@awaitjs/express',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Drop `wrap` by hand where the handler always answers; where it relies on `next()` after its promise resolves, register what runs next as a hook.',
+    options: [],
+    caveats: ['`wrap(fn)` calls `next()` when the promise resolves and nothing was sent, so the request goes on to the next route or the 404 handler.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; @awaitjs/express 0.9.0 index.js',
+    handlerWrapper: { member: 'wrap', does: 'calls next() when the handler’s promise resolves without an answer (the request goes on to the next route)', source: '@awaitjs/express 0.9.0 index.js `wrap`' },
+  },
+  co: {
+    package: 'co',
+    fastify: 'none',
+    kind: 'none',
+    replacement: 'Rewrite `co.wrap(function* (req, res) { … yield p … })` as `async (req, res) => { … await p … }`; the routes stage then moves it.',
+    options: [],
+    caveats: ['Express 4 ignores the promise `co.wrap` returns: a rejection never reached the error handler (the request hung, Node reported an unhandled rejection); an async Fastify route sends it to the error handler.'],
+    stage: 'manual',
+    safety: 'no-equivalent',
+    source: 'Not a §3 row; co 4.6.0 index.js `co.wrap`',
+    handlerWrapper: { member: 'wrap', does: 'runs a generator function (`function*`, yielding promises), which the codemod does not rewrite; make it an async function (`yield` → `await`)', source: 'co 4.6.0 index.js: `co.wrap(fn)` returns `function () { return co.call(this, fn.apply(this, arguments)) }`' },
   },
   'http-errors': {
     package: 'http-errors',
@@ -1248,6 +1329,16 @@ export function middlewareFor(packageOrCallee: string, pkg?: string): Middleware
     if (entry(head) || head === 'express') return middlewareFor(name.slice(dot + 1), head);
   }
   return undefined;
+}
+
+/**
+ * The handler wrapper that `member` (the access path, `[]` for the export itself) of the npm
+ * package `pkg` is, when the catalogue says it makes one (`MiddlewareEntry.handlerWrapper`).
+ */
+export function handlerWrapperOf(pkg: string, member: readonly string[]): HandlerWrapper | undefined {
+  const wrapper = entry(packageRoot(pkg))?.handlerWrapper;
+  if (!wrapper) return undefined;
+  return (wrapper.member ? member.length === 1 && member[0] === wrapper.member : member.length === 0) ? wrapper : undefined;
 }
 
 /** Whether a bounded text holds for every version `range` admits, for none of them, or for some. */

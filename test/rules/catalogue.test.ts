@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { API, apiFor, type ApiEntry } from '../../rules/catalogue/api.js';
-import { MIDDLEWARE, middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { handlerWrapperOf, MIDDLEWARE, middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import { VERSIONS, isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 
 const STAGES = ['shim', 'errors', 'routes', 'plugins', 'schemas', 'unshim', 'manual'];
@@ -23,7 +23,7 @@ describe('middleware catalogue', () => {
       'cors', 'helmet', 'compression', 'cookie-parser', 'express-session', 'cookie-session', 'connect-flash',
       'morgan', 'multer', 'express-rate-limit', 'passport', 'csurf', 'serve-favicon', 'serve-static',
       'method-override', 'express-validator', 'celebrate', 'express-joi-validation', 'express-jwt',
-      'express-async-errors', 'express-async-handler', 'http-errors', 'response-time', 'express-fileupload',
+      'express-async-errors', 'express-async-handler', 'express-async-wrap', 'express-promise-wrap', 'async-handler', '@awaitjs/express', 'co', 'http-errors', 'response-time', 'express-fileupload',
       'connect-timeout', 'hpp', 'express-mongo-sanitize', 'errorhandler', 'pug', 'ejs', 'hbs',
       'express-handlebars', 'nunjucks', 'express-json-validator-middleware', 'connect-redis', 'connect-mongo', 'xss-clean', 'lusca',
       'express-validation', 'express-flash', 'view-helpers', 'pino-http', 'swagger-ui-express',
@@ -90,6 +90,18 @@ describe('middleware catalogue', () => {
     expect(MIDDLEWARE.morgan).toMatchObject({ fastify: 'core', kind: 'core', safety: 'safe' });
     expect(MIDDLEWARE.csurf.caveats.join(' ')).toMatch(/query\._csrf/);
     for (const k of ['pug', 'ejs', 'hbs', 'express-handlebars', 'nunjucks']) expect(MIDDLEWARE[k as keyof typeof MIDDLEWARE].fastify).toBe('@fastify/view');
+  });
+
+  it('is the one table of handler wrappers: each read from its source, only the forwarding ones unwrapped', () => {
+    const wrappers = Object.fromEntries(middleware.flatMap(([k, e]) => (e.handlerWrapper ? [[k, 'forwards' in e.handlerWrapper ? e.handlerWrapper.forwards : 'other']] : [])));
+    expect(wrappers).toEqual({ 'express-async-handler': 'always', 'express-async-wrap': 'promise', 'express-promise-wrap': 'promise', 'async-handler': 'other', '@awaitjs/express': 'other', co: 'other' });
+    for (const [, e] of middleware) if (e.handlerWrapper) expect(e.handlerWrapper.source).toMatch(/\d+\.\d+\.\d+/);
+    expect(handlerWrapperOf('express-async-handler', [])).toMatchObject({ forwards: 'always' });
+    expect(handlerWrapperOf('co', ['wrap'])).toMatchObject({ does: expect.stringMatching(/generator/) });
+    // Only the member that wraps: `co(fn)` runs a generator at once, it makes no handler.
+    expect(handlerWrapperOf('co', [])).toBeUndefined();
+    expect(handlerWrapperOf('express-promise-wrap', [])).toBeUndefined();
+    expect(handlerWrapperOf('cors', [])).toBeUndefined();
   });
 
   describe('what a moved route may keep running on Express (routes stage)', () => {
@@ -427,6 +439,11 @@ describe('the API catalogue is the table the handler rewrite reads (issue 15)', 
       'res.location': [{ member: 'location', args: [s('/a')] }],
       'res.attachment': [{ member: 'attachment', args: [s('a.csv')] }, { member: 'send', args: [s('x')] }],
       'res.locals': [{ member: 'locals', args: null }],
+      'res.getHeader': [{ member: 'getHeader', args: [s('x-a')] }],
+      'res.removeHeader': [{ member: 'removeHeader', args: [s('x-a')] }],
+      'res.append': [{ member: 'append', args: [s('x-a'), s('1')] }],
+      'res.vary': [{ member: 'vary', args: [s('Accept')] }],
+      'res.links': [{ member: 'links', args: [j.objectExpression([])] }],
     };
     const requestUses: Record<string, unknown[] | null> = { 'req.method': null, 'req.originalUrl': null, 'req.headers': null, 'req.url': null, 'req.path': null, 'req.get': [s('accept')], 'req.params': null, 'req.query': null, 'req.body': null, 'req.baseUrl': null, 'req.cookies': null, 'req.signedCookies': null };
     const outcome = (api: string, bridged: boolean) => {

@@ -219,4 +219,11 @@ describe('expressContentType', () => {
     expect(expressContentType('js')).toBeNull();
     expect(expressContentType('png')).toBeNull();
   });
+
+  it('refuses types Express 4 reads as written and Express 5 trimmed and lower-cased (the charset differs)', () => {
+    expect(expressContentType('TEXT/HTML')).toBeNull();
+    expect(expressContentType(' text/plain')).toBeNull();
+    expect(expressContentType('application/json5')).toBeNull();
+    expect(expressContentType('application/json; charset=utf-8')).toBe('application/json; charset=utf-8');
+  });
 });

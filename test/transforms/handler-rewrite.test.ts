@@ -7,8 +7,10 @@
  *   imports, the type-only imports the casts need and the dropped type imports, printed in the
  *   file's style (printWithStyle);
  * - `refuse.txt` instead of an output: a substring of the refusal;
- * - `expected.json`: `imports`, `typeImports`, `deltas`, `types`, `plugins`, `helperCalls` (each `[]` when absent) and
- *   `second`: what the same role does with the output — `refuses` or `unchanged` (idempotency);
+ * - `expected.json`: `imports`, `typeImports`, `deltas`, `types`, `plugins`, `helperCalls`, `likeExpress` (each `[]` when absent) and
+ *   `second`: what the same role does with the output — `refuses` or `unchanged` (idempotency), or
+ *   `converts` where the output still reads as Express code to the rewrite (`reply.send(err)` is a
+ *   `res.send` of a value known only at run time): the routes stage never plans a moved handler again;
  *   `noTypecheck`: why a TypeScript output is left out of the type check.
  * TypeScript outputs are type-checked together (tsc, strict) against the repository's express,
  * express-session and fastify types.
@@ -23,6 +25,7 @@ import { functionPaths, jFor, type Node } from '../../transforms/lib/ast.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../../transforms/lib/type-imports.js';
 import { printWithStyle } from '../../transforms/lib/print.js';
 import { detectStyle } from '../../transforms/lib/style.js';
+import { likeExpressModule } from '../../transforms/server-module/like-express-template.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CASES = path.join(REPO, 'fixtures/transforms/handler-rewrite');
@@ -37,7 +40,9 @@ interface Expected {
   plugins?: string[];
   /** HandlerRewrite.helperCalls (callees `req` is passed to first), also checked for a refusal when given. */
   helperCalls?: string[];
-  second?: 'refuses' | 'unchanged';
+  /** HandlerRewrite.likeExpress (functions of the generated fastify-like-express module it calls). */
+  likeExpress?: string[];
+  second?: 'refuses' | 'unchanged' | 'converts';
   /** Why the output is left out of the type check (e.g. the handler is still inside Express's router.get, where the routes stage takes it out). */
   noTypecheck?: string;
 }
@@ -129,12 +134,16 @@ describe('handler-rewrite fixtures', () => {
       expect(rewrite.types).toEqual(c.expected.types ?? []);
       expect(rewrite.plugins).toEqual(c.expected.plugins ?? []);
       expect(rewrite.helperCalls).toEqual(c.expected.helperCalls ?? []);
+      expect(rewrite.likeExpress).toEqual(c.expected.likeExpress ?? []);
     });
-    it(`${c.name}: a second run ${c.expected.second === 'unchanged' ? 'changes nothing' : 'refuses'}`, () => {
+    it(`${c.name}: a second run ${c.expected.second === 'unchanged' ? 'changes nothing' : c.expected.second === 'converts' ? 'converts' : 'refuses'}`, () => {
       const again = plan(c.file, c.output!, c.options);
       if (c.expected.second === 'unchanged') {
         expect(again.rewrite.refusals).toEqual([]);
         expect(again.print()).toBe(c.output);
+      } else if (c.expected.second === 'converts') {
+        expect(again.rewrite.refusals).toEqual([]);
+        expect(again.print()).not.toBe(c.output);
       } else {
         expect(c.expected.second).toBe('refuses');
         expect(again.rewrite.refusals).not.toEqual([]);
@@ -156,6 +165,8 @@ describe('handler-rewrite TypeScript outputs', () => {
     for (const c of typed) {
       writeFileSync(path.join(dir, `${c.name}.ts`), c.output!);
     }
+    // The module the routes stage writes next to the server module (a TypeScript ES module of an Express 4 app).
+    writeFileSync(path.join(dir, 'fastify-like-express.ts'), likeExpressModule({ module: 'esm', typescript: true }));
     // What @types/encodeurl declares; the routes stage adds the package (and its types in TypeScript projects).
     writeFileSync(path.join(dir, 'encodeurl.d.ts'), "declare module 'encodeurl' {\n  export default function encodeUrl(url: string): string;\n}\n");
     // What @types/content-disposition 0.5 declares (`export =` a function), trimmed to the call the rewrite writes.

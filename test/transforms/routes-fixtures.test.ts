@@ -26,6 +26,7 @@ const MOVED: Record<string, [number, number]> = {
   'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'esm-router': [3, 4],
+  'express4-paths': [4, 5],
   'helper-function': [2, 2],
   'later-middleware': [1, 2],
   'mounted-twice': [4, 4],
@@ -41,6 +42,8 @@ const MOVED: Record<string, [number, number]> = {
   'registrar-ts': [2, 2],
   'render-replaced': [3, 3],
   'router-error-chain': [0, 1],
+  'send-like-express': [3, 3],
+  'send-like-express-ts': [3, 3],
   'start-file-cjs': [5, 5],
   'sub-app': [3, 3],
   'sub-app-settings': [1, 4],
@@ -53,10 +56,18 @@ const MOVED: Record<string, [number, number]> = {
   'two-apps-one-module': [0, 2],
   'two-routers': [2, 3],
   'view-helpers-bridge': [2, 2],
+  'wrapped-cjs-exports': [5, 5],
+  'wrapped-esm-controllers': [3, 3],
+  'wrapped-no-change': [0, 0],
+  'wrapped-package-inline': [4, 4],
+  'wrapped-route-stays': [1, 3],
+  'wrapped-ts': [3, 3],
+  'wrapper-logs': [1, 2],
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
   'esm-router': ['route-handler-api'],
+  'express4-paths': ['route-path-syntax'],
   'later-middleware': ['route-later-middleware'],
   overlap: ['route-overlap'],
   'registrar-stays': ['route-registrar'],
@@ -66,10 +77,14 @@ const MANUAL: Record<string, string[]> = {
   'router-error-chain': ['route-router-error-handler'],
   'two-apps-one-module': ['route-shared-module', 'route-shared-module'],
   'two-routers': ['route-registration-shape'],
+  'wrapped-route-stays': ['route-partner-stays', 'route-unresolved'],
+  'wrapper-logs': ['route-handler-wrapped'],
 };
 /** DeferredItems per case as `stage:code`; absent: none. */
 const DEFERRED: Record<string, string[]> = {
   'package-middleware': ['plugins:route-middleware-package'],
+  'wrapped-no-change': ['plugins:route-handler-plugin-api', 'plugins:route-handler-plugin-api'],
+  'wrapped-route-stays': ['plugins:route-handler-plugin-api'],
 };
 
 describe('routes-move fixtures', () => {

@@ -35,7 +35,7 @@ describe('fastifyAgrees (earlier, later)', () => {
 });
 
 function route(raw: string, syntax: Route['path']['syntax'], params: Array<Partial<Route['path']['params'][number]>> = []): Route {
-  return { path: { raw, full: raw, syntax, params: params.map((p) => ({ name: 'x', optional: false, wildcard: false, fromMount: false, ...p })) } } as Route;
+  return { path: { raw, full: raw, syntax, params: params.map((p) => ({ name: 'x', optional: false, wildcard: false, fromMount: false, ...p })) }, mountChain: [] } as unknown as Route;
 }
 
 describe('fastifyPaths', () => {
@@ -52,5 +52,20 @@ describe('fastifyPaths', () => {
     expect(fastifyPaths(route('/{*splat}', 'express5', [{ name: 'splat', wildcard: true }]))).toEqual({ refuse: expect.stringContaining('fixed prefix') });
     expect(fastifyPaths(route('/a/:id(\\d+)', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
     expect(fastifyPaths(route('RegExp(/^\\/a$/)', 'regexp'))).toEqual({ refuse: expect.stringContaining('regexp syntax') });
+  });
+  it("turns Express 4's optional parameters into one route per form, with their names for paramsLikeExpress; refuses them with strict routing", () => {
+    expect(fastifyPaths(route('/users/:id?', 'express4', [{ name: 'id', optional: true }]))).toEqual({ paths: ['/users', '/users/:id'], express4: { params: ['id'] } });
+    expect(fastifyPaths(route('/archive/:year?/list', 'express4', [{ name: 'year', optional: true }]))).toEqual({ paths: ['/archive/list', '/archive/:year/list'], express4: { params: ['year'] } });
+    expect(fastifyPaths(route('/:a/:b?', 'express4', [{ name: 'a' }, { name: 'b', optional: true }]))).toEqual({ paths: ['/:a', '/:a/:b'], express4: { params: ['a', 'b'] } });
+    expect(fastifyPaths(route('/users/:id?', 'express4', [{ name: 'id', optional: true }]), true)).toEqual({ refuse: expect.stringContaining('strict routing') });
+    expect(fastifyPaths(route('/file.:ext?', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
+  });
+  it("turns Express 4's `*` of the app, and `/files/*` with strict routing, into find-my-way's `*` (wildcardLikeExpress); refuses it under a mount path and `/files/*` without strict routing", () => {
+    expect(fastifyPaths(route('*', 'express4', [{ name: '0', wildcard: true }]))).toEqual({ paths: ['*'], express4: { wildcard: true } });
+    expect(fastifyPaths(route('/*', 'express4', [{ name: '0', wildcard: true }]))).toEqual({ paths: ['/*'], express4: { wildcard: true } });
+    expect(fastifyPaths({ ...route('*', 'express4'), mountChain: [{ mountId: 'm', mountPath: '/api', location: { file: 'a.js', line: 1, column: 1 } }] } as Route)).toEqual({ refuse: expect.stringContaining('mounted under a path') });
+    expect(fastifyPaths(route('/files/*', 'express4'))).toEqual({ refuse: expect.stringContaining('Express answers /files/') });
+    expect(fastifyPaths(route('/files/*', 'express4'), true)).toEqual({ paths: ['/files/*'], express4: { wildcard: true } });
+    expect(fastifyPaths(route('/a/*/b', 'express4'))).toEqual({ refuse: expect.stringContaining('express4 syntax') });
   });
 });

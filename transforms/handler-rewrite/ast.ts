@@ -15,13 +15,50 @@ export interface Edit {
   run(): void;
 }
 
-/** Identifier paths in `fn` that refer to its parameter `name` (not shadowed, not property keys). */
+/**
+ * Identifier paths in `fn` that refer to its parameter `name` (not shadowed, not property keys). A
+ * `let`, `const` or `class` of the same name in a block inside `fn` shadows it there too (ast-types
+ * scopes are per function and catch clause only): `const res = await fetch(url); res.ok` is not Express's `res`.
+ */
 export function referencesOf(j: JSCodeshift, fn: ASTPath<Node>, name: string): Array<ASTPath<Node>> {
   const param = fn.node.params.find((p: Node) => p.type === 'Identifier' && p.name === name);
   return j(fn.get('body'))
     .find(j.Identifier, { name })
-    .filter((p) => isReference(p) && p.node !== param && lookup(p.scope, name) === fn.scope)
+    .filter((p) => isReference(p) && p.node !== param && lookup(p.scope, name) === fn.scope && !shadowedInBlock(p, fn, name))
     .paths();
+}
+
+/** Whether a block (or `for` head) between `p` and `fn` declares `name` with `let`, `const` or `class`. */
+function shadowedInBlock(p: ASTPath<Node>, fn: ASTPath<Node>, name: string): boolean {
+  for (let q = p.parent; q && q !== fn; q = q.parent) {
+    const node = q.node;
+    const statements: Node[] = node.type === 'BlockStatement' || node.type === 'StaticBlock' ? node.body : node.type === 'SwitchStatement' ? node.cases.flatMap((c: Node) => c.consequent) : [];
+    const heads: Node[] = node.type === 'ForStatement' ? [node.init] : node.type === 'ForInStatement' || node.type === 'ForOfStatement' ? [node.left] : [];
+    for (const s of [...statements, ...heads]) {
+      if (s?.type === 'VariableDeclaration' && s.kind !== 'var' && s.declarations.some((d: Node) => patternNames(d.id).includes(name))) return true;
+      if (s?.type === 'ClassDeclaration' && s.id?.name === name) return true;
+    }
+  }
+  return false;
+}
+
+/** The names a binding pattern declares (`a`, `{ a, b: c }`, `[d, ...e]`, `f = 1`). */
+function patternNames(pattern: Node): string[] {
+  if (!pattern) return [];
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((prop: Node) => patternNames(prop.type === 'RestElement' ? prop.argument : prop.value));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((e: Node) => patternNames(e));
+    case 'AssignmentPattern':
+      return patternNames(pattern.left);
+    case 'RestElement':
+      return patternNames(pattern.argument);
+    default:
+      return [];
+  }
 }
 
 /**

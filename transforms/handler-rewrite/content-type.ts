@@ -27,10 +27,20 @@ const EXTENSION_TYPES: Record<string, string> = {
   csv: 'text/csv',
 };
 
-/** The full content type Express sets for `res.type(t)` / `res.set('Content-Type', t)`, or null when it depends on mime tables we do not copy. */
+/**
+ * The full content type Express sets for `res.type(t)` / `res.set('Content-Type', t)`, or null when it
+ * depends on mime tables we do not copy, or Express 4 and 5 set it differently: Express 4 (mime 1.x)
+ * tests the type as written, case-sensitively and from its first character, with a prefix regex
+ * (`TEXT/HTML`, ` text/plain` and `application/json5` get no charset, `application/jsonx` one);
+ * Express 5 (mime-types) reads the type trimmed and lower-cased from mime-db.
+ */
 export function expressContentType(t: string): string | null {
   const bare = t.replace(/^\./, '');
-  if (t.includes('/')) return withCharset(t);
+  if (t.includes('/')) {
+    const media = t.split(';')[0];
+    if (media !== media.trim().toLowerCase() || /^application\/(javascript|json)(?!$)/.test(media)) return null;
+    return withCharset(t);
+  }
   const type = EXTENSION_TYPES[bare.toLowerCase()];
   return type ? withCharset(type) : null;
 }

@@ -18,6 +18,9 @@
  * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
  *   reply-forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
+ * - A route handler a wrapper that went had wrapped (`resultAwaited`, routes-move/unwrap.ts): an
+ *   expression body that is not an answer refuses — the wrapper passed the rejection of that value
+ *   to next, and made the block a Fastify handler needs, it would be a dropped promise.
  * - A sync route middleware becomes a callback-style hook `(request, reply, next)`: Fastify's
  *   `done` has next's meaning. An async one becomes `(request, reply)` (Fastify rejects async
  *   hooks that take `done`): `next()` → `return;`, `next(err)` → `throw err`, and an answer must be
@@ -44,6 +47,8 @@ export interface FlowInput {
   chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>;
   /** Every identifier name used in the function (namesIn), for the names the rewrite adds. */
   taken: Set<string>;
+  /** A wrapper that went handed a rejection of what the function returns to next (HandlerOptions.resultAwaited). */
+  resultAwaited?: boolean;
 }
 
 /** The flow plan: refusals, expression-level edits (run with the other expression edits) and statement-level edits (run after them). */
@@ -110,7 +115,11 @@ export function planFlow(input: FlowInput): FlowPlan {
 
   const body = fn.node.body;
   const answerBody = body.type !== 'BlockStatement' && chainTops.has(body) && returnsReply(chainTops.get(body)!.links);
-  if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) plan.late.push(() => toBlock(j, fn));
+  if (body.type !== 'BlockStatement' && !handledBody.done && !answerBody) {
+    // Its wrapper passed the rejection of this value to next; as a block's statement, nothing would.
+    if (input.resultAwaited && !(body.type === 'UnaryExpression' && body.operator === 'void')) refuse(`it gives its wrapper \`${snippet(body)}\`, whose rejection the wrapper handed to next; made the statement a Fastify handler needs, a rejection would reach no error handler`);
+    plan.late.push(() => toBlock(j, fn));
+  }
 
   plan.late.push(...plan.unwraps);
   // An answer that completes after the call (reply.view reads its template first) is one from a callback too.

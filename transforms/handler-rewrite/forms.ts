@@ -10,6 +10,7 @@
  */
 import type { JSCodeshift } from 'jscodeshift';
 import { API, type ApiEntry } from '../../rules/catalogue/api.js';
+import type { LikeExpressFunction } from '../server-module/like-express-template.js';
 
 /** An expression node (jscodeshift's `ExpressionKind`, kept loose so rows stay readable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -71,6 +72,23 @@ export interface FormContext {
   views?: true | string;
   /** With `views: true`: res.render renders through the replacement the app's middleware put on Express's response (HandlerOptions.renderReplaced). */
   renderReplaced?: boolean;
+  /**
+   * The function sets Content-Type with Node's `res.setHeader` (written as given; Express's res.send
+   * gives a string body its charset later): `sends` when it is a route handler whose every answer is
+   * `res.send(…)` or `res.json(…)` (through Express's own, `sendLikeExpress` / `jsonLikeExpress`,
+   * which set that charset), `res.end()` or `res.sendStatus(…)`; `other` when it answers otherwise,
+   * or is middleware (the answer comes after).
+   * Absent: it does not.
+   */
+  rawContentType?: 'sends' | 'other';
+  /**
+   * On a moved route: `res` members whose calls run Express's own method through the generated
+   * fastify-like-express module, because the app's middleware replaced `res.send` or `res.json` and
+   * Express's methods call the replacement (`send`, `json`, `sendStatus`; routes-move/replaced-send.ts).
+   */
+  throughExpress?: ReadonlySet<string>;
+  /** On a moved route: why `res.send` of a value that may be JSON refuses (the app replaced res.json in a way that cannot run through Express's own; routes-move/replaced-send.ts). */
+  jsonReplaced?: string;
 }
 
 /**
@@ -82,9 +100,11 @@ export type FormNeed = 'encodeurl' | 'content-disposition';
 /**
  * One Fastify step: a call on the reply (`code(404)`) or a property path (`raw.headersSent`);
  * with `raw`, the path is read on Express's own response (`reply.raw`, cast to Express's
- * `Response` in TypeScript by the caller's `rawOf`).
+ * `Response` in TypeScript by the caller's `rawOf`); `likeExpress`: a call of a function of the
+ * generated fastify-like-express module with the reply first (`sendLikeExpress(reply, body)`,
+ * server-module/like-express-template.ts), which returns the reply; it ends its link.
  */
-export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; raw?: true };
+export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; raw?: true } | { likeExpress: LikeExpressFunction; args: Expr[] };
 
 /**
  * What one link becomes: its steps, the modules they call (`needs`) and the framework-default ids
@@ -92,6 +112,11 @@ export type ReplyStep = { call: string; args: Expr[] } | { property: string[]; r
  * and the Fastify plugins it needs registered in the route's context (`plugins`, e.g. `@fastify/view`).
  */
 export type FormResult = { steps: ReplyStep[]; needs?: FormNeed[]; deltas?: string[]; plugins?: string[] } | Refusal;
+
+/** The functions of the generated fastify-like-express module a step calls. */
+export function likeExpressOf(steps: ReplyStep[]): LikeExpressFunction[] {
+  return steps.flatMap((s) => ('likeExpress' in s ? [s.likeExpress] : []));
+}
 
 /** Why a form cannot be written; `waitsFor`: the stage that brings what it needs (a plugin), when that is all that is missing. */
 export interface Refusal {

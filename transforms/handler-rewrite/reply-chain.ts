@@ -46,7 +46,8 @@ export function replyChainAt(ref: any): { links: ChainLink[]; top: any } {
  * (`json` → `send`), its arguments replaced only when they changed, and the steps before the last
  * are inserted in front of it (`res.send(s)` → `res.type('text/html; charset=utf-8').send(s)`).
  * A `raw` step is read on `rawOf(object)` (default `object.raw`; in TypeScript the caller casts it
- * to Express's Response). The root identifier is left for the caller to rename. Editing in place keeps the untouched
+ * to Express's Response); a `likeExpress` step turns the link's call into a call of that function
+ * with the chain so far first. The root identifier is left for the caller to rename. Editing in place keeps the untouched
  * arguments as they were written (recast reprints only what changed).
  */
 export function applyReplySteps(j: JSCodeshift, links: ChainLink[], steps: ReplyStep[][], rawOf: (reply: Expr) => Expr = (reply) => j.memberExpression(reply, j.identifier('raw'))): void {
@@ -54,7 +55,16 @@ export function applyReplySteps(j: JSCodeshift, links: ChainLink[], steps: Reply
     const own = steps[i];
     const last = own[own.length - 1];
     let object = link.memberNode.object;
-    for (const step of own.slice(0, -1)) object = 'call' in step ? j.callExpression(j.memberExpression(object, j.identifier(step.call)), step.args) : step.property.reduce((o, p) => j.memberExpression(o, j.identifier(p)), step.raw ? rawOf(object) : object);
+    for (const step of own.slice(0, -1)) {
+      if ('likeExpress' in step) throw new Error(`${step.likeExpress} must be the last step of its link`);
+      object = 'call' in step ? j.callExpression(j.memberExpression(object, j.identifier(step.call)), step.args) : step.property.reduce((o, p) => j.memberExpression(o, j.identifier(p)), step.raw ? rawOf(object) : object);
+    }
+    if ('likeExpress' in last) {
+      // `reply.code(201).send(x)` → `sendLikeExpress(reply.code(201), x)`: the same call node, so a link after it chains on its result.
+      link.callNode.callee = j.identifier(last.likeExpress);
+      link.callNode.arguments = [object, ...last.args];
+      return;
+    }
     if ('call' in last) {
       if (link.memberNode.property.name !== last.call) link.memberNode.property = j.identifier(last.call);
       const same = last.args.length === link.args!.length && last.args.every((a, k) => a === link.args![k]);

@@ -17,7 +17,8 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { ApiEntry } from '../../rules/catalogue/api.js';
 import { expressContentType } from './content-type.js';
-import { memberRow, noFormReason, type Expr, type FormContext, type FormNeed, type FormResult, type Refusal, type ReplyStep } from './forms.js';
+import { likeExpressOf, memberRow, noFormReason, type Expr, type FormContext, type FormNeed, type FormResult, type Refusal, type ReplyStep } from './forms.js';
+import type { LikeExpressFunction } from '../server-module/like-express-template.js';
 import { renderForm } from './view-render.js';
 
 /**
@@ -59,15 +60,26 @@ function setHeader(args: Expr[], ctx: FormContext): FormResult {
 }
 
 /**
- * `res.setHeader(name, value)` (Node's): `reply.header(name, value)` for a literal name other than
- * Content-Type, which Express's res.send would give a charset for a string body (lib/response.js).
+ * `res.setHeader(name, value)` (Node's): `reply.header(name, value)` for a literal name. Content-Type
+ * is written as given, and Express's res.send gives it a charset when the body is a string (or JSON):
+ * it converts only in a route handler whose every answer is `res.send(…)` or `res.json(…)` — each
+ * through Express's own (`sendLikeExpress`, `jsonLikeExpress`), which does the same —, `res.end()` or
+ * `res.sendStatus(…)` (FormContext.rawContentType).
  */
-function setNodeHeader(args: Expr[]): FormResult {
+function setNodeHeader(args: Expr[], ctx: FormContext): FormResult {
   if (args.length !== 2) return refuse(`res.setHeader with ${args.length} argument(s)`);
   const name = stringArg(args, 0);
   if (name === null) return refuse('res.setHeader(name, …) with a header name known only at run time');
-  if (name.toLowerCase() === 'content-type') return refuse("res.setHeader('Content-Type', …): Express's res.send adds a charset to it for a string body, Fastify writes it as given; use res.type(…)");
+  if (name.toLowerCase() === 'content-type' && !(ctx.fastifyRoute && ctx.rawContentType === 'sends')) {
+    return refuse("res.setHeader('Content-Type', …): Express's res.send adds a charset to it for a string body, Fastify writes it as given (it converts only in a moved route handler whose every answer is res.send(…), res.json(…), res.end() or res.sendStatus(…)); use res.type(…)");
+  }
   return { steps: [call('header', args[0], args[1])] };
+}
+
+/** A call of a function of the generated fastify-like-express module, on a moved route (where the routes stage writes it). */
+function likeExpress(name: LikeExpressFunction, args: Expr[], ctx: FormContext, reason: string): FormResult {
+  if (!ctx.fastifyRoute) return refuse(reason);
+  return { steps: [{ likeExpress: name, args }] };
 }
 
 /** `res.type(t)` / `res.contentType(t)`. */
@@ -78,11 +90,22 @@ function setType(args: Expr[], ctx: FormContext): FormResult {
   return { steps: [call('type', ctx.j.stringLiteral(type))] };
 }
 
-/** `res.send(body)`: Express picks the content type from the body (lib/response.js `send`). */
+/**
+ * `res.send(body)`: Express picks the content type from the body (lib/response.js `send`). A value
+ * whose kind is known only at run time (or a number, which Express 4 reads as a status and 5 as
+ * JSON, or any value after a Content-Type set with res.setHeader) goes through `sendLikeExpress`
+ * on a moved route: the choice Express's res.send makes, made at run time.
+ */
 function send(args: Expr[], ctx: FormContext): FormResult {
   if (args.length > 1) return refuse('res.send(body, status) (Express 4 signature)');
+  if (ctx.throughExpress?.has('send')) return likeExpress('sendLikeExpress', args, ctx, 'res.send runs a replacement the app\'s middleware put on Express\'s response');
   if (args.length === 0) return { steps: [call('send')] };
   const kind = ctx.kindOf(args[0]);
+  if (ctx.jsonReplaced && kind !== 'string' && kind !== 'nullish') return refuse(ctx.jsonReplaced);
+  if (ctx.rawContentType === 'sends' || kind === 'unknown' || kind === 'number' || (kind === 'object' && ctx.jsonSettings)) {
+    const reason = kind === 'number' ? 'res.send(number): Express 4 treats it as a status code, Express 5 as JSON' : 'res.send of a value whose type is known only at run time: Express picks the content type (HTML, JSON, binary) from it';
+    return likeExpress('sendLikeExpress', [args[0]], ctx, kind === 'object' ? JSON_SETTINGS : reason);
+  }
   switch (kind) {
     case 'object':
       // Express's res.send hands an object (not a Buffer) to res.json, with the app's JSON settings.
@@ -93,17 +116,20 @@ function send(args: Expr[], ctx: FormContext): FormResult {
     case 'nullish':
       // res.send(null): empty body without a content type; reply.send(null) would send "null" as JSON.
       return { steps: [call('send')] };
-    case 'number':
-      return refuse('res.send(number): Express 4 treats it as a status code, Express 5 as JSON');
-    default:
-      return refuse('res.send of a value whose type is known only at run time: Express picks the content type (HTML, JSON, binary) from it');
   }
 }
 
-/** `res.json(body)`. */
+/** Why res.json has no native form in an app with JSON print settings reply.send does not reproduce. */
+const JSON_SETTINGS = "res.json (or res.send of an object) in an app that sets 'json replacer', 'json escape' or a 'json spaces' that is not a number: reply.send does not print the same text";
+
+/**
+ * `res.json(body)`: `reply.send(obj)` for an object, else the text Express prints with its type;
+ * Express's own res.json (`jsonLikeExpress`) on a moved route where the app's JSON settings or a
+ * replaced method (FormContext.throughExpress) or a type set with res.setHeader decide the answer.
+ */
 function json(args: Expr[], ctx: FormContext): FormResult {
-  if (ctx.jsonSettings) return refuse("res.json (or res.send of an object) in an app that sets 'json replacer', 'json escape' or a 'json spaces' that is not a number: reply.send does not print the same text");
   if (args.length > 1) return refuse('res.json(body, status) (Express 4 signature)');
+  if (ctx.jsonSettings || ctx.throughExpress?.has('json') || ctx.rawContentType === 'sends') return likeExpress('jsonLikeExpress', args, ctx, ctx.jsonSettings ? JSON_SETTINGS : 'res.json after res.setHeader(\'Content-Type\', …)');
   const { j } = ctx;
   if (args.length === 1 && ctx.kindOf(args[0]) === 'object' && !ctx.jsonSpaces) return { steps: [call('send', args[0])] };
   // A string, a number, null or an Error (reply.send would send raw text or take the error path),
@@ -114,8 +140,9 @@ function json(args: Expr[], ctx: FormContext): FormResult {
   return { steps: [call('type', j.stringLiteral(JSON_TYPE)), call('send', body)] };
 }
 
-/** `res.sendStatus(code)`: the status and its text as a text/plain body. */
+/** `res.sendStatus(code)`: the status and its text as a text/plain body (Express's own through `sendStatusLikeExpress` where the app replaced res.send). */
 function sendStatus(args: Expr[], ctx: FormContext): FormResult {
+  if (ctx.throughExpress?.has('sendStatus')) return likeExpress('sendStatusLikeExpress', args, ctx, 'res.sendStatus runs a replacement the app\'s middleware put on Express\'s response');
   const code = args[0];
   if (!code || code.type !== 'NumericLiteral') return refuse('res.sendStatus(…) with a status known only at run time');
   const text = STATUS_CODES[code.value] ?? String(code.value);
@@ -254,6 +281,27 @@ function extensionOf(name: Expr): string | null {
   return tail.slice(dot + 1) || null;
 }
 
+/** `res.append(name, value)`: `appendLikeExpress(reply, name, value)` for a literal name other than Content-Type (res.set adds a charset there). */
+function append(args: Expr[], ctx: FormContext): FormResult {
+  if (args.length !== 2) return refuse(`res.append with ${args.length} argument(s)`);
+  const name = stringArg(args, 0);
+  if (name === null) return refuse('res.append(name, …) with a header name known only at run time');
+  if (name.toLowerCase() === 'content-type') return refuse("res.append('Content-Type', …): Express's res.set adds a charset (and throws for several values)");
+  return likeExpress('appendLikeExpress', args, ctx, 'res.append has no Fastify form outside a moved route');
+}
+
+/** `res.vary(field)` → `varyLikeExpress(reply, field)` (the vary package, as Express calls it). */
+function varyField(args: Expr[], ctx: FormContext): FormResult {
+  if (args.length !== 1) return refuse(`res.vary with ${args.length} argument(s)`);
+  return likeExpress('varyLikeExpress', args, ctx, 'res.vary has no Fastify form outside a moved route');
+}
+
+/** `res.links(links)` → `linksLikeExpress(reply, links)` (Express's Link format for the app's major). */
+function linkHeader(args: Expr[], ctx: FormContext): FormResult {
+  if (args.length !== 1) return refuse(`res.links with ${args.length} argument(s)`);
+  return likeExpress('linksLikeExpress', args, ctx, 'res.links has no Fastify form outside a moved route');
+}
+
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
 function locals(_args: Expr[], ctx: FormContext): FormResult {
   if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
@@ -272,6 +320,11 @@ export const REPLY_CONVERTERS: Readonly<Record<string, Convert>> = {
   'res.sendStatus': sendStatus,
   'res.set': setHeader,
   'res.setHeader': setNodeHeader,
+  'res.getHeader': (args) => (args.length === 1 ? { steps: [call('getHeader', args[0])] } : refuse('res.getHeader without one argument')),
+  'res.removeHeader': (args) => (args.length === 1 ? { steps: [call('removeHeader', args[0])] } : refuse('res.removeHeader without one argument')),
+  'res.append': append,
+  'res.vary': varyField,
+  'res.links': linkHeader,
   'res.type': setType,
   'res.get': (args) => (args.length === 1 ? { steps: [call('getHeader', args[0])] } : refuse('res.get without one argument')),
   'res.end': (args) => (args.length === 0 ? { steps: [call('send')] } : refuse('res.end(data): Node sends it without a content type, reply.send adds text/plain')),
@@ -294,7 +347,7 @@ function replyRow(member: string): ApiEntry | undefined {
  * What one `res` chain becomes: the Fastify steps of each link (same order as the links), the
  * modules, framework deltas and Fastify plugins they bring, or the first refusal.
  */
-export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[]; plugins: string[] } | Refusal {
+export function convertReplyChain(links: Array<{ member: string; args: Expr[] | null }>, ctx: FormContext): { links: ReplyStep[][]; needs: FormNeed[]; deltas: string[]; plugins: string[]; likeExpress: LikeExpressFunction[] } | Refusal {
   const out: ReplyStep[][] = [];
   const needs = new Set<FormNeed>();
   const deltas = new Set<string>();
@@ -313,7 +366,7 @@ export function convertReplyChain(links: Array<{ member: string; args: Expr[] | 
     result.deltas?.forEach((d) => deltas.add(d));
     result.plugins?.forEach((p) => plugins.add(p));
   }
-  return { links: out, needs: [...needs], deltas: [...deltas], plugins: [...plugins] };
+  return { links: out, needs: [...needs], deltas: [...deltas], plugins: [...plugins], likeExpress: [...new Set(out.flatMap(likeExpressOf))] };
 }
 
 /** Whether the Express call returns `res`, so a chain goes on after it (`res.status(404).json(…)`). */

@@ -25,7 +25,7 @@ import type { ASTPath, JSCodeshift } from 'jscodeshift';
 import { pathsOfType } from '../lib/ast.js';
 import type { Expr, FormContext, FormNeed } from './forms.js';
 import { applyReplySteps, replyChainAt, type ChainLink } from './reply-chain.js';
-import { convertReplyChain } from './reply-forms.js';
+import { answersRequest, convertReplyChain } from './reply-forms.js';
 import { convertRequestUse } from './request-forms.js';
 import type { Node } from '../lib/ast.js';
 import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
@@ -116,6 +116,21 @@ export interface HandlerOptions {
    * through that replacement (plugin-registrations/view.ts RENDER_LIKE_EXPRESS).
    */
   renderReplaced?: boolean;
+  /**
+   * Roles `route` and `hook`: the `res` members whose calls run Express's own method (through the
+   * generated fastify-like-express module) because the app's middleware replaced `res.send` or
+   * `res.json` (FormContext.throughExpress; routes-move/replaced-send.ts). A list: options cross to workers as JSON.
+   */
+  throughExpress?: string[];
+  /** Roles `route` and `hook`: FormContext.jsonReplaced (why res.send of a value that may be JSON stays). */
+  jsonReplaced?: string;
+  /**
+   * Role `route`: the function was wrapped in a wrapper that went (routes-move/unwrap.ts), which
+   * handed a rejection of what it returns to next. An expression body that is not an answer then
+   * refuses: made a block, the promise it gives would no longer be returned, and its rejection would
+   * reach no error handler (flow.ts).
+   */
+  resultAwaited?: boolean;
 }
 
 /** The outcome of looking at a handler. */
@@ -142,6 +157,13 @@ export interface HandlerRewrite {
   typeImports: TypeImport[];
   /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
   deltas: string[];
+  /**
+   * The functions of the generated fastify-like-express module the rewritten function calls
+   * (`sendLikeExpress` for `res.send` of a value known only at run time), sorted: the routes stage
+   * imports them under these names from the module it writes next to the server module
+   * (server-module/like-express-template.ts). Only on moved routes (roles route, hook, helper); else empty.
+   */
+  likeExpress: string[];
   /**
    * Fastify plugins the rewritten function needs registered in its route's context, by npm name
    * (`['@fastify/view']` when it renders); the routes stage registers them in `movedRoutes`
@@ -178,7 +200,7 @@ const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body
 /** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
 function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
   const all = [...refusals];
-  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], plugins: [], helperCalls, forwards, apply: () => undefined };
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], likeExpress: [], plugins: [], helperCalls, forwards, apply: () => undefined };
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
@@ -246,6 +268,8 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     contentDisposition: contentDisposition?.local,
     views: options.role === 'route' || options.role === 'error' || options.role === 'not-found' ? options.views : undefined,
     renderReplaced: options.role === 'route' && options.renderReplaced,
+    ...(bridged && options.throughExpress?.length ? { throughExpress: new Set(options.throughExpress) } : {}),
+    ...(bridged && options.jsonReplaced ? { jsonReplaced: options.jsonReplaced } : {}),
   };
   // Calls handing req and res on to another handler (forwards.ts): found by either parameter, allowed when the callee moves too.
   const forwards = new Set<string>();
@@ -254,16 +278,17 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     if (call) forwards.add(call.callee);
     return !!call && !!options.forwardTo && Object.hasOwn(options.forwardTo, call.callee) && options.forwardTo[call.callee] === call.role;
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [] };
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded, answers: options.role === 'route' }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [], likeExpress: [] };
   const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded) : { refusals: [], edits: [], reads: [], helperCalls: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
   }
   const waiting = new Set(replies.waiting);
+  if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, resultAwaited: flowRole === 'route' && !!options.resultAwaited });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -287,6 +312,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
     typeImports: raw.imports(),
     deltas: replies.deltas,
+    likeExpress: replies.likeExpress,
     plugins: replies.plugins,
     apply() {
       for (const edit of edits.sort((a, b) => a.size - b.size)) edit.run();
@@ -313,11 +339,11 @@ interface UsesPlan {
  * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean; forwarded: (ref: ASTPath<Node>) => boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[] } {
-  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>() };
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean; forwarded: (ref: ASTPath<Node>) => boolean; answers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[]; likeExpress: string[] } {
+  const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>(), likeExpress: new Set<string>() };
   // `res` handed on to a handler that moves too (forwards.ts): renaming the parameter is its whole edit.
   const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref)).map((ref) => replyChainAt(ref));
-  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)) };
+  const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)), ...rawContentTypeOf(resChains, opts.answers) };
   for (const chain of resChains) {
     if (!chain.links.length) {
       plan.refusals.push(`it passes \`${resName}\` on as a value (Express's response object has no Fastify counterpart)`);
@@ -335,6 +361,7 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
     result.needs.forEach((n) => plan.needs.add(n));
     result.deltas.forEach((d) => plan.deltas.add(d));
     result.plugins.forEach((p) => plan.plugins.add(p));
+    result.likeExpress.forEach((f) => plan.likeExpress.add(f));
     if (result.links.some((steps) => steps.some((s) => 'raw' in s && s.raw))) raw.use('Response');
     plan.edits.push({
       size: sizeOf(chain.top.node),
@@ -345,7 +372,35 @@ function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBa
       },
     });
   }
-  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins] };
+  return { ...plan, needs: [...plan.needs], deltas: [...plan.deltas], plugins: [...plan.plugins], likeExpress: [...plan.likeExpress].sort() };
+}
+
+/** The members a route handler may answer with after setting Content-Type with res.setHeader (FormContext.rawContentType). */
+const RAW_TYPE_ANSWERS: ReadonlySet<string> = new Set(['send', 'json', 'end', 'sendStatus']);
+
+/** FormContext.rawContentType of a function from its `res` chains; `answers`: it is a route handler (the answer is its own). */
+function rawContentTypeOf(chains: Array<{ links: ChainLink[] }>, answers: boolean): Pick<FormContext, 'rawContentType'> {
+  const sets = chains.some((c) => c.links.some((l) => l.member === 'setHeader' && l.args?.[0]?.type === 'StringLiteral' && /^content-type$/i.test(l.args[0].value)));
+  if (!sets) return {};
+  const others = chains.filter((c) => answersRequest(c.links) && !RAW_TYPE_ANSWERS.has(c.links[c.links.length - 1].member));
+  return { rawContentType: answers && !others.length ? 'sends' : 'other' };
+}
+
+/**
+ * A function of the generated fastify-like-express module the rewrite would call, whose name the
+ * file already binds to something else (an import from that module is the rewrite's own, from a
+ * former run): the call would reach the wrong function.
+ */
+function likeExpressNameRefusals(j: JSCodeshift, program: ASTPath<Node>, fileNames: Set<string>, names: string[]): string[] {
+  const imported = new Set<string>();
+  const tree = j(program);
+  for (const p of pathsOfType(j, tree, 'ImportDeclaration')) if (/fastify-like-express(\.[cm]?[jt]s)?$/.test(String(p.node.source.value))) for (const s of p.node.specifiers ?? []) imported.add(s.local.name);
+  for (const p of pathsOfType(j, tree, 'VariableDeclarator')) {
+    const init = p.node.init;
+    const from = init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' ? String(init.arguments[0]?.value) : '';
+    if (/fastify-like-express(\.[cm]?[jt]s)?$/.test(from) && p.node.id.type === 'ObjectPattern') for (const prop of p.node.id.properties) if (prop.value?.type === 'Identifier') imported.add(prop.value.name);
+  }
+  return names.filter((n) => fileNames.has(n) && !imported.has(n)).map((n) => `the file already uses the name ${n}, which the rewrite would import from the generated fastify-like-express module`);
 }
 
 /**

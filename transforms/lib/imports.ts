@@ -4,7 +4,7 @@
  * `require` by the module's system), and removing a binding nothing uses any more.
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
-import type { Node } from './ast.js';
+import { textOf, type Node } from './ast.js';
 import type { ImportForm } from './exports.js';
 
 type Quote = 'single' | 'double';
@@ -51,8 +51,12 @@ export function removeUnusedImport(j: JSCodeshift, root: Collection, name: strin
       const props: Node[] = p.node.id.properties;
       const kept = props.filter((q) => !(q.value?.type === 'Identifier' && q.value.name === name));
       if (kept.length === props.length) return;
-      if (kept.length) p.node.id.properties = kept;
-      else p.prune();
+      if (!kept.length) return void p.prune();
+      // recast reprints a changed pattern one property a line; one written on a line stays on one (parsed from text, printed as written).
+      const texts = kept.map((q) => textOf(q));
+      const oneLine = !p.node.id.typeAnnotation && p.node.id.loc && p.node.id.loc.start.line === p.node.id.loc.end.line && texts.every((t) => t !== null);
+      if (oneLine) p.node.id = j(`const { ${texts.join(', ')} } = x;`).find(j.VariableDeclarator).paths()[0].node.id;
+      else p.node.id.properties = kept;
     }
   });
 }
@@ -192,4 +196,22 @@ function lastIndex(body: Node[], test: (s: Node) => boolean): number {
   for (let i = body.length - 1; i >= 0; i--) if (test(body[i])) return i;
   // No import yet: after a 'use strict' directive statement or at the top.
   return -1;
+}
+
+/**
+ * Inserts `line` (one or more import lines, joined by the file's line ending) after the last
+ * top-level import or `require` declaration of `source` (or before the first statement), as text:
+ * reprinting the program would lose the blank lines around directives and imports (recast prints
+ * the whole statement list again). Shared by the shim's start sites and the tests it points at Fastify.
+ */
+export function insertImportLine(j: JSCodeshift, source: string, line: string, style: { eol: string }): string {
+  const program = j(source).find(j.Program).nodes()[0];
+  const statements = program.body as Array<{ type: string; loc?: { start: { line: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
+  const isRequire = (s: (typeof statements)[number]) =>
+    s.type === 'VariableDeclaration' && (s.declarations ?? []).some((d) => d.init?.type === 'CallExpression' && d.init.callee?.type === 'Identifier' && d.init.callee.name === 'require');
+  const last = statements.filter((s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || isRequire(s)).at(-1);
+  const lines = source.split(style.eol);
+  if (last?.loc) lines.splice(last.loc.end.line, 0, line);
+  else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');
+  return lines.join(style.eol);
 }

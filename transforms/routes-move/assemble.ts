@@ -2,7 +2,7 @@
  * Step 6 of the routes plan: the file entries, items, verdicts and counts from the settled states.
  * Each router's moving routes go into a plugin written in its file (with the router's error
  * handler when it moves too), their Express registrations are deleted and their handlers,
- * helpers and native hooks rewritten where they are; the generated server module registers each
+ * helpers and native hooks rewritten where they are (the wrappers that only forwarded unwrapped); the generated server module registers each
  * plugin under its mount paths (and @fastify/view when a moved route renders); the hooks module
  * is written once.
  */
@@ -15,7 +15,8 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { leftRoutes } from './left.js';
-import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RoutesEntry } from './model.js';
+import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
+import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RewriteEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
@@ -44,6 +45,8 @@ interface PluginDraft {
   routes: Array<PluginRoute | PluginLoop | PluginCall>;
   prefixes: Set<string>;
   adapters: Set<string>;
+  /** Functions of the fastify-like-express module its inline handlers call. */
+  likeExpress: Set<string>;
   app: string;
   /** The registrar that stays, at whose end the plugin is defined and handed over (registrars.ts nestedOf). */
   nested?: NestedRead;
@@ -59,10 +62,11 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     files.set(file, plan);
   };
   const moving = [...states.values()].filter((s) => !s.blockers.length);
+  const likeImport = (file: string, appId: string, names: Iterable<string>) => likeExpressImport(ctx, settled.selection.modules.get(appId)!, file, names);
   const registrars = new Map<string, RegistrarDraft>();
-  const plugins = moveRoutes(ctx, moving, add, registrars);
+  const plugins = moveRoutes(ctx, moving, add, likeImport, registrars);
   addRegistrars(ctx, settled, registrars, add);
-  for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file) });
+  for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file), ...withImport(likeImport(h.file, h.appId, h.likeExpress)) });
   const left = leftRoutes([...states.values()].filter((s) => s.blockers.length));
   for (const t of left.todos) add(t.file, { kind: 'todo', statement: t.statement, reason: t.reason });
   const viewDependencies = registerPlugins(ctx, settled, plugins, add, files);
@@ -75,7 +79,7 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
     deferred: left.deferred,
     verdicts: [...states.values()].map(verdictOf),
     moved: { what: 'routes', done, of: groups.reduce((n, g) => n + g.of, 0), groups },
-    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas))) : [],
+    deltas: done ? deltaTexts(new Set(moving.flatMap((s) => s.deltas)), moving.some((s) => s.likeExpress.length) || settled.hooks.some((h) => h.likeExpress.length)) : [],
     dependencies: Object.keys(viewDependencies).length ? { ...depsOf(states), ...viewDependencies } : depsOf(states),
   };
 }
@@ -110,7 +114,7 @@ function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
  * inline param callbacks named, handlers and the helpers they hand `req` to rewritten once — and
  * the plugin drafts their routes fill, one per router and file.
  */
-function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, registrars: Map<string, RegistrarDraft>): Map<string, PluginDraft> {
+function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, likeImport: LikeImport, registrars: Map<string, RegistrarDraft>): Map<string, PluginDraft> {
   const plugins = new Map<string, PluginDraft>();
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
@@ -120,12 +124,12 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
     // The plugin goes where the route is registered, or where its registrar is called (registrars.ts).
     const home = s.registrar?.call.file ?? r.registration.file;
     const key = `${home}\0${r.ownerId}${s.nested ? `\0${s.nested.key}` : ''}`;
-    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), app: r.appId, ...(s.nested ? { nested: s.nested } : {}) };
+    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), likeExpress: new Set(), app: r.appId, ...(s.nested ? { nested: s.nested } : {}) };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
     if (s.registrar) {
       placeRegistrar(s, plugin, registrars, unregistered, add);
-      rewriteOnce(ctx, s, add, once);
+      rewriteOnce(ctx, s, add, once, likeImport);
       continue;
     }
     // Per plugin: a registrar called with two routers makes one statement's route in each (crud(users); crud(posts)).
@@ -142,6 +146,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       for (const h of 'hooks' in route ? route.hooks : []) {
         const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
         if (adapter) plugin.adapters.add(adapter);
+        const like = /^(wildcardLikeExpress|paramsLikeExpress)\b/.exec(h)?.[1];
+        if (like) plugin.likeExpress.add(like);
       }
       unregistered.add(methodKey);
     }
@@ -149,16 +155,22 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       add(r.registration.file, { kind: 'unregister', statement: anchorOf(s.statement!.statement) });
       unregistered.add(s.statementKey!);
     }
-    rewriteOnce(ctx, s, add, once);
+    rewriteOnce(ctx, s, add, once, likeImport);
+    // An inline handler is rewritten in the plugin's file.
+    if (!s.rewrite) s.likeExpress.forEach((f) => plugin.likeExpress.add(f));
   }
   return plugins;
 }
 
-/** What moving `s` rewrites besides its registration, each once: inline param callbacks named, helpers and handlers rewritten where they are. */
-function rewriteOnce(ctx: PlanContext, s: RouteState, add: (file: string, entry: RoutesEntry) => void, once: (key: string) => boolean): void {
+/** The import of the fastify-like-express module's functions `names` into `file` (like-express.ts). */
+type LikeImport = (file: string, appId: string, names: Iterable<string>) => RewriteEntry['likeExpress'];
+
+/** What moving `s` rewrites besides its registration, each once: inline param callbacks named, wrappers unwrapped, helpers and handlers rewritten where they are. */
+function rewriteOnce(ctx: PlanContext, s: RouteState, add: (file: string, entry: RoutesEntry) => void, once: (key: string) => boolean, likeImport: LikeImport): void {
   for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(s.route.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
   for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
-  if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file) });
+  for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
+  if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file), ...withImport(likeImport(s.rewrite.file, s.route.appId, s.likeExpress)) });
 }
 
 /** A registrar that moves whole, as its routes fill it: the entry without its adapters' import, and the app whose hooks module they come from. */
@@ -250,7 +262,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     // a registrar that stays hands the plugin at its end over when it runs (registrars.ts nestedOf).
     const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer) } : undefined;
     const handed = !nested && startsApp(ctx, p.file);
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
     // The server module may have no relative import yet: how the project writes them (`.js` under NodeNext) is read from the entry too.
     const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
@@ -268,6 +280,12 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
       register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}) };
       Object.assign(viewDependencies, registration.dependencies);
     }
+  }
+  // The fastify-like-express module next to each server module whose moved handlers or hooks call it.
+  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && s.likeExpress.length).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId), ...[...plugins.values()].filter((p) => p.likeExpress.size).map((p) => p.app)]);
+  for (const appId of calling) {
+    const plan = likeExpressModulePlan(ctx, selection.modules.get(appId)!);
+    if (plan) files.set(plan.file, plan);
   }
   for (const [file, entry] of registrations) {
     add(file, entry);
@@ -297,11 +315,16 @@ function depsOf(states: Map<string, RouteState>): Record<string, string> | undef
   return Object.keys(deps).length ? deps : undefined;
 }
 
-/** The framework deltas of moved routes: always ETag and OPTIONS, and the redirect body when a moved handler redirects. */
-function deltaTexts(ids: Set<string>): FrameworkDelta[] {
+/** `{ likeExpress }` when there is an import to add, else nothing. */
+function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry, 'likeExpress'> {
+  return likeExpress ? { likeExpress } : {};
+}
+
+/** The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own res.send, which keeps it) and OPTIONS, and the redirect body when a moved handler redirects. */
+function deltaTexts(ids: Set<string>, likeExpress: boolean): FrameworkDelta[] {
   const out: FrameworkDelta[] = [
     {
-      text: "Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both); register @fastify/etag ({ weak: true }) if clients rely on them.",
+      text: `Answers of the moved routes leave through Fastify's reply: no automatic weak ETag and no 304 for a matching If-None-Match (Express's res.send added both)${likeExpress ? ", except those sent through the generated fastify-like-express module (Express's own res.send)" : ''}; register @fastify/etag ({ weak: true }) if clients rely on them.`,
       restoredByParityExpress: false,
     },
   ];

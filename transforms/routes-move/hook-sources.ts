@@ -52,8 +52,9 @@ export function hookSources(ctx: PlanContext, route: Route, statement: RouteStat
       return;
     }
     const entry = entries[i];
-    // A local function named at the registration may become a native hook (decided once every route settled).
-    if (entry?.origin === 'local' && entry.definition && node.type === 'Identifier') state.middleware.push({ index: hooks.length, text: node.name, definition: entry.definition });
+    // A local function named at the registration may become a native hook (decided once every route settled);
+    // not one inside a wrapper (`catchAsync(async (req, res, next) => …)`), which would still call it with (req, res, next).
+    if (entry?.origin === 'local' && entry.definition && !entry.wrappers?.length && node.type === 'Identifier') state.middleware.push({ index: hooks.length, text: node.name, definition: entry.definition });
     hooks.push(`expressMiddleware(${textOf(node)})`);
   });
   return hooks;

@@ -5,6 +5,7 @@
 import type { Anchor } from '../lib/anchor.js';
 import type { HandlerOptions } from '../handler-rewrite/rewrite.js';
 import type { HooksModuleFacts } from '../server-module/hooks-template.js';
+import type { LikeExpressFacts } from '../server-module/like-express-template.js';
 import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
 import type { HandRoutesEntry } from './start-file.js';
 
@@ -81,6 +82,14 @@ export interface RewriteEntry {
   module: 'esm' | 'commonjs';
   /** Helper functions the function may hand `request` to (HandlerOptions.helpers, as a list: plans cross to workers as JSON). */
   helpers?: string[];
+  /** Import of the generated fastify-like-express module's functions the rewrite calls (HandlerRewrite.likeExpress). */
+  likeExpress?: ModuleImport;
+}
+
+/** Named imports from a generated module: its specifier from the importing file, and the names. */
+export interface ModuleImport {
+  specifier: string;
+  names: string[];
 }
 
 /**
@@ -104,6 +113,8 @@ export interface PluginEntry {
   errorHandler?: { reference: string } | { inline: Anchor; options: HandlerOptions };
   /** Import of the adapters when a hook uses them: specifier of the generated hooks module, and the names. */
   adapters: { specifier: string; names: string[] } | null;
+  /** Import of the generated fastify-like-express module's functions its inline handlers call. */
+  likeExpress?: ModuleImport;
   /** The file starts the app and hands the plugin to buildFastify (start-file.ts): it is not exported. */
   handed?: boolean;
   /**
@@ -131,6 +142,14 @@ export interface HooksModuleEntry extends HooksModuleFacts {
   kind: 'hooks-module';
 }
 
+/**
+ * The generated fastify-like-express module (server-module/like-express-template.ts): written when
+ * a moved handler calls it and the file is missing or lacks one of its functions (an older version).
+ */
+export interface LikeExpressModuleEntry extends LikeExpressFacts {
+  kind: 'like-express-module';
+}
+
 /** `X.param('id', (…) => …)`: the inline callback becomes `const <name> = (…) => …;` above the statement and the call refers to it. */
 export interface NameCallbackEntry {
   kind: 'name-callback';
@@ -138,6 +157,18 @@ export interface NameCallbackEntry {
   name: string;
 }
 
+/**
+ * A handler wrapper that only forwarded rejections to next goes (routes-move/unwrap.ts): `call`, the
+ * call applying it where the handler is defined (`catchAsync(async (req, res) => …)`), gives way to
+ * its argument; null when it was applied in a registration that moved. `local`: the name the file
+ * calls the wrapper by, whose import or require goes once nothing uses it.
+ */
+export interface UnwrapEntry {
+  kind: 'unwrap';
+  call: Anchor | null;
+  local: string | null;
+}
+
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | HandRoutesEntry | RegistrarEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry | RegistrarEntry;

@@ -13,12 +13,17 @@ import type { PlanContext } from '../model.js';
 import { jsonOptionsOf } from './read-route.js';
 import { inRouteStatement } from '../lib/route-statement.js';
 import type { RouteState } from './state.js';
+import type { ReplacedSend } from './replaced-send.js';
 
 /** A local route middleware rewritten in place to a Fastify preHandler hook. */
 export interface NativeHook {
   file: string;
   fn: ASTPath<Node>;
   options: HandlerOptions;
+  /** Functions of the generated fastify-like-express module the hook calls (HandlerRewrite.likeExpress). */
+  likeExpress: string[];
+  /** The app whose server module the hook's routes are registered in (where that module is written). */
+  appId: string;
 }
 
 /**
@@ -28,7 +33,7 @@ export interface NativeHook {
  * The others keep running through the `expressMiddleware` adapter. The moved routes' hook text is
  * updated in place (`expressMiddleware(requireToken)` → `requireToken`).
  */
-export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[], states: Map<string, RouteState>): NativeHook[] {
+export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[], states: Map<string, RouteState>, replaced?: ReplacedSend): NativeHook[] {
   const byDefinition = new Map<string, Array<{ state: RouteState; index: number; text: string }>>();
   const moving = [...states.values()].filter((s) => !s.blockers.length);
   for (const s of moving) for (const m of s.middleware) {
@@ -49,14 +54,14 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     const references = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [registrations[0]]);
     const outside = references.filter((u) => !registrations.some((r) => r.file === u.file && inRouteStatement(ctx.inventory, u.file, u.line)));
     if (outside.length) continue;
-    const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 };
+    const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4, ...(replaced?.through.length ? { throughExpress: replaced.through } : {}), ...(replaced?.objectSends ? { jsonReplaced: replaced.objectSends } : {}) };
     const rewrite = planHandlerRewrite(file.j, fn, options);
     if (rewrite.refusals.length || rewrite.imports.length) continue;
     for (const u of uses) {
       const route = u.state.pluginRoute!;
       if ('hooks' in route) route.hooks[u.index] = u.text;
     }
-    out.push({ file: def.file, fn, options });
+    out.push({ file: def.file, fn, options, likeExpress: rewrite.likeExpress, appId: uses[0].state.route.appId });
   }
   return out;
 }

@@ -23,6 +23,7 @@ import type { RoutesEntry } from './model.js';
 import { nativeHooks } from './native-hooks.js';
 import { readRoute } from './read-route.js';
 import { sameForEveryCall } from './registrars.js';
+import { replacedSend } from './replaced-send.js';
 import { routerErrorHandlers } from './router-error-handlers.js';
 import { selectRoutes } from './select.js';
 import { settle } from './settle.js';
@@ -38,14 +39,15 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   const parsed = parsedFiles(ctx);
   const views = viewsPerApp(ctx, selection.modules, parsed);
   const apps = appsPerModule(ctx.inventory.apps.filter((a) => a.framework !== 'fastify'), selection.modules);
+  const replaced = replacedSend(ctx.inventory, parsed);
   const read = (r: Route) => {
     const target = selection.modules.get(r.appId)!;
-    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file) });
+    return readRoute(ctx, r, { parsed, target, servesApps: apps.get(target.file)!, views, startsApp: (file) => startsApp(ctx, file), replaced });
   };
   const states = new Map(selection.candidates.map((r) => [r.id, read(r)]));
   sameForEveryCall(states);
   const handlers = routerErrorHandlers(ctx, parsed, states);
   settle(selection.expressRoutes, states, handlers, selection.onFastify);
-  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states);
+  const hooks = nativeHooks(ctx, parsed, selection.expressRoutes, states, replaced);
   return assemble(ctx, { selection, states, parsed, handlers, hooks, views });
 }

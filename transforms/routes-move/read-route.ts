@@ -23,12 +23,14 @@ import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
-import { fastifyPaths } from './paths.js';
+import { fastifyPaths, strictRouting } from './paths.js';
 import { inventoryBlockers } from './route-blockers.js';
 import { startFileRefusal } from './start-file.js';
 import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
 import { nestedOf, registrarOf } from './registrars.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
+import type { ReplacedSend } from './replaced-send.js';
+import { unwrapHandler } from './unwrap.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -41,6 +43,8 @@ export interface ReadInput {
   views: ViewsOf;
   /** Whether a file starts the app (it imports the generated server module, or will once the shim ran: server-module/locate.ts startsApp): its plugin is handed to buildFastify there. */
   startsApp: (file: string) => boolean;
+  /** The app's replacements of res.send / res.json (replaced-send.ts): the calls that go through Express's own, and what they hold back. */
+  replaced: ReplacedSend;
 }
 
 /** The state of `route` after reading it: its blockers, or (nothing blocking) the Fastify route it becomes. */
@@ -61,7 +65,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
-  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike));
+  state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike, input.replaced.skipped));
   const table = 'table' in statement ? (statement as TableStatement) : null;
   const registration = table ? table.methods[0] : statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
@@ -88,6 +92,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
   if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, home, homeFile.source) === 'esm') block({ code: 'route-module-system', reason: `${home} is an ES module and the generated module (${target.file}) is CommonJS` });
 
+  // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
+  const wrapped = table ? null : unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
@@ -97,23 +103,29 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
+    ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
+    ...(input.replaced.objectSends ? { jsonReplaced: input.replaced.objectSends } : {}),
+    ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   if (table) {
     const middleware = tableMiddleware(route, table);
     if ('refuse' in middleware) block({ code: 'route-table-form', reason: middleware.refuse });
     // Each element's handler is rewritten where it is written (in the table, or inline in the loop, which moves whole).
-    const handler = referencedHandler(ctx, state, parsed, registration.handler.node, options, block, table.table.range ? [{ file: route.registration.file, range: table.table.range }] : []);
+    const handler = referencedHandler(ctx, state, parsed, registration.handler.node, options, block, null, table.table.range ? [{ file: route.registration.file, range: table.table.range }] : []);
     if (handler && !state.blockers.length && 'form' in middleware) state.pluginRoute = { loop: anchorOf(table.statement), call: anchorOf(table.table.call), form: middleware.form, comments: leadingComments(table.statement.node) };
     return state;
   }
   const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(registration.handler.node.type) ? inlineHandler(state, reg, registration.handler, options, block) : referencedHandler(ctx, state, parsed, registration.handler.node, options, block);
+  const handler = /Function/.test(wrapped!.handler.node.type) ? inlineHandler(state, reg, wrapped!.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
   if (handler && !state.blockers.length) {
-    const forms = fastifyPaths(route);
+    const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
     // Express 5's wildcard array, before any middleware sees req.params (as Express's matching did).
     if ('wildcard' in forms && forms.wildcard) hooks.unshift(`expressWildcard(${stringLiteral(forms.wildcard, style)})`);
+    // Express 4's wildcard and optional parameters: req.params as Express 4 filled it (fastify-like-express module).
+    if ('express4' in forms && forms.express4?.wildcard) hooks.unshift('wildcardLikeExpress');
+    if ('express4' in forms && forms.express4?.params) hooks.unshift(`paramsLikeExpress([${forms.express4.params.map((p) => stringLiteral(p, style)).join(', ')}])`);
     const first = statement.methods[0].method === route.method;
     state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
   }
@@ -131,8 +143,13 @@ function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node
   return { inline: anchorOf(handler), options: own, ...(helpers.length ? { helpers } : {}) };
 }
 
-/** A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined, referred to from the plugin; null when it was not found. */
-function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, tables: RegistrationSite[] = []): PluginRoute['handler'] | null {
+/**
+ * A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined,
+ * referred to from the plugin; null when it was not found. `holder`: the call of a wrapper that
+ * goes (`catchAsync(…)` around it where it is defined), which stands where the handler stands;
+ * `tables`: the route tables that name it (route-table.ts), whose uses of it move with it.
+ */
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, holder: ASTPath<Node> | null, tables: RegistrationSite[] = []): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
   const def = route.handler.definition;
@@ -146,9 +163,10 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   state.handlerKey = `${def.file}:${def.line}:${def.column}`;
   state.rewrite = { file: def.file, fn, options: own, helpers };
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
-  const placement = placementOf(defFile.j, defFile.root, fn);
+  const stands = holder ?? fn;
+  const placement = placementOf(defFile.j, defFile.root, stands);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [fn.node.start, fn.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }, ...tables]);
+  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [stands.node.start, stands.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }, ...tables]);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };

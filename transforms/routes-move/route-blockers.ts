@@ -17,9 +17,14 @@ import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor, runsThroughAdapter } from '../../rules/catalogue/middleware.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
-import { fastifyPaths } from './paths.js';
+import { fastifyPaths, strictRouting } from './paths.js';
 import { replacements } from './replaced-render.js';
 import { subAppBlockers } from './sub-apps.js';
+import { wrapperBlocker } from './unwrap.js';
+import type { ReplacedSend } from './replaced-send.js';
+
+/** The replaced methods replaced-send.ts decides about (the route's calls that reach them go through Express's own, or stay for its reason). */
+const SEND_REPLACEMENTS: ReadonlySet<string> = new Set(['res.send', 'res.json']);
 
 /** A route's own chain entries that become hooks: its route-level middleware and the param callbacks of its own parameters. */
 export interface OwnChain {
@@ -49,18 +54,19 @@ function inStatement(route: Route, e: ChainEntry, [first, last]: [number, number
  * `lines`: the first and last line of its registration statement; `renderLikeExpress`: a replaced
  * res.render does not hold it back (its render goes through the replacement: replaced-render.ts).
  */
-export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number], renderLikeExpress = false): Blocker[] {
+export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number, number], renderLikeExpress = false, sendReplaced: ReplacedSend['skipped'] = new Map()): Blocker[] {
   const inventory = ctx.inventory;
   const blockers: Blocker[] = [];
   const add = (code: BlockerCode, reason: string, where?: string[], at?: Location) => blockers.push({ code, reason, ...(where ? { where } : {}), ...(at ? { at } : {}) });
   if (route.resolution !== 'exact') add('route-unresolved', `the analysis resolved it only ${route.resolution}ly (${route.reasons.map((r) => r.message ?? r.code).join('; ')})`);
-  const paths = fastifyPaths(route);
+  const paths = fastifyPaths(route, strictRouting(inventory, route));
   if ('refuse' in paths) add('route-path-syntax', paths.refuse);
   if (!FASTIFY_ROUTE_METHODS.has(route.method.toLowerCase())) add('route-method', `Fastify routes ${route.method} only once it is added with fastify.addHttpMethod('${route.method}')`);
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
   if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
   if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
-  if (route.handler.wrappers.length) add('route-handler-wrapped', `its handler is wrapped in ${route.handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`);
+  const wrapped = wrapperBlocker(route.handler);
+  if (wrapped) add('route-handler-wrapped', wrapped);
   const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));
   if (earlier.length) add('route-earlier-layer', `route middleware of an earlier route runs before it (${earlier.map((e) => e.name).join(', ')})`, earlier.map((e) => `${e.registration.file}:${e.registration.line}`), earlier[0].registration);
   for (const e of ownChain(route, lines).middleware) {
@@ -80,11 +86,15 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   const appLevel = catching.filter((h) => h.scope !== 'router');
   if (parents.length) add('route-parent-error-handler', `its errors go first to the error middleware of a router it is mounted under (${parents.map((h) => h.name).join(', ')}); a plugin per router cannot give that handler to this router's routes yet — move it into the routers below by hand, or leave these routes on Express`, parents.map((h) => `${h.registration.file}:${h.registration.line}`), parents[0].registration);
   if (appLevel.length) add('route-app-error-handler', `its errors go to Express error middleware (${appLevel.map((h) => h.name).join(', ')}) that stays on Express: the errors stage does not move it (the errors stage's item for it says why)`, appLevel.map((h) => `${h.registration.file}:${h.registration.line}`), appLevel[0].registration);
-  // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only.
+  // Middleware that replaces a response method (`res.render = …`) wraps it on Express's response only;
+  // res.send and res.json, which Express's methods call, run through Express's own where the
+  // replacement allows (replaced-send.ts: `sendReplaced` says what the route's calls would skip).
   const replaced = replacements(inventory)
-    .flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })))
+    .flatMap((f) => (f.appliesTo?.uses ?? []).filter((api) => !SEND_REPLACEMENTS.has(api) && route.usage.res.some((u) => u.api === api)).map((api) => ({ f, api })))
     .filter((r) => !(renderLikeExpress && r.api === 'res.render'));
   if (replaced.length) add('route-res-method-replaced', `middleware replaces ${replaced.map((r) => r.api).join(', ')}, which its handler calls; on Fastify's reply the replacement would not apply`, replaced.map((r) => `${r.f.location.file}:${r.f.location.line}`), replaced[0].f.location);
+  const skipped = [...sendReplaced].filter(([use]) => route.usage.res.some((u) => u.api === use));
+  if (skipped.length) add('route-res-method-replaced', `middleware replaces ${[...new Set(skipped.map(([, s]) => s.finding.appliesTo?.uses?.join(', ')))].join(', ')}, which runs for its handler's ${skipped.map(([use]) => use).join(', ')} in Express; ${skipped[0][1].reason}`, skipped.map(([, s]) => `${s.finding.location.file}:${s.finding.location.line}`), skipped[0][1].finding.location);
   for (const f of humanFindings(inventory, route)) add('route-finding', f.message, [`${f.location.file}:${f.location.line}`], f.location);
   const own = ownChain(route, lines);
   if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");

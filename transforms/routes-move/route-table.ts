@@ -145,13 +145,13 @@ function tableBinding(j: JSCodeshift, root: Collection, loop: ASTPath<Node>, nam
  * flattens a route's arguments, express 4.x lib/router/route.js, 5.x router/lib/route.js, then each
  * through `expressMiddleware`). The reason when the route needs a hook or path of its own that one
  * registration for the whole table cannot give it (a param callback, an Express 5 wildcard or
- * optional group), else the form.
+ * optional group, Express 4's wildcard or optional parameters), else the form.
  */
 export function tableMiddleware(route: Route, statement: TableStatement): { form: 'none' | 'each' | 'flat' } | { refuse: string } {
   const own = ownChain(route, statement.lines);
   if (own.params.length) return { refuse: `a param callback runs before it (${own.params.map((p) => p.name).join(', ')}), which one registration for the whole table cannot give to the routes with that parameter only` };
   const forms = fastifyPaths(route);
-  if ('paths' in forms && (forms.paths.length !== 1 || forms.paths[0] !== route.path.raw || forms.wildcard)) return { refuse: `its path ${route.path.raw} takes another form on Fastify, which one registration for the whole table cannot give it alone` };
+  if ('paths' in forms && (forms.paths.length !== 1 || forms.paths[0] !== route.path.raw || forms.wildcard || forms.express4)) return { refuse: `its path ${route.path.raw} takes another form on Fastify, which one registration for the whole table cannot give it alone` };
   const args = statement.methods[0].middleware;
   if (!args.length) return { form: 'none' };
   const plain = args.every((a) => a.type !== 'SpreadElement' && a.type !== 'ArrayExpression') && own.middleware.length === args.length;

@@ -30,6 +30,8 @@ export interface RouteState {
   deltas: string[];
   /** Default imports its rewrite needs (`encodeUrl` from 'encodeurl'). */
   imports: Array<{ local: string; from: string }>;
+  /** Functions of the generated fastify-like-express module its handler calls (`sendLikeExpress`): imported in the handler's file. */
+  likeExpress: string[];
   /** Where the handler function is (file and source range), to tell which helper calls move with it. */
   handlerRange?: { file: string; range: [number, number] };
   /** Helper functions that take `req` from the handler, rewritten with it (role `helper`). */
@@ -48,16 +50,24 @@ export interface RouteState {
   nested?: NestedRead;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
+  /**
+   * Handler wrappers that only forward, which go (issue 17): `call` is where one is applied outside
+   * the registration (`const list = asyncHandler(async (req, res) => …)`), replaced by its argument;
+   * null for one applied in the registration, which goes with it. `local`: the name the file calls
+   * the wrapper by (`asyncHandler`, `utils` of `utils.asyncHandler`), whose import goes once unused.
+   */
+  unwraps: Array<{ file: string; call: ASTPath<Node> | null; local: string | null }>;
 }
 
 /** A fresh state for `route`: nothing read, nothing blocking. */
 export function newState(route: Route, typescript: boolean): RouteState {
-  return { route, blockers: [], deltas: [], imports: [], plugins: [], helpers: [], middleware: [], nameCallbacks: [], typescript };
+  return { route, blockers: [], deltas: [], imports: [], likeExpress: [], plugins: [], helpers: [], middleware: [], nameCallbacks: [], typescript, unwraps: [] };
 }
 
 /** Adds what a rewrite of the route's handler (or of a helper it calls) brings: its imports, deltas and plugins. */
 export function collect(state: RouteState, rewrite: HandlerRewrite): void {
   state.imports.push(...rewrite.imports);
+  state.likeExpress.push(...rewrite.likeExpress.filter((f) => !state.likeExpress.includes(f)));
   state.deltas.push(...rewrite.deltas);
   state.plugins.push(...rewrite.plugins);
 }

@@ -3,7 +3,8 @@
  *   1. find every planned node by its anchor, before anything changes;
  *   2. rewrite the handlers to (request, reply) — defined ones in place, inline ones before they move;
  *   3. build each moved route's `fastify.<method>(path, { preHandler: [...] }, handler)`;
- *   4. delete the Express registrations, mark the routes that stay with a TODO(migrate);
+ *   4. delete the Express registrations, unwrap the wrappers that only forwarded rejections, mark
+ *      the routes that stay with a TODO(migrate);
  *   5. add the routes to the file's plugin (written at the end of the file and exported), or register
  *      the plugins in the generated server module, or write the hooks module;
  *   6. imports (adapters, Fastify types, what the rewrite needs); print in the file's style.
@@ -14,14 +15,15 @@ import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshif
 import type { TransformOptions } from '../model.js';
 import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { addImport, importedSpecifiers } from '../lib/imports.js';
+import { addImport, importedSpecifiers, removeUnusedImport } from '../lib/imports.js';
 import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
 import { addTodo } from '../lib/todo.js';
-import { functionPaths, jFor, type Node } from '../lib/ast.js';
+import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
 import { hooksModule } from '../server-module/hooks-template.js';
+import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
@@ -41,6 +43,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const style = detectStyle(file.source, file.path);
   const create = entries.find((e) => e.kind === 'hooks-module');
   if (create) return file.source.trim() ? null : hooksModule(create, style);
+  const likeExpress = entries.find((e) => e.kind === 'like-express-module');
+  if (likeExpress) return hasLikeExpressFunctions(file.source) ? null : likeExpressModule(likeExpress);
 
   const j = jFor(file.path);
   const root = j(file.source);
@@ -51,6 +55,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const needs: Array<{ local: string; from: string }> = [];
   const typeImports: TypeImport[] = [];
   const steps: Array<() => boolean> = [];
+  // Functions of the generated fastify-like-express module the rewrites call, by specifier.
+  const likeImports = entries.flatMap((e) => ((e.kind === 'rewrite' || e.kind === 'plugin') && e.likeExpress ? [{ ...e.likeExpress, module: e.module }] : []));
 
   for (const entry of entries) {
     if (entry.kind === 'rewrite') {
@@ -133,6 +139,16 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     }
   }
 
+  // Wrappers that only forwarded rejections go (unwrap.ts): the call gives way to its argument, the import goes once unused.
+  const unwrapped = new Set<string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'unwrap') continue;
+    if (entry.local) unwrapped.add(entry.local);
+    if (!entry.call) continue;
+    const call = findByAnchor(pathsOfType(j, root, 'CallExpression'), entry.call) ?? notFound(file.path, 'the wrapper call to unwrap', entry.call);
+    steps.push(() => (call.replace(call.node.arguments[0]), true));
+  }
+
   const handed = entries.filter((e) => e.kind === 'hand-routes');
   if (handed.length) steps.push(() => handRoutes(j, root, handed, style.quote, file.path));
 
@@ -143,14 +159,16 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   // Each package once, under the name the rewrites use (two rewrites of one file need it once).
   const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
+  const likeAdded = addLikeExpressImports(j, root, likeImports, style.quote);
   const adapters = new Map([...plugins, ...entries.filter((e) => e.kind === 'registrar')].flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
   for (const [name, p] of adapters) addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote);
   // A registrar that stays hands its plugin over through the server module (server-module/handed-routes.ts).
   const handing = plugins.find((p) => p.nested && !importedSpecifiers(j, root).has(p.nested.specifier));
   if (handing) addImport(j, root, { specifier: handing.nested!.specifier, form: { kind: 'named', name: HAND_ROUTES }, local: HAND_ROUTES, module: handing.module }, style.quote);
-  let changed = needed.size > 0 || adapters.size > 0 || !!handing;
+  let changed = needed.size > 0 || adapters.size > 0 || likeAdded || !!handing;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
+  for (const local of unwrapped) removeUnusedImport(j, root, local);
   addFastifyTypes(j, root, [...types]);
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
@@ -174,6 +192,9 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   const existing = (plugin.nested ? root.find(j.FunctionExpression, { id: { name: plugin.name } }) : root.find(j.FunctionDeclaration, { id: { name: plugin.name } })).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
+  // Names the file already uses, for the consts of handlers shared by several forms of one route.
+  const taken = new Set<string>();
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
   if (errorHandler) {
     // The router's error middleware becomes the plugin's error handler (its routes only: encapsulation).
     lines.push('fastify.setErrorHandler(MIGRATE_ERROR_HANDLER);');
@@ -189,8 +210,16 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     const target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
     if (handler) placeholders.set(target, handler.node);
     lines.push(...route.comments);
-    // Express 5 optional groups: one Fastify route per form, sharing an inline handler (a const in the plugin).
-    lines.push(...routeLines('fastify', route, target, handler ? (handler.node.id?.name ?? 'handler') : null));
+    // Express 5 optional groups: one Fastify route per form, sharing an inline handler (a const in the plugin, named apart from the file's names).
+    let shared: string | null = null;
+    if (handler && route.paths.length > 1) {
+      const base: string = handler.node.id?.name ?? 'handler';
+      let name = base;
+      for (let k = 2; taken.has(name) && name !== handler.node.id?.name; k++) name = `${base}${k}`;
+      taken.add(name);
+      shared = name;
+    }
+    lines.push(...routeLines('fastify', route, target, shared));
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
@@ -263,6 +292,29 @@ function nameCallback(j: JSCodeshift, statement: ASTPath<Node>, name: string): b
   const body: Node[] = statement.parent.node.body;
   body.splice(body.indexOf(statement.node), 0, declaration);
   return true;
+}
+
+/**
+ * Imports the fastify-like-express functions the rewrites call, under their own names (the plan
+ * refused a file that binds one of them otherwise), each once; those a former run imported stay.
+ * @returns whether an import was added
+ * @throws Error when a name is taken after all (the file changed since the plan)
+ */
+function addLikeExpressImports(j: JSCodeshift, root: Collection, imports: Array<{ specifier: string; names: string[]; module: 'esm' | 'commonjs' }>, quote: 'single' | 'double'): boolean {
+  const bound = new Set<string>();
+  root.find(j.ImportSpecifier).forEach((p) => void bound.add(String((p.node.local as Node)?.name ?? '')));
+  root.find(j.VariableDeclarator, { id: { type: 'ObjectPattern' }, init: { callee: { name: 'require' } } }).forEach((p) => (p.node.id as Node).properties.forEach((q: Node) => q.value?.type === 'Identifier' && bound.add(q.value.name)));
+  let added = false;
+  for (const i of imports) {
+    for (const name of i.names) {
+      if (bound.has(name)) continue;
+      const local = addImport(j, root, { specifier: i.specifier, form: { kind: 'named', name }, local: name, module: i.module }, quote);
+      if (local !== name) throw new Error(`the name ${name} is taken in the file, where the rewrite calls the generated fastify-like-express module's ${name}; did the file change since the plan?`);
+      bound.add(name);
+      added = true;
+    }
+  }
+  return added;
 }
 
 /** The options with the helpers a function may hand `request` to, as the Set the rewrite takes. */

@@ -70,7 +70,7 @@ export function appsPerModule(apps: App[], modules: Map<string, GeneratedModule 
  * does, next to the file that creates it), named as serverModuleFor names it. Its source is empty:
  * it does not exist yet.
  */
-function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
+export function plannedModuleFor(ctx: PlanContext, app: App): GeneratedModule {
   const start = startSites(ctx).find((s) => s.app.id === app.id)?.file ?? app.location.file;
   return { ...serverModuleFor(ctx, start, app), source: '', parityErrorPage: ctx.parity === 'express' };
 }
@@ -175,6 +175,11 @@ function takenBy(ctx: PlanContext, file: string, app: App): 'free' | 'other-app'
   const apps = ctx.inventory.apps;
   const served = apps.filter((a) => a.framework !== 'fastify' && a.servedBy && apps.find((s) => s.id === a.servedBy)?.location.file === file);
   return served.length === 0 || served.some((a) => a.id === app.id) ? 'free' : 'other-app';
+}
+
+/** The fastify-like-express module of a generated server module (server-module/like-express-template.ts): same folder and extension. */
+export function likeExpressModuleFile(serverFile: string): string {
+  return path.posix.join(path.posix.dirname(serverFile), `fastify-like-express${path.posix.extname(serverFile)}`);
 }
 
 /** The hooks module of a generated server module: same folder and extension. */

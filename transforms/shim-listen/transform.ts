@@ -12,6 +12,7 @@ import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { printWithStyle } from '../lib/print.js';
 import type { ListenEntry } from './plan.js';
 import { startsAt, textOf } from '../lib/ast.js';
+import { insertImportLine } from '../lib/imports.js';
 
 /**
  * jscodeshift transform; null when there is no plan.
@@ -39,7 +40,7 @@ export default function transform(file: FileInfo, api: API, options: TransformOp
     imports.push(importLine(group[0], names, used, style));
   }
   const printed = printWithStyle(root, file.source, style);
-  return insertImport(j, printed, imports.join(style.eol), style);
+  return insertImportLine(j, printed, imports.join(style.eol), style);
 }
 
 /** The entries grouped by the module they import (one per app), in the order of their first entry. */
@@ -136,21 +137,4 @@ function importLine(entry: ListenEntry, names: Names, used: Set<keyof Names>, st
   }
   const properties = bound.map((n) => (n === names[n] ? n : `${n}: ${names[n]}`));
   return `const { ${properties.join(', ')} } = require(${q}${entry.specifier}${q})${semi}`;
-}
-
-/**
- * Inserts `line` after the last top-level import or `require` declaration of `source` (or before
- * the first statement), as text: reprinting the program would lose the blank lines around
- * directives and imports (recast prints the whole statement list again).
- */
-function insertImport(j: JSCodeshift, source: string, line: string, style: CodeStyle): string {
-  const program = j(source).find(j.Program).nodes()[0];
-  const statements = program.body as Array<{ type: string; loc?: { start: { line: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
-  const isRequire = (s: (typeof statements)[number]) =>
-    s.type === 'VariableDeclaration' && (s.declarations ?? []).some((d) => d.init?.type === 'CallExpression' && d.init.callee?.type === 'Identifier' && d.init.callee.name === 'require');
-  const last = statements.filter((s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || isRequire(s)).at(-1);
-  const lines = source.split(style.eol);
-  if (last?.loc) lines.splice(last.loc.end.line, 0, line);
-  else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');
-  return lines.join(style.eol);
 }

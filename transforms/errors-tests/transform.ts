@@ -1,0 +1,2 @@
+/** jscodeshift transform of `errors-tests` (transforms/app-tests/transform.ts). */
+export { default } from '../app-tests/transform.js';
