@@ -233,7 +233,8 @@ export function registrarRewrite(j: JSCodeshift, functions: Array<ASTPath<Node>>
  * Step 2b of the routes plan: a registrar's registration is rewritten once for every call, so the
  * routes it makes for different routers must become the same Fastify route (a param callback one
  * router has and the other has not would not). Blocks every route of a registrar whose
- * registrations would differ between its calls.
+ * registrations would differ between its calls, and those whose handler the in-place rewrite does
+ * not carry yet (an inline one calling the fastify-like-express module, a wrapped one).
  */
 export function sameForEveryCall(states: Map<string, RouteState>): void {
   const byRegistration = new Map<string, RouteState[]>();
@@ -241,6 +242,12 @@ export function sameForEveryCall(states: Map<string, RouteState>): void {
     if (!s.registrar || !s.pluginRoute) continue;
     const key = `${s.statementKey}\0${s.route.method}`;
     byRegistration.set(key, [...(byRegistration.get(key) ?? []), s]);
+  }
+  for (const s of states.values()) {
+    if (!s.registrar || s.blockers.length) continue;
+    // Rewritten in place inside the registrar, an inline handler gets no import of its own, and a wrapper around a handler there is not taken off.
+    if (s.likeExpress.length && !s.rewrite) s.blockers.push({ code: 'route-registrar', reason: `its handler, written in the function that registers it (${s.registrar.file}), calls the generated fastify-like-express module, which the function rewritten in place does not import yet` });
+    else if (s.unwraps.some((u) => u.file === s.registrar!.file)) s.blockers.push({ code: 'route-registrar', reason: `its handler is wrapped in the function that registers it (${s.registrar.file}), which is rewritten in place without taking the wrapper off yet` });
   }
   for (const group of byRegistration.values()) {
     const forms = new Set(group.map((s) => JSON.stringify({ ...s.pluginRoute, comments: [] })));
