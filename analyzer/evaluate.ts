@@ -165,6 +165,8 @@ export class Evaluator {
   readonly ambient: Reason[] = [];
   /** Per call being evaluated, outermost first: argument value → the expression written for it. */
   readonly frames: Map<Value, Node>[] = [];
+  /** Per call of a project function being evaluated from a call expression (`crud(users, ctrl)`), outermost first. */
+  readonly calls: Array<{ site: Node; fn: Node }> = [];
   readonly api: ExpressApi;
   private depth = 0;
   private steps = 0;
@@ -955,6 +957,20 @@ export class Evaluator {
         this.diagnose('custom-registrar', 'warning', `\`${calleeNode.getText().slice(0, 40)}(…)\` takes a path and a handler but registers nothing when called: the routes it leads to, if any, are decided at run time`, call);
       }
     }
+  }
+
+  /**
+   * The innermost call of a project function being evaluated whose function holds `site` in its
+   * body: the registrar that runs a registration written inside it (`function crud(router, ctrl) {
+   * router.get('/', ctrl.list) }` called as `crud(users, usersController)`).
+   */
+  registrarOf(site: Node): { site: Node; fn: Node } | undefined {
+    const file = site.getSourceFile();
+    for (let i = this.calls.length - 1; i >= 0; i--) {
+      const c = this.calls[i];
+      if (c.fn.getSourceFile() === file && c.fn.getPos() <= site.getPos() && site.getEnd() <= c.fn.getEnd()) return c;
+    }
+    return undefined;
   }
 
   /**

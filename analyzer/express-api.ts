@@ -10,6 +10,7 @@
  *   (`Function.length === 4`) is an error handler.
  * - `route(path)` creates one route layer at call time; its verb methods append to it.
  */
+import { handedRoutesCall, type HandedRoutes } from './handed-routes.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,8 @@ export class ExpressApi {
   private readonly extensions = new Map<RouterNode, Map<string, Value>>();
   /** Callbacks already run by runCallbacks (a callback registered twice runs once). */
   private readonly invokedCallbacks = new Set<Node>();
+  /** Plugins handed over per Express app through the server module (handed-routes.ts). */
+  private readonly handed: HandedRoutes = new WeakMap();
   private uid = 0;
   private seq = 0;
   /** The call that made each package value a factory returned (`express.json(opts)`, `cors(options)`): FactoryCall's source. */
@@ -134,8 +137,16 @@ export class ExpressApi {
   /** Calls `callee`; `receiver` is the value before the dot for method calls (`x` in `x.m()`). */
   call(callee: Value, args: Value[], argNodes: Node[], site: Node, receiver?: Value): Value {
     switch (callee.k) {
-      case 'fn':
-        return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
+      case 'fn': {
+        const handed = handedRoutesCall(this.handed, callee, args);
+        if (handed) return handed;
+        this.ev.calls.push({ site, fn: callee.node });
+        try {
+          return this.ev.invoke(callee.bound || !receiver ? callee : { ...callee, self: receiver }, args, site);
+        } finally {
+          this.ev.calls.pop();
+        }
+      }
       case 'express':
         return this.made(this.callExpress(callee.member, args, site), args, argNodes, site);
       case 'pkg': {
@@ -343,7 +354,8 @@ export class ExpressApi {
         return self;
       case 'route': {
         const reasons: Reason[] = [...this.ev.ambient];
-        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons };
+        const registrar = this.ev.registrarOf(site);
+        const layer: RouteLayer = { type: 'route', kind: 'route-chain', seq: ++this.seq, site, paths: this.pathsOf(args[0], argNodes[0], site, reasons), entries: [], conditions: [...this.ev.conditions], reasons, ...(registrar ? { registrar } : {}) };
         router.stack.push(layer);
         return { k: 'routeChain', layer, router };
       }
@@ -402,7 +414,8 @@ export class ExpressApi {
     const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node, slot }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value), slot }));
     const reasons: Reason[] = [...this.ev.ambient];
     const paths = this.pathsOf(args[0], argNodes[0], site, reasons);
-    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons });
+    const registrar = this.ev.registrarOf(site);
+    router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons, ...(registrar ? { registrar } : {}) });
   }
 
   private addUse(router: RouterNode, args: Value[], argNodes: Node[], site: Node): void {

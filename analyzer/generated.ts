@@ -33,3 +33,11 @@ export function generatedKindOf(sf: ts.SourceFile): GeneratedKind | null {
   }
   return kind;
 }
+
+/**
+ * The server module's hand-over of routes that a function of the app registers with its own
+ * variables (transforms/server-module/handed-routes.ts): the function calls `handRoutes(app, plugin)`
+ * when it runs, movedRoutes registers `routesHandedBy(app)`. The analyzer follows both by these names.
+ */
+export const HAND_ROUTES = 'handRoutes';
+export const ROUTES_HANDED_BY = 'routesHandedBy';

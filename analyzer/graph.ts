@@ -69,6 +69,8 @@ interface LayerBase {
 export interface RouteLayer extends LayerBase {
   type: 'route';
   kind: 'verb' | 'route-chain' | 'all';
+  /** The call of a project function whose body holds the registration, when one ran it (Evaluator.registrarOf). */
+  registrar?: { site: Node; fn: Node };
   /** Route-level functions in order; for `route()` chains, each with the method it was added for
    * and the verb call that added it. */
   entries: { method: string; entry: EntryRef; site?: Node; slot?: ArgumentSlot }[];

@@ -380,6 +380,7 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params, ...(item.spec.kind !== 'unresolved' && item.spec.element ? { element: true } : {}) },
       mountChain: [...(bridge ? [bridge.mount] : []), ...item.mounts.map((m) => ({ mountId: mountIds.get(`${m.layer.seq}|${m.full}`) ?? '', mountPath: pathText(m.spec), location: locate(m.layer.site) }))],
       registration: { ...locate(verbSite), kind: layer.kind }, ...statementOf(layer.site, layer.kind === 'route-chain'),
+      ...(layer.registrar ? { registrar: { call: locate(layer.registrar.site), ...statementOf(layer.registrar.site), definition: locate(layer.registrar.fn) } } : {}),
       handler, chain, usage: routeUsage(handlerEntry, own.slice(0, -1), usage, locate), conditions: layer.conditions, order: index, resolution, reasons,
     });
     checkParamVisibility(out, item, handlerEntry, mountParams.map((p) => p.name), locate);

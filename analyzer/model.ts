@@ -308,6 +308,15 @@ export interface Route {
   registration: Location & { kind: 'verb' | 'route-chain' | 'all' | 'route-options' };
   /** The statement that holds the registration (a sibling of `registration`, which points at the verb); the routes of one `route()` chain, or of one call with an array of paths, share it. */
   statement?: StatementSpan;
+  /**
+   * The call of a project function that ran the registration from inside its body — a registrar:
+   * `crud(users, usersController)` for `function crud(router, ctrl) { router.get('/', ctrl.list) }`,
+   * `require('./routes')(app, passport)` — the innermost one when registrars call registrars; a loop's
+   * callback (`routes.forEach((r) => …)`) is not one. `call` is where the call starts, `statement`
+   * the statement that holds it, `definition` where the function starts. Absent for a registration
+   * the module runs itself.
+   */
+  registrar?: { call: Location; statement?: StatementSpan; definition: Location };
   handler: Handler;
   /** Ordered middleware that really runs before the handler. */
   chain: ChainEntry[];

@@ -90,9 +90,13 @@ export const BLOCKERS = {
   'route-not-assessed': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: '`migrate analyze` could not assess the routes stage (its plan refused or failed, for the reason it gives), so the route is not rated.' },
   'route-no-server': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'No generated server module serves its app, so the routes stage cannot move it (the shim placed none).' },
   'route-finding': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A finding that needs a human applies to it (the finding names what to do).' },
+  'route-sub-app-settings': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It belongs to a sub-app whose trust proxy, case-sensitive or strict routing or query parser differs from the main app's; Fastify has one per server." },
+  'route-sub-app-api': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler reads req.app or res.app, which is its sub-app in Express and would be the main app on Fastify.' },
   // ── routes: what its source shows ─────────────────────────────────────────────────────────
   'route-parse': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The file that registers it does not parse.' },
   'route-registration-shape': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its registration is not X.METHOD(path, …) or X.route(path).METHOD(…) as a statement of its own.' },
+  'route-table-form': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'It is registered by a loop over a route table that cannot move to Fastify whole: the loop does more than register, goes over something other than a table, or one of its routes needs a hook or path form of its own.' },
+  'route-registrar': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It is registered by a function of the app that reads its own variables, which cannot move to Fastify whole: it does more than declare and register routes, uses its receiver otherwise, is called in a way that would read differently when Fastify loads, or is used elsewhere." },
   'route-registration-scope': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "It is registered inside a function and uses that function's variables." },
   'route-start-file': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'It is registered in the file that starts the app, which the generated module would have to import back.' },
   'route-module-system': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its file is an ES module and the generated module is CommonJS.' },

@@ -106,3 +106,33 @@ describe('registration statements', () => {
     expect(inv.errorHandlers.map((h) => [h.name, h.registration.line, h.element])).toEqual([['onError', 5, { file: 'errors.js', line: 3, column: 37 }], ['<anonymous>', 6, undefined]]);
   });
 });
+
+describe('registrars (Route.registrar)', () => {
+  const CRUD = ['function crud(router, ctrl) {', "  router.get('/', ctrl.list);", '  [1].forEach(() => router.get(\'/one\', ctrl.list));', '}', 'module.exports = { crud };', ''].join('\n');
+  const MAIN = [
+    "const express = require('express');",
+    "const { crud } = require('./crud');",
+    'const app = express();',
+    'const users = express.Router();',
+    'const ctrl = { list: (req, res) => res.json([]) };',
+    'crud(users, ctrl);',
+    "app.use('/users', users);",
+    "app.get('/top', ctrl.list);",
+    "require('./extra')(app);",
+    'module.exports = app;',
+    '',
+  ].join('\n');
+
+  it('names the call of the project function whose body holds the registration, and the function; none for a top-level one', async () => {
+    const dir = project({ 'package.json': JSON.stringify({ name: 'registrars', main: 'app.js', dependencies: { express: '^4.21.2' } }), 'app.js': MAIN, 'crud.js': CRUD, 'extra.js': EXTRA });
+    const inv = await analyze({ dir });
+    const crudCall = { call: { file: 'app.js', line: 6, column: 1 }, statement: { start: { line: 6, column: 1 }, end: endOfLine(MAIN, 6), topLevel: true, own: false }, definition: { file: 'crud.js', line: 1, column: 1 } };
+    expect(Object.fromEntries(inv.routes.map((r) => [r.key, r.registrar]))).toEqual({
+      'GET /users': crudCall,
+      // A loop's callback inside the registrar is not a registrar of its own.
+      'GET /users/one': crudCall,
+      'GET /top': undefined,
+      'GET /health': { call: { file: 'app.js', line: 9, column: 1 }, statement: { start: { line: 9, column: 1 }, end: endOfLine(MAIN, 9), topLevel: true, own: false }, definition: { file: 'extra.js', line: 1, column: 18 } },
+    });
+  });
+});

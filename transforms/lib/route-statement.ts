@@ -97,8 +97,19 @@ export function usesOnlyModuleScope(j: JSCodeshift, path: ASTPath<Node>, except:
       const scope = p.scope?.lookup(p.node.name);
       if (!scope) return;
       if (!scope.isGlobal && !isInside(scope.path, path) && scope.path.node.type !== 'Program') ok = false;
+      // ast-types scopes are per function: a `const` of a block or loop (`for (const r of routes) { … }`) is not the module's.
+      const declared: ASTPath<Node> | undefined = scope.getBindings()[p.node.name]?.[0];
+      if (scope.path.node.type === 'Program' && declared && !isInside(declared, path) && !atTopLevel(declared)) ok = false;
     });
   return ok;
+}
+
+/** Whether a declaring identifier belongs to a statement directly in the module's top level (or an export of one there). */
+function atTopLevel(declared: ASTPath<Node>): boolean {
+  let p: ASTPath<Node> | null = declared;
+  while (p && !/Statement$|Declaration$/.test(p.node.type)) p = p.parent;
+  const parent = p?.parent?.node;
+  return parent?.type === 'Program' || (/^Export/.test(parent?.type ?? '') && p?.parent?.parent?.node.type === 'Program');
 }
 
 function isInside(inner: ASTPath<Node>, outer: ASTPath<Node>): boolean {

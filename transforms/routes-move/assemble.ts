@@ -17,11 +17,13 @@ import { hooksModuleFile, startsApp } from '../server-module/locate.js';
 import { lacksChains } from '../server-module/hooks-template.js';
 import { leftRoutes } from './left.js';
 import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
-import type { PluginRoute, RegisterEntry, RewriteEntry, RoutesEntry } from './model.js';
+import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RewriteEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import { queryReplacedBy } from './query-hand-over.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
+import { HAND_ROUTES } from '../../analyzer/generated.js';
+import type { NestedRead } from './registrars.js';
 import type { Selection } from './select.js';
 import type { RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
@@ -41,12 +43,14 @@ interface PluginDraft {
   file: string;
   owner: string;
   receiver: string;
-  routes: PluginRoute[];
+  routes: Array<PluginRoute | PluginLoop | PluginCall>;
   prefixes: Set<string>;
   adapters: Set<string>;
   /** Functions of the fastify-like-express module its inline handlers call. */
   likeExpress: Set<string>;
   app: string;
+  /** The registrar that stays, at whose end the plugin is defined and handed over (registrars.ts nestedOf). */
+  nested?: NestedRead;
 }
 
 /** The step's plan from the settled states. */
@@ -60,7 +64,9 @@ export function assemble(ctx: PlanContext, settled: Settled): StepPlan<RoutesEnt
   };
   const moving = [...states.values()].filter((s) => !s.blockers.length);
   const likeImport = (file: string, appId: string, names: Iterable<string>) => likeExpressImport(ctx, settled.selection.modules.get(appId)!, file, names);
-  const plugins = moveRoutes(ctx, moving, add, likeImport);
+  const registrars = new Map<string, RegistrarDraft>();
+  const plugins = moveRoutes(ctx, moving, add, likeImport, registrars);
+  addRegistrars(ctx, settled, registrars, add);
   for (const h of settled.hooks) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, module: moduleOf(ctx, h.file), ...withImport(likeImport(h.file, h.appId, h.likeExpress)) });
   const left = leftRoutes([...states.values()].filter((s) => s.blockers.length));
   for (const t of left.todos) add(t.file, { kind: 'todo', statement: t.statement, reason: t.reason });
@@ -109,27 +115,42 @@ function moduleOf(ctx: PlanContext, file: string): 'esm' | 'commonjs' {
  * inline param callbacks named, handlers and the helpers they hand `req` to rewritten once — and
  * the plugin drafts their routes fill, one per router and file.
  */
-function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, likeImport: (file: string, appId: string, names: Iterable<string>) => RewriteEntry['likeExpress']): Map<string, PluginDraft> {
+function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, entry: RoutesEntry) => void, likeImport: LikeImport, registrars: Map<string, RegistrarDraft>): Map<string, PluginDraft> {
   const plugins = new Map<string, PluginDraft>();
   const unregistered = new Set<string>();
   const rewritten = new Set<string>();
   const once = (key: string) => !rewritten.has(key) && !!rewritten.add(key);
   for (const s of moving) {
     const r = s.route;
-    const key = `${r.registration.file}\0${r.ownerId}`;
-    const plugin = plugins.get(key) ?? { file: r.registration.file, owner: r.ownerId, receiver: s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), likeExpress: new Set(), app: r.appId };
+    // The plugin goes where the route is registered, or where its registrar is called (registrars.ts).
+    const home = s.registrar?.call.file ?? r.registration.file;
+    const key = `${home}\0${r.ownerId}${s.nested ? `\0${s.nested.key}` : ''}`;
+    const plugin = plugins.get(key) ?? { file: home, owner: r.ownerId, receiver: s.registrar?.call.receiver ?? s.statement!.receiver, routes: [], prefixes: new Set(), adapters: new Set(), likeExpress: new Set(), app: r.appId, ...(s.nested ? { nested: s.nested } : {}) };
     plugins.set(key, plugin);
     plugin.prefixes.add(prefixOf(r));
-    const methodKey = `${s.statementKey}\0${r.method}`;
+    if (s.registrar) {
+      placeRegistrar(s, plugin, registrars, unregistered, add);
+      rewriteOnce(ctx, s, add, once, likeImport);
+      continue;
+    }
+    // Per plugin: a registrar called with two routers makes one statement's route in each (crud(users); crud(posts)).
+    const route = s.pluginRoute!;
+    // A loop over a route table goes into the plugin once, for all its routes (in the form all of them take: route-table.ts).
+    const methodKey = 'loop' in route ? `${key}\0${s.statementKey}` : `${key}\0${s.statementKey}\0${r.method}`;
+    if ('loop' in route) {
+      const placed = plugin.routes.find((p): p is PluginLoop => 'loop' in p && p.loop.line === route.loop.line && p.loop.text === route.loop.text);
+      if (placed && route.form === 'flat') placed.form = 'flat';
+      if (route.form !== 'none') plugin.adapters.add('expressMiddleware');
+    }
     if (!unregistered.has(methodKey)) {
-      plugin.routes.push(s.pluginRoute!);
-      for (const h of s.pluginRoute!.hooks) {
+      plugin.routes.push('loop' in route ? { ...route } : route);
+      for (const h of 'hooks' in route ? route.hooks : []) {
         const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
         if (adapter) plugin.adapters.add(adapter);
         const like = /^(wildcardLikeExpress|paramsLikeExpress)\b/.exec(h)?.[1];
         if (like) plugin.likeExpress.add(like);
       }
-      if (s.pluginRoute!.chain) plugin.adapters.add('expressChain');
+      if ('chain' in route && route.chain) plugin.adapters.add('expressChain');
       unregistered.add(methodKey);
     }
     if (!unregistered.has(s.statementKey!)) {
@@ -138,14 +159,82 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
       if (s.handOver) plugin.adapters.add('movedToFastify');
       unregistered.add(s.statementKey!);
     }
-    for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(r.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
-    for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
-    for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
-    if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file), ...withImport(likeImport(s.rewrite.file, r.appId, s.likeExpress)) });
+    rewriteOnce(ctx, s, add, once, likeImport);
     // An inline handler is rewritten in the plugin's file.
     if (!s.rewrite) s.likeExpress.forEach((f) => plugin.likeExpress.add(f));
   }
   return plugins;
+}
+
+/** The import of the fastify-like-express module's functions `names` into `file` (like-express.ts). */
+type LikeImport = (file: string, appId: string, names: Iterable<string>) => RewriteEntry['likeExpress'];
+
+/** What moving `s` rewrites besides its registration, each once: inline param callbacks named, wrappers unwrapped, helpers and handlers rewritten where they are. */
+function rewriteOnce(ctx: PlanContext, s: RouteState, add: (file: string, entry: RoutesEntry) => void, once: (key: string) => boolean, likeImport: LikeImport): void {
+  for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(s.route.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
+  for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+  for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
+  if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file), ...withImport(likeImport(s.rewrite.file, s.route.appId, s.likeExpress)) });
+}
+
+/** A registrar that moves whole, as its routes fill it: the entry without its adapters' import, and the app whose hooks module they come from. */
+interface RegistrarDraft {
+  entry: Omit<RegistrarEntry, 'adapters'>;
+  adapters: Set<string>;
+  app: string;
+}
+
+/**
+ * A route of a registrar that moves whole (registrars.ts): its call goes into the plugin of the
+ * router it was given (once per call, deleted where it was), its registration is rewritten in the
+ * registrar once (one statement per method; a loop over a route table once).
+ */
+function placeRegistrar(s: RouteState, plugin: PluginDraft, registrars: Map<string, RegistrarDraft>, done: Set<string>, add: (file: string, entry: RoutesEntry) => void): void {
+  const { registrar, route: r } = s;
+  const call = registrar!.call;
+  const callKey = `${call.file}:${call.statement.node.loc?.start.line}`;
+  if (!done.has(`${plugin.file}\0${plugin.owner}\0${callKey}`)) {
+    plugin.routes.push({ call: anchorOf(call.statement), index: registrar!.param.index, comments: [] });
+    done.add(`${plugin.file}\0${plugin.owner}\0${callKey}`);
+  }
+  if (!done.has(callKey)) {
+    add(call.file, { kind: 'unregister', statement: anchorOf(call.statement) });
+    done.add(callKey);
+  }
+  const draft = registrars.get(registrar!.key) ?? { entry: { kind: 'registrar' as const, fn: registrar!.fn, param: registrar!.param.name, typescript: isTypeScript(registrar!.file), module: 'commonjs' as const, registrations: [] }, adapters: new Set<string>(), app: r.appId };
+  registrars.set(registrar!.key, draft);
+  const route = s.pluginRoute!;
+  if ('loop' in route) {
+    const placed = draft.entry.registrations.find((p): p is PluginLoop => 'loop' in p && p.loop.line === route.loop.line && p.loop.text === route.loop.text);
+    if (placed) placed.form = route.form === 'flat' ? 'flat' : placed.form;
+    else draft.entry.registrations.push({ ...route });
+    if (route.form !== 'none') draft.adapters.add('expressMiddleware');
+    return;
+  }
+  const statement = anchorOf(s.statement!.statement);
+  const placed = draft.entry.registrations.find((p): p is { statement: typeof statement; routes: PluginRoute[] } => 'statement' in p && p.statement.line === statement.line && p.statement.text === statement.text);
+  const entry = placed ?? { statement, routes: [] as PluginRoute[] };
+  if (!placed) draft.entry.registrations.push(entry);
+  if (entry.routes.some((x) => x.method === route.method)) return;
+  entry.routes.push(route);
+  for (const h of route.hooks) {
+    const adapter = /^(expressParam|expressMiddleware|expressWildcard)\(/.exec(h)?.[1];
+    if (adapter) draft.adapters.add(adapter);
+  }
+}
+
+/** The registrars that move whole, each rewritten where it is defined, importing the adapters its hooks use from the hooks module of its app's server module. */
+function addRegistrars(ctx: PlanContext, settled: Settled, registrars: Map<string, RegistrarDraft>, add: (file: string, entry: RoutesEntry) => void): void {
+  for (const [key, draft] of registrars) {
+    const file = key.replace(/:\d+:\d+$/, '');
+    const target = settled.selection.modules.get(draft.app)!;
+    const reg = settled.parsed(file)!;
+    const module = moduleSystemOfFile(ctx.inventory, file, reg.source);
+    const hooksFile = hooksModuleFile(target.file);
+    const importer = [reg.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
+    const adapters = draft.adapters.size ? { specifier: importSpecifier(file, { file: hooksFile, module, typescript: isTypeScript(hooksFile) }, importer), names: [...draft.adapters].sort() } : null;
+    add(file, { ...draft.entry, module, adapters });
+  }
 }
 
 /**
@@ -162,7 +251,9 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
   for (const p of plugins.values()) {
     const target = selection.modules.get(p.app)!;
     const reg = parsed(p.file)!;
-    const name = pluginName(ctx, p.file, p.owner, reg, namesGiven, [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
+    // A registrar's handed-over plugin: the one a former run wrote at its end, or `<app>HandedRoutes`.
+    const handedBefore = p.nested ? new RegExp(`${HAND_ROUTES}\\(${p.nested.receiver}, async function (\\w+)\\(`).exec(reg.source)?.[1] : undefined;
+    const name = handedBefore ?? pluginName(ctx, p.file, p.owner, reg, namesGiven, p.nested ? `${p.receiver}Handed` : [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
     const module = moduleSystemOfFile(ctx.inventory, p.file, reg.source);
     const hooksFile = hooksModuleFile(target.file);
     // How the project writes relative specifiers (with `.js` under NodeNext), read from the file and the entry.
@@ -171,16 +262,19 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const errors = handlers.find((h) => !h.blocker && h.ownerId === p.owner && h.file === p.file && h.covers.every((id) => !states.get(id)?.blockers.length));
     if (errors) add(p.file, { kind: 'unregister', statement: anchorOf(errors.statement) });
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
-    // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts).
-    const handed = startsApp(ctx, p.file);
-    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}) });
+    // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts);
+    // a registrar that stays hands the plugin at its end over when it runs (registrars.ts nestedOf).
+    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer) } : undefined;
+    const handed = !nested && startsApp(ctx, p.file);
+    add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
     // How the project writes relative specifiers, read from the server module and the entry (a module the shim wrote has none of its own).
     const serverImporter = [target.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
     const register = registrations.get(target.file) ?? { kind: 'register' as const, plugins: [], module: target.module, typescript: target.typescript, hooksSpecifier: importSpecifier(target.file, { file: hooksFile, module: target.module, typescript: target.typescript }, serverImporter) };
     registrations.set(target.file, register);
     // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
     register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
-    if (handed) {
+    if (nested) register.handedByApp = true;
+    else if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });
       register.handed = true;
     } else register.plugins.push({ name, specifier: importSpecifier(target.file, { file: p.file, module: target.module, typescript: isTypeScript(p.file) }, serverImporter), prefixes: [...p.prefixes].sort(), from: p.file });

@@ -31,6 +31,50 @@ export interface PluginRoute {
   chain?: ArrayChain;
 }
 
+/**
+ * A loop over a route table (route-table.ts), moved into the plugin whole: the routes of every
+ * element, registered by one call in it, which the transform rewrites in place — its receiver
+ * `fastify`, its middleware arguments the `preHandler` hooks (`form`, route-table.ts tableMiddleware).
+ */
+export interface PluginLoop {
+  loop: Anchor;
+  /** The registration call inside the loop. */
+  call: Anchor;
+  form: 'none' | 'each' | 'flat';
+  /** Comments written above the loop, carried above it in the plugin. */
+  comments: string[];
+}
+
+/**
+ * A call of a registrar that moves whole (registrars.ts), moved into the plugin of the router it
+ * was given (`crud(users, usersController)` → `crud(fastify, usersController)` in the plugin of
+ * `users`): `fastify` takes the place of argument `index`.
+ */
+export interface PluginCall {
+  call: Anchor;
+  index: number;
+  /** Comments written above the call, carried above it in the plugin. */
+  comments: string[];
+}
+
+/**
+ * A registrar rewritten where it is defined to register its routes on the Fastify instance its
+ * calls now pass (registrars.ts): its receiver parameter becomes `fastify` (typed FastifyInstance
+ * in TypeScript), each registration statement the Fastify routes of its methods, each loop over a
+ * route table its Fastify registration.
+ */
+export interface RegistrarEntry {
+  kind: 'registrar';
+  fn: Anchor;
+  /** The receiver parameter as written. */
+  param: string;
+  typescript: boolean;
+  module: 'esm' | 'commonjs';
+  registrations: Array<{ statement: Anchor; routes: PluginRoute[] } | PluginLoop>;
+  /** Import of the adapters its hooks use. */
+  adapters: { specifier: string; names: string[] } | null;
+}
+
 /** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */
 export interface UnregisterEntry {
   kind: 'unregister';
@@ -77,7 +121,8 @@ export interface PluginEntry {
   of: string;
   module: 'esm' | 'commonjs';
   typescript: boolean;
-  routes: PluginRoute[];
+  /** Its routes, the loops over route tables that register several (PluginLoop), and the calls of registrars given its router (PluginCall). */
+  routes: Array<PluginRoute | PluginLoop | PluginCall>;
   /**
    * The router's own error middleware (`router.use((err, req, res, next) => …)`), which becomes the
    * plugin's `setErrorHandler`: Fastify gives it the errors of the plugin's routes and sends what it
@@ -90,6 +135,12 @@ export interface PluginEntry {
   likeExpress?: ModuleImport;
   /** The file starts the app and hands the plugin to buildFastify (start-file.ts): it is not exported. */
   handed?: boolean;
+  /**
+   * The plugin is defined at the end of a registrar that stays (registrars.ts nestedOf), which hands it
+   * over when it runs: `handRoutes(<receiver>, async function <name>(fastify) {…})`, `handRoutes`
+   * imported from the server module (`specifier`).
+   */
+  nested?: { fn: Anchor; receiver: string; specifier: string };
 }
 
 /** A route that stays on Express: a `// TODO(migrate): …` above its registration (an older one of this step replaced). */
@@ -143,4 +194,4 @@ export interface UnwrapEntry {
 
 export type { HandRoutesEntry };
 
-export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry;
+export type RoutesEntry = NameCallbackEntry | UnregisterEntry | HandOverEntry | RewriteEntry | PluginEntry | TodoEntry | RegisterEntry | HooksModuleEntry | LikeExpressModuleEntry | HandRoutesEntry | UnwrapEntry | RegistrarEntry;

@@ -5,6 +5,7 @@
  *   2. read-route.ts — each route on its own: its registration, what the inventory and the findings
  *      say against it, whether it keeps a hand-over in Express (hand-over.ts), whether its handler
  *      rewrites completely to `(request, reply)`, its hooks;
+ *      registrars.ts — the routes a registrar makes are one Fastify route for every call of it;
  *   3. router-error-handlers.ts — the routers' own error middleware, which moves with its routes;
  *   4. settle.ts — what routes share (a statement, a handler, an error handler, a mount, URLs):
  *      both move or neither does;
@@ -23,6 +24,7 @@ import { assemble } from './assemble.js';
 import type { RoutesEntry } from './model.js';
 import { nativeHooks } from './native-hooks.js';
 import { readRoute } from './read-route.js';
+import { sameForEveryCall } from './registrars.js';
 import { replacedSend } from './replaced-send.js';
 import { routerErrorHandlers } from './router-error-handlers.js';
 import { selectRoutes } from './select.js';
@@ -52,6 +54,7 @@ export function plan(ctx: PlanContext): StepPlan<RoutesEntry> {
   for (;;) {
     const given = handOvers;
     states = new Map(selection.candidates.map((r) => [r.id, read(r, given)]));
+    sameForEveryCall(states);
     handlers = routerErrorHandlers(ctx, parsed, states);
     settle(selection.expressRoutes, states, handlers, selection.onFastify);
     const more = [...states.values()].filter((s) => s.laterRouteStays && !given.has(s.route.id)).map((s) => s.route.id);

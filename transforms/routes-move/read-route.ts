@@ -14,7 +14,7 @@ import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
 import { memberOf, placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
-import { otherMemberUses, otherUses } from '../lib/references.js';
+import { otherMemberUses, otherUses, type RegistrationSite } from '../lib/references.js';
 import { inRouteStatement, routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
@@ -27,6 +27,8 @@ import { fastifyPaths, strictRouting } from './paths.js';
 import { arrayChain } from './chains.js';
 import { handOverOf } from './hand-over.js';
 import { inventoryBlockers, ownChain } from './route-blockers.js';
+import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
+import { nestedOf, registrarOf } from './registrars.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
@@ -56,36 +58,52 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   const block = (b: Blocker) => void state.blockers.push(b);
   const reg = parsed(route.registration.file);
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
-  const statement = routeStatementOf(reg.j, reg.root, reg.source, route);
+  // A loop over a route table is the statement that moves (route-table.ts); otherwise the registration itself.
+  const inLoop = tableStatementOf(reg.j, reg.root, reg.source, route);
+  const statement = inLoop ?? routeStatementOf(reg.j, reg.root, reg.source, route);
   if ('refuse' in statement) {
     // Its TODO still goes above the statement, when there is one.
     if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
-    return block({ code: 'route-registration-shape', reason: statement.refuse }), state;
+    return block({ code: inLoop ? 'route-table-form' : 'route-registration-shape', reason: statement.refuse }), state;
   }
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
   const renderLike = rendersLikeExpress({ route: state.typescript, server: target.typescript }) && renderReplacedAt(ctx.inventory).length > 0;
   state.blockers.push(...inventoryBlockers(ctx, route, statement.lines, renderLike, input.replaced.skipped));
   // Express layers registered after it: its registration stays as a hand-over (hand-over.ts).
+  const table = 'table' in statement ? (statement as TableStatement) : null;
   const handOver = handOverOf(ctx, route, statement.lines, target, parsed, input.handOvers);
   if (typeof handOver === 'object') block(handOver);
+  // A table's loop moves whole: it has no single registration to leave in Express as a hand-over.
+  else if (handOver && table) block({ code: 'route-table-form', reason: 'Express layers registered after its table may run for its URLs, and a hand-over is made for a registration of its own, not for a loop over a table' });
   else state.handOver = handOver;
-  const registration = statement.methods.find((m) => m.method === route.method);
+  const registration = table ? table.methods[0] : statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
-  const topLevel = route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program';
+  const topLevel = table ? table.statement.parent.node.type === 'Program' : (route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program');
   // The receiver (`app` of `module.exports = (app) => { app.get(…) }`) does not move: the plugin's `fastify` takes its place.
-  const receivers = reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
-  if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) block({ code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
-  // The plugin lives next to the registration and the generated module imports it; the file that
-  // starts the app hands its plugin to buildFastify instead (start-file.ts).
-  const startFile = input.startsApp(route.registration.file) ? startFileRefusal(ctx, route, reg) : null;
+  const receivers = table ? [table.table.call.node.callee.object] : reg.j(statement.statement).find(reg.j.Identifier, { name: statement.receiver }).nodes().filter((n) => n.loc?.start.line === statement.lines[0] || n === statement.statement.node.expression?.callee?.object);
+  // A registrar that reads its own variables moves whole; its calls go into the plugins (registrars.ts).
+  // One that cannot moves its registrations that read only the module into a plugin at the top of it, as before.
+  // Else its registrations on the app that read its variables go into a plugin it hands over when it runs.
+  const registrar = topLevel ? null : registrarOf(ctx, route, parsed, statement);
+  if (registrar && !('refuse' in registrar)) state.registrar = registrar;
+  else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) {
+    const nested = registrar ? nestedOf(route, parsed, statement) : null;
+    if (nested && !('refuse' in nested)) state.nested = nested;
+    else block(registrar ? { code: 'route-registrar', reason: `${registrar.refuse}${nested ? `; and ${nested.refuse}` : ''}` } : { code: 'route-registration-scope', reason: "it is registered inside a function and uses that function's variables, so it cannot move into a plugin at the top of its module" });
+  }
+  // The plugin lives next to the registration (or the registrar's call) and the generated module
+  // imports it; the file that starts the app hands its plugin to buildFastify instead (start-file.ts).
+  const home = state.registrar?.call.file ?? route.registration.file;
+  const homeFile = parsed(home)!;
+  const startFile = input.startsApp(home) ? startFileRefusal(ctx, { ...route, registration: { ...route.registration, file: home } }, homeFile) : null;
   if (startFile) block({ code: 'route-start-file', reason: startFile });
   // A route registered in a buildFastify several apps share would answer for all of them (the errors stage's shared-generated-module).
   if (input.servesApps.length > 1) block({ code: 'route-shared-module', reason: `the generated module ${target.file} builds the Fastify server of ${input.servesApps.length} apps (${input.servesApps.map((a) => a.name).join(', ')}), so a route registered there would answer for all of them; give each app a module of its own` });
-  if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, route.registration.file, reg.source) === 'esm') block({ code: 'route-module-system', reason: `${route.registration.file} is an ES module and the generated module (${target.file}) is CommonJS` });
+  if (target.module === 'commonjs' && moduleSystemOfFile(ctx.inventory, home, homeFile.source) === 'esm') block({ code: 'route-module-system', reason: `${home} is an ES module and the generated module (${target.file}) is CommonJS` });
 
   // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
-  const wrapped = unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
+  const wrapped = table ? null : unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
@@ -101,11 +119,21 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
+  if (table) {
+    const middleware = tableMiddleware(route, table);
+    if ('refuse' in middleware) block({ code: 'route-table-form', reason: middleware.refuse });
+    // Each element's handler is rewritten where it is written (in the table, or inline in the loop, which moves whole).
+    const handler = referencedHandler(ctx, state, parsed, registration.handler.node, options, block, null, table.table.range ? [{ file: route.registration.file, range: table.table.range }] : []);
+    if (handler && !state.blockers.length && 'form' in middleware) state.pluginRoute = { loop: anchorOf(table.statement), call: anchorOf(table.table.call), form: middleware.form, comments: leadingComments(table.statement.node) };
+    return state;
+  }
   // Functions given in arrays go to expressChain with the handler (chains.ts); the others become hooks one by one.
   const chain = arrayChain(ownChain(route, statement.lines).middleware, route.handler, registration);
   if (chain && 'refuse' in chain) block({ code: 'route-middleware-array', reason: chain.refuse });
+  // A registrar rewritten where it is registers each route once, with hooks of its own: not with expressChain, nor with a hand-over left in Express.
+  if (state.registrar && (chain || state.handOver)) block({ code: 'route-registrar', reason: `its registrar (${state.registrar.file}) moves whole, and ${chain ? 'functions given in arrays' : 'a hand-over for Express layers registered after it'} cannot go with it yet` });
   const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(wrapped.handler.node.type) ? inlineHandler(ctx, state, reg, wrapped.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped.handler.node, options, block, wrapped.holder);
+  const handler = /Function/.test(wrapped!.handler.node.type) ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -134,9 +162,10 @@ function inlineHandler(ctx: PlanContext, state: RouteState, reg: ParsedFile, han
 /**
  * A handler defined elsewhere (`router.get('/', notes.list)`): rewritten where it is defined,
  * referred to from the plugin; null when it was not found. `holder`: the call of a wrapper that
- * goes (`catchAsync(…)` around it where it is defined), which stands where the handler stands.
+ * goes (`catchAsync(…)` around it where it is defined), which stands where the handler stands;
+ * `tables`: the route tables that name it (route-table.ts), whose uses of it move with it.
  */
-function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, holder: ASTPath<Node> | null): PluginRoute['handler'] | null {
+function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFiles, node: Node, options: HandlerOptions, block: (b: Blocker) => void, holder: ASTPath<Node> | null, tables: RegistrationSite[] = []): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
   const def = route.handler.definition;
@@ -156,7 +185,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   const held = holder ?? (route.handler.slot?.element && fn.parent.node.type === 'ArrayExpression' ? fn.parent : fn);
   const placement = placementOf(defFile.j, defFile.root, held);
   const statement = state.statement!.statement.node;
-  const registrations = [{ file: route.registration.file, range: [statement.start, statement.end] as [number, number] }];
+  const registrations = [{ file: route.registration.file, range: [statement.start, statement.end] as [number, number] }, ...tables];
   // A controller's method (an object's or a class's): its other uses are those of the member.
   const member = placement.kind === 'nested' ? memberOf(held) : null;
   const uses = member

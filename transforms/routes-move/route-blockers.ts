@@ -19,6 +19,7 @@ import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
 import { replacements } from './replaced-render.js';
+import { subAppBlockers } from './sub-apps.js';
 import { wrapperBlocker } from './unwrap.js';
 import type { ReplacedSend } from './replaced-send.js';
 
@@ -97,6 +98,7 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (readsUnmergedParams(inventory, route, own.middleware.length + own.params.length > 0)) add('route-merge-params', "it sits under a mount path with parameters in a router without mergeParams: Express hides those parameters from req.params, Fastify's prefix shows them");
   const options = routerOptionsDiffer(inventory, route);
   if (options) add('route-router-options', options);
+  blockers.push(...subAppBlockers(inventory, route));
   return blockers;
 }
 

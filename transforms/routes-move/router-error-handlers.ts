@@ -51,6 +51,14 @@ export function routerErrorHandlers(ctx: PlanContext, parsed: ParsedFiles, state
       out.push(stay(`its router has ${chain.length} error handlers run in turn (${chain.map((o) => o.name).join(' → ')}); its plugin has one error handler, so merge them into one by hand`));
       continue;
     }
+    // Its router's (or sub-app's) own middleware before it hands it errors for any request that enters the router, also those no route
+    // of it answers; moved into the plugin, it would see only the errors of the moved routes (the others would reach the app's handler).
+    // Middleware that passes errors: a package's, or the app's own that calls next(err) or hands next on (not one that only answers or calls next()).
+    const middleware = ctx.inventory.middleware.filter((m) => !isOnFastify(ctx, m) && m.ownerId === h.ownerId && m.order < h.order && (m.origin !== 'local' || m.usage.next.some((u) => u.api === 'next(err)') || !!m.usage.calls?.length));
+    if (middleware.length) {
+      out.push(stay(`its router's error handler${h.name === '<anonymous>' ? '' : ` ${h.name}`} also answers the errors of the router's own middleware (${middleware.map((m) => (m.name === '<anonymous>' ? 'an anonymous function' : m.name)).join(', ')}) for requests no route of the router answers; moved into the router's plugin it would no longer see them`));
+      continue;
+    }
     if (h.conditions?.length || statement.parent.node.type !== 'Program') {
       out.push(stay(`its router's error handler ${h.name} is registered under a condition or inside a function`));
       continue;

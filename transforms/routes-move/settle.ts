@@ -49,8 +49,9 @@ export function settle(all: Route[], states: Map<string, RouteState>, handlers: 
       const shared = (o: Route): string | null => {
         const h = handlers.find((x) => x.covers.includes(r.id) && x.covers.includes(o.id));
         if (h) return `the error middleware of its router (${h.file})`;
-        if (s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) return 'its registration statement';
+        if (s.statementKey && o.registration.file === r.registration.file && states.get(o.id)?.statementKey === s.statementKey) return s.statement && 'table' in s.statement ? 'the loop over its route table' : 'its registration statement';
         if (sameRegistration(o, r)) return 'its registration (the router is mounted twice)';
+        if (s.registrar && states.get(o.id)?.registrar?.key === s.registrar.key) return `the function that registers it (${s.registrar.file})`;
         if (s.handlerKey && states.get(o.id)?.handlerKey === s.handlerKey) return 'its handler function';
         return null;
       };

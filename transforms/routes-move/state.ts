@@ -9,7 +9,8 @@ import type { Anchor } from '../lib/anchor.js';
 import type { Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
 import type { Blocker } from '../model.js';
-import type { PluginRoute } from './model.js';
+import type { PluginLoop, PluginRoute } from './model.js';
+import type { NestedRead, RegistrarRead } from './registrars.js';
 
 /** One route in the plan. */
 export interface RouteState {
@@ -21,8 +22,8 @@ export interface RouteState {
   statement?: RouteStatement;
   /** Handler definition key (`file:line:column`) for handlers defined outside the registration. */
   handlerKey?: string;
-  /** The Fastify route it becomes (set once nothing blocks it after reading). */
-  pluginRoute?: PluginRoute;
+  /** The Fastify route it becomes, or the loop over its route table that moves (set once nothing blocks it after reading). */
+  pluginRoute?: PluginRoute | PluginLoop;
   /** The rewrite of a handler defined elsewhere (`helpers`: the helpers it may hand `request` to). */
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions; helpers: string[] };
   /** Framework-default ids its rewrite causes (`redirect-body`). */
@@ -43,6 +44,10 @@ export interface RouteState {
   todoAt?: { anchor: Anchor; key: string };
   /** Inline param callbacks to name where they are registered (`router.param('id', (…) => …)`). */
   nameCallbacks: Array<{ statement: Anchor; name: string }>;
+  /** The registrar that moves whole with it (registrars.ts): its calls move into plugins, it is rewritten where it is. */
+  registrar?: RegistrarRead;
+  /** The registrar that stays, whose plugin nested at its end takes this route (registrars.ts nestedOf). */
+  nested?: NestedRead;
   /** Whether a file the move rewrites is TypeScript (its imports need types). */
   typescript: boolean;
   /**

@@ -29,6 +29,10 @@ import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
 import { registerPlugins } from '../server-module/moved-routes.js';
 import { handRoutes } from './start-file.js';
+import { tableLoop } from './route-table.js';
+import { registrarCall, registrarRewrite } from './registrars.js';
+import { routeLines } from './route-lines.js';
+import { HAND_ROUTES } from '../../analyzer/generated.js';
 
 /**
  * jscodeshift transform of `routes-move`: the new source, or null when nothing changes.
@@ -78,6 +82,18 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const plugins = entries.filter((e): e is PluginEntry => e.kind === 'plugin');
   for (const plugin of plugins) {
     const routes = plugin.routes.map((route) => {
+      if ('loop' in route) {
+        // A loop over a route table moves whole; its registration call is rewritten in it (route-table.ts).
+        const loop = tableLoop(j, statements, file.path, route);
+        steps.unshift(() => (loop.rewrite(), true));
+        return { route, handler: loop.statement };
+      }
+      if ('index' in route) {
+        // A registrar's call moves whole, `fastify` given in place of the router (registrars.ts).
+        const call = registrarCall(j, statements, file.path, route);
+        steps.unshift(() => (call.rewrite(), true));
+        return { route, handler: call.statement };
+      }
       if ('reference' in route.handler) return { route, handler: null as Node };
       const fn = findByAnchor(functions, route.handler.inline) ?? notFound(file.path, 'the inline handler to move', route.handler.inline);
       const rewrite = complete(planHandlerRewrite(j, fn, withHelperSet(route.handler.options, route.handler.helpers)), file.path, route.handler.inline);
@@ -114,11 +130,25 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'hand-over') {
       const statement = findByAnchor(statements, entry.statement) ?? notFound(file.path, 'the registration to hand over', entry.statement);
       steps.push(() => handOver(j, statement, handOverName));
+    } else if (entry.kind === 'registrar') {
+      const registrar = registrarRewrite(j, functions, statements, file.path, entry);
+      for (const r of registrar.handlers) {
+        const rewrite = complete(planHandlerRewrite(j, r.fn, withHelperSet(r.options, r.helpers)), file.path, r.anchor);
+        rewrite.types.forEach((t) => types.add(t));
+        rewrite.droppedTypes.forEach((t) => dropped.add(t));
+        needs.push(...rewrite.imports);
+        typeImports.push(...rewrite.typeImports);
+        steps.unshift(() => (rewrite.apply(), true));
+      }
+      for (const loop of registrar.loops) steps.unshift(() => (loop(), true));
+      registrar.dropped.forEach((t) => dropped.add(t));
+      steps.push(registrar.apply);
+      if (entry.typescript) types.add('FastifyInstance');
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
-      if (entry.typescript && entry.handed) types.add('FastifyPluginAsync');
+      if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginAsync');
     }
   }
 
@@ -138,15 +168,18 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const importsBefore = importedSpecifiers(j, root);
   // What the rewrites call (`encodeUrl`), imported under the name they use — before they use it,
   // so the name is still free.
-  const module = plugins[0]?.module ?? entries.find((e) => e.kind === 'rewrite')?.module ?? 'esm';
+  const module = plugins[0]?.module ?? entries.find((e) => e.kind === 'rewrite' || e.kind === 'registrar')?.module ?? 'esm';
   // Each package once, under the name the rewrites use (two rewrites of one file need it once).
   const needed = new Map(needs.filter((n) => !importsBefore.has(n.from)).map((n) => [n.from, n]));
   for (const need of needed.values()) addImport(j, root, { specifier: need.from, form: { kind: 'default' }, local: need.local, module }, style.quote);
   const likeAdded = addLikeExpressImports(j, root, likeImports, style.quote);
-  const adapters = new Map(plugins.flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
+  const adapters = new Map([...plugins, ...entries.filter((e) => e.kind === 'registrar')].flatMap((p) => (p.adapters ? p.adapters.names.map((name) => [name, p] as const) : [])));
   const locals = new Map([...adapters].map(([name, p]) => [name, addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote)]));
   handOverName = locals.get('movedToFastify') ?? 'movedToFastify';
-  let changed = needed.size > 0 || adapters.size > 0 || likeAdded;
+  // A registrar that stays hands its plugin over through the server module (server-module/handed-routes.ts).
+  const handing = plugins.find((p) => p.nested && !importedSpecifiers(j, root).has(p.nested.specifier));
+  if (handing) addImport(j, root, { specifier: handing.nested!.specifier, form: { kind: 'named', name: HAND_ROUTES }, local: HAND_ROUTES, module: handing.module }, style.quote);
+  let changed = needed.size > 0 || adapters.size > 0 || likeAdded || !!handing;
   for (const step of steps) changed = step() || changed;
   if (!changed) return null;
   for (const local of unwrapped) removeUnusedImport(j, root, local);
@@ -156,7 +189,10 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const printed = printEdited(j, root, file.source, style, importsBefore);
   // recast puts an appended plugin (or movedRoutes) right under the statement before it (two of them on one line): a blank line sets each apart.
   const eol = style.eol;
-  return printed.replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`);
+  // Two requires added to a file that had none come out on one line (recast joins nodes of separate snippets): one a line.
+  return printed
+    .replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`)
+    .replace(/(= require\([^()\r\n]*\);)(const \{)/g, `$1${eol}$2`);
 }
 
 /**
@@ -166,7 +202,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
  * placeholders in it as nodes, so recast keeps their own text.
  */
 function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node): boolean {
-  const existing = root.find(j.FunctionDeclaration, { id: { name: plugin.name } }).paths()[0]?.node;
+  const loops = new Map<string, Node>();
+  const existing = (plugin.nested ? root.find(j.FunctionExpression, { id: { name: plugin.name } }) : root.find(j.FunctionDeclaration, { id: { name: plugin.name } })).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
   const lines: string[] = [];
   // Names the file already uses, for the consts of handlers shared by several forms of one route.
@@ -178,33 +215,61 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
     placeholders.set('MIGRATE_ERROR_HANDLER', errorHandler);
   }
   routes.forEach(({ route, handler }, i) => {
-    const method = route.method === 'ALL' ? 'all' : route.method.toLowerCase();
-    const hooks = route.hooks.length ? `{ preHandler: [${route.hooks.join(', ')}] }, ` : '';
-    let target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
+    // A loop over a route table, or a registrar's call, moves in as a whole statement.
+    if ('loop' in route || 'index' in route) {
+      lines.push(...route.comments, `MIGRATE_LOOP_${i};`);
+      loops.set(`MIGRATE_LOOP_${i}`, handler!.node);
+      return;
+    }
+    const target = 'reference' in route.handler ? route.handler.reference : `MIGRATE_HANDLER_${i}`;
     if (handler) placeholders.set(target, handler.node);
     lines.push(...route.comments);
+    // Express 5 optional groups: one Fastify route per form, sharing an inline handler (a const in the plugin, named apart from the file's names).
+    let shared: string | null = null;
     if (handler && route.paths.length > 1) {
-      // Express 5 optional groups: one Fastify route per form, sharing the handler (a const in the plugin).
-      const base = handler.node.id?.name ?? 'handler';
+      const base: string = handler.node.id?.name ?? 'handler';
       let name = base;
       for (let k = 2; taken.has(name) && name !== handler.node.id?.name; k++) name = `${base}${k}`;
       taken.add(name);
-      lines.push(`const ${name} = ${target};`);
-      target = name;
+      shared = name;
     }
-    const args = route.chain ? expressChainCall(route, target) : `${hooks}${target}`;
-    for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${args});`);
+    lines.push(...routeLines('fastify', route, target, shared));
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
-  const spaced = placeholders.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
+  const spaced = placeholders.size || loops.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
   if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
+  else if (plugin.nested) handPluginOver(j, root, plugin, spaced);
   else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
   root
     .find(j.Identifier)
     .filter((p) => placeholders.has(p.node.name))
     .forEach((p) => void p.replace(placeholders.get(p.node.name)));
+  root
+    .find(j.ExpressionStatement, { expression: { type: 'Identifier' } })
+    .filter((p) => loops.has((p.node.expression as Node).name))
+    .forEach((p) => void p.replace(loops.get((p.node.expression as Node).name)));
   return true;
+}
+
+/**
+ * The plugin of a registrar that stays (registrars.ts nestedOf), defined at its end (before a final
+ * `return`) and handed over when it runs: `handRoutes(app, async function <name>(fastify) {…});`.
+ * @throws Error when the registrar is not where the plan found it
+ */
+function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, lines: string[]): void {
+  const nested = plugin.nested!;
+  const fn = findByAnchor(functionPaths(j, root), nested.fn) ?? notFound(plugin.name, 'the registrar to hand its routes over from', nested.fn);
+  const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
+  const text = [
+    `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
+    `${HAND_ROUTES}(${nested.receiver}, async function ${plugin.name}(${param}) {`,
+    ...lines.map((l) => (l ? `  ${l}` : '')),
+    '});',
+  ].join('\n');
+  const body: Node[] = fn.node.body.body;
+  const last = body[body.length - 1];
+  body.splice(last?.type === 'ReturnStatement' ? body.length - 1 : body.length, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }
 
 /** The plugin's declaration with its doc comment and export (ESM `export async function`; CommonJS a `module.exports.<name> =` line after it). */
@@ -229,17 +294,6 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
     '}',
     ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
-}
-
-/**
- * `expressChain(<chain>[, [hooks]])` for a route registered with arrays of functions (chains.ts):
- * the one array when it is the whole registration (`expressChain(ctrl.create)`), else the
- * functions in order, arrays spread, the handler last (`expressChain([auth, ...articleAuth, show])`).
- */
-function expressChainCall(route: PluginEntry['routes'][number], handler: string): string {
-  const { elements, handlerInArray } = route.chain!;
-  const chain = handlerInArray && elements.length === 1 && elements[0].startsWith('...') ? elements[0].slice(3) : `[${[...elements, ...(handlerInArray ? [] : [handler])].join(', ')}]`;
-  return `expressChain(${chain}${route.hooks.length ? `, [${route.hooks.join(', ')}]` : ''})`;
 }
 
 /**

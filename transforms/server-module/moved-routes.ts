@@ -12,6 +12,7 @@ import type { Node } from '../lib/ast.js';
 import { importedLocal } from '../lib/imports.js';
 import { buildFastifyOf, inQuote, registersViews } from './build-fastify.js';
 import { RENDER_LIKE_EXPRESS } from '../handler-rewrite/view-render.js';
+import { addHandRoutes, HANDED_BY_APP_LOOP, registersHandedByApp } from './handed-routes.js';
 
 type Quote = 'single' | 'double';
 
@@ -40,6 +41,11 @@ export interface MovedRoutesRegistration {
    * (routes-move/query-hand-over.ts): movedRoutes then hands Express's query to `request.query`.
    */
   queryFrom?: string;
+  /**
+   * A function of the app hands over routes that read its variables when it runs (handed-routes.ts):
+   * the module gains `handRoutes`, and movedRoutes takes the Express app and registers what was handed.
+   */
+  handedByApp?: boolean;
 }
 
 /**
@@ -92,16 +98,19 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
     moved.body.body.splice(at + 1, 0, ...j(query).find(j.Program).paths()[0].node.body);
   }
   if (handing) lines.push(...HANDED_LOOP);
+  const byApp = !!entry.handedByApp && !(moved && registersHandedByApp(j, moved));
+  if (byApp) lines.push(...HANDED_BY_APP_LOOP);
   if (!lines.length && !viewLines.length && !query && moved) return false;
-  if (!moved) addMovedRoutes(j, root, entry, body!, [...(query ? query.split('\n') : []), ...viewLines, ...lines], q, { app: !!views, routes: handing });
+  if (!moved) addMovedRoutes(j, root, entry, body!, [...(query ? query.split('\n') : []), ...viewLines, ...lines], q, { app: !!views || byApp, routes: handing });
   else {
     if (viewLines.length) {
       const at = moved.body.body.findIndex((st: Node) => /\.register\(/.test(j(st).toSource()));
       moved.body.body.splice(at < 0 ? moved.body.body.length : at, 0, ...j(viewLines.join('\n')).find(j.Program).paths()[0].node.body);
     }
     if (lines.length) moved.body.body.push(...j(lines.join('\n')).find(j.Program).paths()[0].node.body);
-    if (viewLines.length || handing) takeOptions(j, root, moved, entry, { app: viewLines.length > 0 || takes(moved, 'app'), routes: handing || takes(moved, 'routes') });
+    if (viewLines.length || handing || byApp) takeOptions(j, root, moved, entry, { app: viewLines.length > 0 || byApp || takes(moved, 'app'), routes: handing || takes(moved, 'routes') });
   }
+  if (byApp) addHandRoutes(j, root, entry.module, entry.typescript);
   if (handing) takeHandedRoutes(j, root, entry);
   if (imports.length) insertImports(j, program, entry, imports, q);
   return true;
@@ -140,7 +149,7 @@ const HANDED_TYPE = 'Array<{ plugin: FastifyPluginAsync; prefix?: string }>';
 
 /** Which options movedRoutes takes (its second parameter's properties). */
 interface MovedRoutesOptions {
-  /** The Express app, when it registers the app's views. */
+  /** The Express app, when it registers the app's views or what functions of the app handed over. */
   app: boolean;
   /** The plugins the file starting the app handed to buildFastify. */
   routes: boolean;

@@ -1,0 +1,189 @@
+/**
+ * Routes an app registers from a table (issue 17 item 3): a loop over a literal collection whose
+ * body is one registration call, as real apps write it —
+ * `for (const r of routes) router[r.method](r.path, ...(r.middleware || []), r.handler)`,
+ * `routes.forEach(({ method, path, handler }) => router[method](path, handler))` — which the
+ * analyzer unrolls into one route per element (docs/analyzer.md, section D). The table stays as
+ * data; the loop moves into the router's plugin whole, its registration rewritten once for every
+ * route it makes: the receiver becomes `fastify`, the middleware arguments its `preHandler` hooks
+ * (flattened as Express flattens them), and each element's handler is rewritten where it is
+ * written. Read from the syntax tree at the place the analyzer located the registration.
+ */
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import { ROUTE_METHODS } from '../../analyzer/express-api.js';
+import type { Route } from '../../analyzer/model.js';
+import { findByAnchor, notFound } from '../lib/anchor.js';
+import { pathsOfType, startsAt, type Node } from '../lib/ast.js';
+import type { RouteStatement } from '../lib/route-statement.js';
+import type { PluginLoop } from './model.js';
+import { fastifyPaths } from './paths.js';
+import { ownChain } from './route-blockers.js';
+
+/** A route table's loop read as a registration statement: the loop is the statement that moves. */
+export interface TableStatement extends RouteStatement {
+  table: {
+    /** The registration call inside the loop, rewritten in place. */
+    call: ASTPath<Node>;
+    /** Source range of the table's array literal in this file (its elements name the handlers), when the loop goes over one written here. */
+    range?: [number, number];
+  };
+}
+
+/**
+ * The loop that registers `route` (from `root`, parsed from `source`), when its registration sits in
+ * one: the loop as its statement, or why that loop cannot move whole. Null when the registration is
+ * not in a loop (lib/route-statement.ts reads it).
+ */
+export function tableStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'registration'>): TableStatement | { refuse: string; statement?: ASTPath<Node> } | null {
+  const call = pathsOfType(j, root, 'CallExpression').find((p) => p.node.loc?.start.line === route.registration.line && startsAt(p.node, route.registration, source) && isRegistrationCall(p.node));
+  if (!call) return null;
+  const loop = loopAround(call);
+  if (!loop) return null;
+  const refuse = (reason: string) => ({ refuse: reason, statement: loop.statement });
+  const args: Node[] = call.node.arguments;
+  if (args.length < 2 || args[0].type === 'SpreadElement' || args[args.length - 1].type === 'SpreadElement') return refuse('its registration in a loop has a spread path or handler, or too few arguments');
+  const busy = loop.others.find((s) => !isPlainDeclaration(j, s));
+  if (busy) return refuse(`its loop also runs \`${j(busy).toSource().split('\n')[0].slice(0, 60)}\`, which would run on Fastify, when it loads the plugin, if the loop moved whole`);
+  const collection = loop.collection;
+  if (collection.type !== 'Identifier' && collection.type !== 'ArrayExpression') return refuse(`its loop goes over \`${j(collection).toSource()}\`, which would be evaluated again when Fastify loads the plugin; loop over a table (an array of routes)`);
+  const table = collection.type === 'Identifier' ? tableBinding(j, root, loop.statement, collection.name) : { range: [(collection as Node).start, (collection as Node).end] as [number, number] };
+  if ('refuse' in table) return refuse(table.refuse);
+  const lines: [number, number] = [loop.statement.node.loc?.start.line ?? 0, loop.statement.node.loc?.end.line ?? 0];
+  const method = verbOf(call.node);
+  return {
+    statement: loop.statement,
+    lines,
+    receiver: (call.node.callee as Node).object.name,
+    path: args[0],
+    methods: [{ method: method ?? '', middleware: args.slice(1, -1), handler: call.get('arguments', args.length - 1) }],
+    table: { call, ...(table.range ? { range: table.range } : {}) },
+  };
+}
+
+/** `X[expr](…)` or `X.get(…)` (an Express verb) on an identifier. */
+function isRegistrationCall(n: Node): boolean {
+  const callee = n.callee;
+  if (callee?.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return false;
+  return callee.computed || ROUTE_METHODS.has(callee.property.name);
+}
+
+function verbOf(n: Node): string | null {
+  return n.callee.computed ? null : String(n.callee.property.name).toUpperCase();
+}
+
+/** The loop around a registration call: the statement that holds it, the collection it goes over, and the other statements of its body. */
+interface Loop {
+  statement: ASTPath<Node>;
+  collection: Node;
+  others: Node[];
+}
+
+/**
+ * `for (const r of table) <call>;` (the call alone, or in a block of declarations), or
+ * `table.forEach((r) => <call>)` as a statement (an expression body, or a block as for `for`).
+ */
+function loopAround(call: ASTPath<Node>): Loop | null {
+  const parent = call.parent;
+  // `table.forEach((r) => router[r.method](…))`
+  if (parent.node.type === 'ArrowFunctionExpression' && parent.node.body === call.node) return forEachAround(parent, []);
+  if (parent.node.type !== 'ExpressionStatement') return null;
+  const own = parent;
+  const block = own.parent.node.type === 'BlockStatement' ? own.parent : null;
+  const holder = block ? block.parent : own.parent;
+  const others = block ? (block.node.body as Node[]).filter((s) => s !== own.node) : [];
+  if (holder.node.type === 'ForOfStatement' && !holder.node.await) return { statement: holder, collection: holder.node.right, others };
+  if (block && /Function/.test(holder.node.type)) return forEachAround(holder, others);
+  return null;
+}
+
+/** The statement `table.forEach(fn)` whose callback is `fn`. */
+function forEachAround(fn: ASTPath<Node>, others: Node[]): Loop | null {
+  const call = fn.parent;
+  const callee = call.node.type === 'CallExpression' && call.node.arguments[0] === fn.node ? call.node.callee : null;
+  if (!callee || callee.type !== 'MemberExpression' || callee.computed || callee.property.name !== 'forEach' || call.parent.node.type !== 'ExpressionStatement') return null;
+  return { statement: call.parent, collection: callee.object, others };
+}
+
+/**
+ * `const { method, path, handler } = route;`, `const show = (req, res) => …;`: a declaration that
+ * only reads or defines (no call, assignment, `new` or `await` outside the functions it defines).
+ */
+function isPlainDeclaration(j: JSCodeshift, statement: Node): boolean {
+  if (statement.type !== 'VariableDeclaration') return false;
+  const busy = ['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression'];
+  const inFunction = (p: ASTPath<Node>) => {
+    for (let q: ASTPath<Node> | null = p.parent; q && q.node !== statement; q = q.parent) if (/Function/.test(q.node.type)) return true;
+    return false;
+  };
+  return !busy.some((type) => j(statement).find(j[type as 'CallExpression']).filter((p) => !inFunction(p)).size() > 0);
+}
+
+/**
+ * The table a loop goes over by name: an array literal bound at the top of the module and used
+ * nowhere but in the loop (elsewhere its handlers could be called with Express's signature), or a
+ * binding from another module (no range: uses of its handlers there count as uses of their own).
+ */
+function tableBinding(j: JSCodeshift, root: Collection, loop: ASTPath<Node>, name: string): { range?: [number, number] } | { refuse: string } {
+  const declarator = root.find(j.VariableDeclarator, { id: { type: 'Identifier', name } }).filter((p) => p.parent.parent.node.type === 'Program' || p.parent.parent.node.type === 'ExportNamedDeclaration').paths()[0];
+  if (!declarator) return {};
+  if (declarator.parent.parent.node.type === 'ExportNamedDeclaration') return { refuse: `its route table ${name} is exported, so its handlers may be called elsewhere with Express's signature` };
+  const init = declarator.node.init?.type === 'TSAsExpression' || declarator.node.init?.type === 'TSSatisfiesExpression' ? declarator.node.init.expression : declarator.node.init;
+  if (init?.type !== 'ArrayExpression') return { refuse: `its loop goes over ${name}, which is not an array of routes written here` };
+  const inLoop = (n: Node) => n.start >= loop.node.start && n.end <= loop.node.end;
+  const elsewhere = root
+    .find(j.Identifier, { name })
+    .filter((p) => p.node !== declarator.node.id && !inLoop(p.node) && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed) && !(p.parent.node.type === 'ObjectProperty' && p.parent.node.key === p.node && !p.parent.node.shorthand))
+    .paths()[0];
+  if (elsewhere) return { refuse: `its route table ${name} is also used outside the loop (line ${elsewhere.node.loc?.start.line}), where its handlers may be called with Express's signature` };
+  return { range: [(init as Node).start, (init as Node).end] };
+}
+
+/**
+ * How the loop's registration gives `route` its hooks on Fastify, one form for every route of the
+ * table: no middleware arguments (`none`); each argument a function (`each`: one
+ * `expressMiddleware(…)` per argument); or spreads and arrays (`flat`: flattened as Express
+ * flattens a route's arguments, express 4.x lib/router/route.js, 5.x router/lib/route.js, then each
+ * through `expressMiddleware`). The reason when the route needs a hook or path of its own that one
+ * registration for the whole table cannot give it (a param callback, an Express 5 wildcard or
+ * optional group, Express 4's wildcard or optional parameters), else the form.
+ */
+export function tableMiddleware(route: Route, statement: TableStatement): { form: 'none' | 'each' | 'flat' } | { refuse: string } {
+  const own = ownChain(route, statement.lines);
+  if (own.params.length) return { refuse: `a param callback runs before it (${own.params.map((p) => p.name).join(', ')}), which one registration for the whole table cannot give to the routes with that parameter only` };
+  const forms = fastifyPaths(route);
+  if ('paths' in forms && (forms.paths.length !== 1 || forms.paths[0] !== route.path.raw || forms.wildcard || forms.express4)) return { refuse: `its path ${route.path.raw} takes another form on Fastify, which one registration for the whole table cannot give it alone` };
+  const args = statement.methods[0].middleware;
+  if (!args.length) return { form: 'none' };
+  const plain = args.every((a) => a.type !== 'SpreadElement' && a.type !== 'ArrayExpression') && own.middleware.length === args.length;
+  return { form: plain ? 'each' : 'flat' };
+}
+
+/**
+ * The transform's part: the planned loop (found by its anchors among `statements`, or an error)
+ * and the rewrite of its registration call on `receiver` (`fastify`; a registrar's parameter) — `router[r.method](r.path, ...mw, r.handler)`
+ * → `fastify[r.method](r.path, { preHandler: [...mw].flat(Infinity).map((fn) => expressMiddleware(fn)) }, r.handler)`
+ * (`each`: `[expressMiddleware(a), …]`; `none`: no options), to run once every node is found.
+ * @throws Error when the loop or its call is not where the plan found them
+ */
+export function tableLoop(j: JSCodeshift, statements: Array<ASTPath<Node>>, file: string, loop: PluginLoop, receiver = 'fastify'): { statement: ASTPath<Node>; rewrite: () => void } {
+  const statement = findByAnchor(statements, loop.loop) ?? notFound(file, 'the loop over a route table to move', loop.loop);
+  const call = findByAnchor(j(statement).find(j.CallExpression).paths(), loop.call) ?? notFound(file, 'the registration in the loop', loop.call);
+  const rewrite = () => {
+    const node = call.node;
+    const [path, ...rest] = node.arguments as Node[];
+    const handler = rest.pop();
+    const middleware = rest.map((_, i) => `MIGRATE_MIDDLEWARE_${i}`);
+    const hooks = loop.form === 'each' ? `[${middleware.map((m) => `expressMiddleware(${m})`).join(', ')}]` : `[${middleware.join(', ')}].flat(Infinity).map((fn) => expressMiddleware(fn))`;
+    const method = node.callee.computed ? '[MIGRATE_METHOD]' : `.${node.callee.property.name}`;
+    // Written from one snippet (recast prints it as written); the app's own expressions take the placeholders' places.
+    const text = `${receiver}${method}(MIGRATE_PATH, ${loop.form === 'none' ? '' : `{ preHandler: ${hooks} }, `}MIGRATE_HANDLER)`;
+    const replacement = j(text).find(j.CallExpression).paths()[0];
+    const nodes = new Map<string, Node>([['MIGRATE_PATH', path], ['MIGRATE_HANDLER', handler], ['MIGRATE_METHOD', node.callee.property], ...rest.map((m, i): [string, Node] => [middleware[i], m])]);
+    j(replacement)
+      .find(j.Identifier)
+      .filter((p) => nodes.has(p.node.name))
+      .forEach((p) => void p.replace(nodes.get(p.node.name)));
+    call.replace(replacement.node);
+  };
+  return { statement, rewrite };
+}
