@@ -58,6 +58,30 @@ export function adapterRecord(a: AdapterRef, locate: Locate): Adapter {
   };
 }
 
+/**
+ * A moved route registered with arrays of functions (routes-move/chains.ts): `fastify.post(path,
+ * expressChain(chain[, hooks]))`, where the hooks module's `expressChain` makes the route's options —
+ * `hooks`, then every function of `chain` but the last run through expressMiddleware, as preHandler
+ * hooks; the last function is the handler. Undefined when `node` is not a call of `expressChain`.
+ */
+export function expressChainOf(ev: Evaluator, node: Node, describe: (node: Node, value: Value | undefined) => EntryRef): { hooks: EntryRef[]; handler: EntryRef | null } | undefined {
+  if (!Node.isCallExpression(node)) return undefined;
+  const fn = ev.argValues.get(node.getExpression());
+  if (fn?.k !== 'fn' || !Node.isFunctionDeclaration(fn.node) || nameOf(fn.node) !== 'expressChain' || generatedKindOf(fn.node.getSourceFile().compilerNode) !== 'hooks-module') return undefined;
+  const [chainNode, hooksNode] = node.getArguments();
+  const items = (n: Node | undefined): Array<{ value: Value; node: Node }> => {
+    const v = n && ev.argValues.get(n);
+    return v?.k === 'array' ? v.items.map((value, i) => ({ value, node: v.nodes?.[i] ?? n! })) : [];
+  };
+  const chain = items(chainNode);
+  const last = chain[chain.length - 1];
+  const middleware = chain.slice(0, -1).map(({ value, node: at }) => {
+    const inner = describe(at, value);
+    return { ...inner, wrappers: ['expressMiddleware', ...inner.wrappers], adapter: { kind: 'express-middleware' as const, wraps: inner } };
+  });
+  return { hooks: [...items(hooksNode).map(({ value, node: at }) => describe(at, value)), ...middleware], handler: last ? describe(last.node, last.value) : null };
+}
+
 /** The adapter a function value is, when it is one of the hooks module's functions. */
 function hooksModuleFunction(v: Value | undefined) {
   if (v?.k !== 'fn' || !Node.isFunctionDeclaration(v.node)) return undefined;

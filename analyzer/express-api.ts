@@ -22,7 +22,7 @@ import { callDecoratorPackage, registerMissingTsoaRoutes } from './decorators.js
 import { CONFIG_PACKAGES, ERROR_HANDLER_NAME, ERROR_HANDLER_PACKAGES, STATIC_PACKAGES, listed } from './packages.js';
 import { type AltValue, type FnValue, type Value, alt, obj, UNDEF, unknown } from './values.js';
 import { toJson } from './folded.js';
-import type { Location, Reason } from './model.js';
+import type { ArgumentSlot, Location, Reason } from './model.js';
 import { FastifyApi } from './fastify-api.js';
 
 /** Methods Express creates on apps and routers (the `methods` package, lower-case) plus `all`. */
@@ -376,7 +376,7 @@ export class ExpressApi {
     // In `route('/x').get(a).post(b)` every call starts where the chain starts; point at `.post`.
     const callee = Node.isCallExpression(site) ? site.getExpression() : null;
     const verbSite = callee && Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : site;
-    for (const { value, node } of flattenArgs(args, argNodes)) layer.entries.push({ method: name === 'del' ? 'DELETE' : name.toUpperCase(), entry: describeEntry(this.ev, node, value), site: verbSite });
+    for (const { value, node, slot } of flattenArgs(args, argNodes)) layer.entries.push({ method: name === 'del' ? 'DELETE' : name.toUpperCase(), entry: describeEntry(this.ev, node, value), site: verbSite, slot });
     return { k: 'routeChain', layer, router };
   }
 
@@ -399,7 +399,7 @@ export class ExpressApi {
   }
 
   private addRoute(router: RouterNode, method: string, args: Value[], argNodes: Node[], site: Node): void {
-    const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value) }));
+    const entries = flattenArgs(args.slice(1), argNodes.slice(1)).map(({ value, node, slot }) => ({ method: method.toUpperCase(), entry: describeEntry(this.ev, node, value), slot }));
     const reasons: Reason[] = [...this.ev.ambient];
     const paths = this.pathsOf(args[0], argNodes[0], site, reasons);
     router.stack.push({ type: 'route', kind: method === 'all' ? 'all' : 'verb', seq: ++this.seq, site, paths, entries, conditions: [...this.ev.conditions], reasons });
@@ -495,15 +495,22 @@ function altReason(v: AltValue, location: Location): Reason {
   return { code: v.reason, message, location };
 }
 
-/** Flattens nested arrays of handlers (`[auth, [validate]]`) keeping each element's node. */
-export function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node }[] {
-  const out: { value: Value; node: Node }[] = [];
-  args.forEach((value, i) => {
-    const node = nodes[i] ?? nodes[nodes.length - 1];
-    if (value.k === 'array') {
-      out.push(...flattenArgs(value.items, value.items.map((_, j) => value.nodes?.[j] ?? node)));
-    } else out.push({ value, node });
-  });
+/**
+ * Flattens nested arrays of handlers (`[auth, [validate]]`) keeping each element's node and its
+ * slot: the argument it came from and, inside arrays, its index per level (model.ts ArgumentSlot).
+ */
+export function flattenArgs(args: Value[], nodes: Node[]): { value: Value; node: Node; slot: ArgumentSlot }[] {
+  const out: { value: Value; node: Node; slot: ArgumentSlot }[] = [];
+  const walk = (items: Value[], itemNodes: Node[], slot: (i: number) => ArgumentSlot) => {
+    items.forEach((value, i) => {
+      const node = itemNodes[i] ?? itemNodes[itemNodes.length - 1];
+      if (value.k === 'array') {
+        const outer = slot(i);
+        walk(value.items, value.items.map((_, j) => value.nodes?.[j] ?? node), (j) => ({ argument: outer.argument, element: [...(outer.element ?? []), j] }));
+      } else out.push({ value, node, slot: slot(i) });
+    });
+  };
+  walk(args, nodes, (i) => ({ argument: i }));
   return out;
 }
 

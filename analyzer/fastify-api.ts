@@ -16,6 +16,7 @@ import type { EntryRef, RouterNode } from './graph.js';
 import type { FastifyHook, Reason } from './model.js';
 import type { PathSpec } from './path.js';
 import { clip, describeEntry } from './entry.js';
+import { expressChainOf } from './adapters.js';
 import { FASTIFY_PHASES, type FastifyContext } from './fastify-graph.js';
 import { fastifyPrefix } from './fastify-path.js';
 import { bindingName, flattenArgs } from './express-api.js';
@@ -163,6 +164,13 @@ export class FastifyApi {
 
   /** `fastify.get(path, [options], handler)`; the handler may also be `options.handler`. */
   private addShorthandRoute(ctx: FastifyContext, name: string, args: Value[], argNodes: Node[], site: Node): void {
+    const chain = args.length === 2 && argNodes[1] ? expressChainOf(this.ev, argNodes[1], (n, v) => describeEntry(this.ev, n, v)) : undefined;
+    if (chain) {
+      const base = this.base(site);
+      const paths = this.ev.api.pathsOf(args[0], argNodes[0], site, base.reasons);
+      ctx.items.push({ type: 'route', ...base, methods: [name === 'all' ? 'ALL' : name.toUpperCase()], paths, kind: name === 'all' ? 'all' : 'verb', hooks: chain.hooks.map((entry) => ({ hook: 'preHandler' as const, entry })), handler: chain.handler });
+      return;
+    }
     let options: Value | undefined;
     let optionsNode: Node | undefined;
     let handler: { value: Value | undefined; node: Node | undefined } = { value: undefined, node: undefined };

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'ts-morph';
 import type { PathSpec } from './path.js';
-import type { Adapter, Reason, Resolution } from './model.js';
+import type { Adapter, ArgumentSlot, Reason, Resolution } from './model.js';
 import type { Value } from './values.js';
 
 /** The call a package's factory made a value with (`express.json({ limit: '1mb' })`): the call, its argument values and the expressions written for them. */
@@ -71,7 +71,7 @@ export interface RouteLayer extends LayerBase {
   kind: 'verb' | 'route-chain' | 'all';
   /** Route-level functions in order; for `route()` chains, each with the method it was added for
    * and the verb call that added it. */
-  entries: { method: string; entry: EntryRef; site?: Node }[];
+  entries: { method: string; entry: EntryRef; site?: Node; slot?: ArgumentSlot }[];
 }
 
 export interface UseLayer extends LayerBase {

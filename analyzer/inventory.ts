@@ -334,8 +334,9 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
       }
     }
     for (const p of paramLayersFor(item.owner, ownNames)) chain.push({ ...chainEntry(p.entry, 'param', locate(p.site), locate), ...statementOf(p.site) });
-    for (const e of own.slice(0, -1)) {
-      const entry = chainEntry(e, 'route', locate(layer.site), locate);
+    for (const [i, e] of own.slice(0, -1).entries()) {
+      const slot = ownEntries[i].slot;
+      const entry = { ...chainEntry(e, 'route', locate(layer.site), locate), ...(slot ? { slot } : {}) };
       // A route's own guard (`protect`, `isAuthenticated`) becomes a hook: its uses are rewritten too.
       const uses = e.origin === 'local' ? usage(e) : null;
       chain.push(uses && (uses.req.length || uses.res.length || uses.next.length) ? { ...entry, usage: { req: uses.req, res: uses.res, next: uses.next } } : entry);
@@ -353,7 +354,8 @@ function addRoutes(out: InventoryRecords, app: RouterNode, appId: string, items:
     const key = `${method} ${full}`;
     const id = stableId('route', appId, method, full, occ(`route ${key}`));
     ids.push(id);
-    const handler = handlerOf(handlerEntry, locate);
+    const handlerSlot = ownEntries[ownEntries.length - 1].slot;
+    const handler = { ...handlerOf(handlerEntry, locate), ...(handlerSlot ? { slot: handlerSlot } : {}) };
     out.routes.push({
       id, framework: 'express', appId, ownerId: idOf(item.owner), method, key, matchKey: matchKey(method, full),
       path: { raw: pathText(item.spec), full, syntax: pathSyntax(item.spec), params, ...(item.spec.kind !== 'unresolved' && item.spec.element ? { element: true } : {}) },

@@ -209,6 +209,21 @@ export interface ChainEntry {
   factory?: FactoryCall;
   /** Set when the entry is an adapter of the generated hooks module (`expressMiddleware(requireAuth)` in a moved route's `preHandler`, the `bodyLikeExpress` hook). */
   adapter?: Adapter;
+  /** For an Express route's own middleware: where it stands among the registration's arguments (ArgumentSlot). */
+  slot?: ArgumentSlot;
+}
+
+/**
+ * Where one of an Express route's own functions stands in its registration: `argument`, its
+ * position among the arguments after the path (0-based; of one verb call in a `route()` chain);
+ * `element`, when that argument is an array Express flattens (`router.get('/x', [auth, check], h)`,
+ * or a controller `exports.create = [body('name'), …, handler]` registered as
+ * `router.post('/x', ctrl.create)`), the index in it, one per level of nesting (`[1]`, `[0, 2]`).
+ * Indices are those of the array at run time (spread elements expanded).
+ */
+export interface ArgumentSlot {
+  argument: number;
+  element?: number[];
 }
 
 export interface Handler {
@@ -220,6 +235,8 @@ export interface Handler {
   /** Declared parameters without default or rest (Function.length); null when unknown. */
   arity: number | null;
   wrappers: string[];
+  /** For an Express route: where the handler stands among the registration's arguments (ArgumentSlot), e.g. the last element of a controller's array. */
+  slot?: ArgumentSlot;
   /** What reading each of `wrappers` found, in the same order (outermost first); absent when there are none. */
   wrapping?: Wrapping[];
 }

@@ -103,9 +103,9 @@ export const BLOCKERS = {
   'route-param-shape': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "Its param callback is not registered as X.param('name', fn)." },
   'route-param-elsewhere': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its param callback is registered in another file.' },
   'route-middleware-unmatched': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The analysis lists other middleware for it than its registration has.' },
-  'route-middleware-array': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its middleware is given as an array.' },
+  'route-middleware-array': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its registration gives functions in arrays that cannot become one expressChain (arrays nested in arrays, a function written inside an array, elements the analysis did not place).' },
   'route-router-error-handler': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "Its router's error handler cannot move into the router's plugin." },
-  'route-helper-shared': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A helper its handler hands req to is also called where Express still calls it.' },
+  'route-helper-shared': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'A helper its handler hands req or res to is also called where Express still calls it.' },
   // ── routes: what it shares with other routes ─────────────────────────────────────────────
   'route-partner-stays': { subject: 'route', stage: 'routes', liftedBy: 'as-partner', summary: 'It shares a registration statement, handler, router error handler or mount with a route that stays.' },
   'route-overlap': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Another route matches its URLs; Express picks the first registered, Fastify the most specific.', covers: ['duplicate-route'] },

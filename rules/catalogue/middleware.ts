@@ -129,6 +129,18 @@ export interface MiddlewareEntry {
    */
   readsRequestOnly?: true;
   /**
+   * Functions of the package a route handler calls with Express's request (express-validator's
+   * `validationResult(req)`, `check('email').isEmail().run(req)`): they read what the package's
+   * middleware stored on that request, or run its validators on it. On a moved route the request
+   * those middleware saw is Express's own, `request.raw` (they ran in the bridge, or through the
+   * `expressMiddleware` adapter, which hands them `request.raw`): the handler rewrite passes that
+   * (transforms/handler-rewrite/package-calls.ts). `calls`: exports called with the request as
+   * their first argument; `runs`: the method (`run`) of the values some exports build, called with
+   * the request; `readParams`: the exports whose chains read the route parameters (`req.params`),
+   * which Express's request lacks on a route Fastify matched — on a route with parameters those refuse.
+   */
+  takesRequest?: { calls: readonly string[]; runs?: { method: string; exports: readonly string[]; readParams: readonly string[] } };
+  /**
    * As route middleware it works on Express's own request and response, and on nothing Fastify
    * changes: it reads the request (Express's getters such as `req.ip`, what the app's middleware put
    * there such as `req.session`), sets properties on `req`, `res.locals` and response headers, and
@@ -790,6 +802,14 @@ export const MIDDLEWARE = {
   },
   'express-validator': {
     readsRequestOnly: true,
+    // express-validator 6.x/7.x: validationResult and matchedData read the contexts its chains stored
+    // on the request (lib/validation-result.js `req[contextsKey]`, lib/matched-data.js); a chain's
+    // run(req) selects fields from req[location] for its locations (lib/field-selection.js): `check`
+    // reads every location, `param` and the schema/oneOf/exact builders may read req.params.
+    takesRequest: {
+      calls: ['validationResult', 'matchedData'],
+      runs: { method: 'run', exports: ['body', 'check', 'checkExact', 'checkSchema', 'cookie', 'header', 'oneOf', 'param', 'query'], readParams: ['check', 'checkExact', 'checkSchema', 'oneOf', 'param'] },
+    },
     package: 'express-validator',
     fastify: 'core',
     kind: 'core',

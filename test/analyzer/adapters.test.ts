@@ -111,3 +111,41 @@ describe('adapters by provenance (a CommonJS project with the hooks module the r
     });
   });
 });
+
+describe('expressChain (a moved route registered with arrays of functions)', () => {
+  it('gives the route its hooks — the hooks argument, then every function of the chain but the last through expressMiddleware — and the last as its handler', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'chains', main: 'app.js', dependencies: { fastify: '^5.2.0', express: '^4.21.2' } }),
+      'fastify-hooks.js': hooksModule({ module: 'commonjs', typescript: false, expressMajor: 4, chains: true }, DEFAULT_STYLE),
+      'ctrl.js': [
+        'function check(req, res, next) { next(); }',
+        'function loadItem(req, res, next, id) { next(); }',
+        'exports.loadItem = loadItem;',
+        'exports.create = [check, (request, reply) => { reply.send({}); }];',
+        'exports.guards = [check, check];',
+        'exports.show = function show(request, reply) { reply.send({}); };',
+        '',
+      ].join('\n'),
+      'app.js': [
+        "const Fastify = require('fastify');",
+        "const { expressChain, expressParam } = require('./fastify-hooks');",
+        "const ctrl = require('./ctrl');",
+        'const fastify = Fastify();',
+        "fastify.post('/items', expressChain(ctrl.create));",
+        "fastify.get('/items/:id', expressChain([...ctrl.guards, ctrl.show], [expressParam('id', ctrl.loadItem)]));",
+        'module.exports = fastify;',
+        '',
+      ].join('\n'),
+    });
+    const inv = await analyze({ dir });
+    const check = { kind: 'express-middleware', wraps: { name: 'check', origin: 'local', definition: { file: 'ctrl.js', line: 1, column: 1 } } };
+    expect(inv.routes.map((r) => [r.key, r.resolution, r.handler.definition, r.chain.map((c) => [c.name, c.hook, c.adapter])])).toEqual([
+      ['POST /items', 'exact', { file: 'ctrl.js', line: 4, column: 26 }, [['check', 'preHandler', check]]],
+      ['GET /items/:id', 'exact', { file: 'ctrl.js', line: 6, column: 16 }, [
+        ['ctrl.loadItem', 'preHandler', { kind: 'express-param', wraps: { name: 'ctrl.loadItem', origin: 'local', definition: { file: 'ctrl.js', line: 2, column: 1 } }, param: 'id' }],
+        ['check', 'preHandler', check],
+        ['check', 'preHandler', check],
+      ]],
+    ]);
+  });
+});

@@ -38,7 +38,7 @@ interface Expected {
   types?: string[];
   /** HandlerRewrite.plugins (`['@fastify/view']` when it renders). */
   plugins?: string[];
-  /** HandlerRewrite.helperCalls (callees `req` is passed to first), also checked for a refusal when given. */
+  /** HandlerRewrite.helperCalls (callees `req` or `res` is passed to), also checked for a refusal when given. */
   helperCalls?: string[];
   /** HandlerRewrite.likeExpress (functions of the generated fastify-like-express module it calls). */
   likeExpress?: string[];

@@ -6,7 +6,8 @@
  *
  * - A route handler's non-undefined return value is sent (§1.5.3), so every own-level `return X`
  *   must be an answer chain (it returns the reply), `return;`, `return void …` or `next(err)`.
- * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5); `throw err` at the own
+ * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5), and in a callback of an
+ *   async one (which then returns the reply, below); `throw err` at the own
  *   level of an async one, where nothing runs after it (a `try` whose catch only does `next(e)`
  *   goes: its block's statements stay, the error goes on as thrown). `next()`/`next('route')`
  *   fall through to the next route: refused.
@@ -15,8 +16,8 @@
  *   as above, answered from a callback (a sync handler's reply waits; an async one returns the
  *   reply, as below). Any other value use of next in a route refuses; a sync hook keeps next,
  *   which is Fastify's done there.
- * - An async route that answers from a callback, or with a form that answers later (`reply.view`,
- *   reply-forms.ts `answersLater`), gets `return reply` (§1.5.1: otherwise Fastify answers an empty
+ * - An async route that answers from a callback, with a form that answers later (`reply.view`,
+ *   reply-forms.ts `answersLater`), or through a helper it hands `res` to, gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
  * - A route handler a wrapper that went had wrapped (`resultAwaited`, routes-move/unwrap.ts): an
  *   expression body that is not an answer refuses — the wrapper passed the rejection of that value
@@ -47,6 +48,8 @@ export interface FlowInput {
   chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>;
   /** Every identifier name used in the function (namesIn), for the names the rewrite adds. */
   taken: Set<string>;
+  /** It hands `res` to a helper rewritten with it (helpers.ts), which may answer: an async route then returns the reply. */
+  replyToHelpers?: boolean;
   /** A wrapper that went handed a rejection of what the function returns to next (HandlerOptions.resultAwaited). */
   resultAwaited?: boolean;
 }
@@ -58,8 +61,12 @@ export interface FlowPlan {
   late: Array<() => void>;
 }
 
-/** The plan while it is made: try statements to unwrap run after the other statement edits (they move the statements those edit). */
-type FlowWork = FlowPlan & { unwraps: Array<() => void> };
+/**
+ * The plan while it is made: try statements to unwrap run after the other statement edits (they
+ * move the statements those edit); `callbackErrors`: an async route passes an error on from a
+ * callback (`reply.send(err)` there), so it must return the reply.
+ */
+type FlowWork = FlowPlan & { unwraps: Array<() => void>; callbackErrors?: boolean };
 
 /** Where a call or an answer stands: its own statement, the argument of a `return`, an arrow's expression body, or inside a larger expression. */
 type Site = { kind: 'statement'; path: ASTPath<Node> } | { kind: 'return'; path: ASTPath<Node> } | { kind: 'body' } | { kind: 'expression' };
@@ -99,7 +106,8 @@ export function planFlow(input: FlowInput): FlowPlan {
   }
 
   // A callback that calls or writes `res` may answer after the function's promise resolves; reads (`res.locals.x`) do not.
-  const nestedAnswers = callbackAnswers || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  const nestedAnswers = callbackAnswers || !!plan.callbackErrors || (!!input.replyToHelpers && input.role === 'route') || input.chains.some((c) => insideNestedFunction(c.top, fn) && (c.links.some((l) => l.args !== null) || isAssigned(c.top)));
+  if (input.replyToHelpers && async && input.role === 'hook') refuse('it is async and hands `res` to a helper that may answer (Fastify would run the rest of the chain when its promise resolves)');
   if (nestedAnswers && async && input.role === 'hook') refuse('it is async and answers from a callback (Fastify would run the rest of the chain when its promise resolves)');
   if (input.role === 'hook' && async) planHookAnswers(input, plan, refuse, handledReturns, handledBody);
 
@@ -187,10 +195,12 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
   if (meaning === 'route' || meaning === 'router') return refuse(`it calls next('${meaning}'), which falls through to the next ${meaning === 'route' ? 'route' : 'router'}: no Fastify equivalent`);
   if (input.role === 'route' && meaning === 'continue') return refuse('it calls next() without an error, which falls through to the next route: no Fastify equivalent');
   if (input.role === 'hook' && !async) return; // Fastify's done(): next() continues, next(err) errors, as in Express.
-  if (input.role === 'route' && !async) {
-    // reply.send(err) takes Fastify's error path, wherever it is called (a sync handler's reply waits).
+  // reply.send(err) takes Fastify's error path, wherever it is called: a sync handler's reply waits, and
+  // an async one that passes an error on from a callback returns the reply (planReturnReply), so it waits too.
+  if (input.role === 'route' && (!async || (nested && meaning === 'error'))) {
     const node = call.node;
     plan.edits.push({ size: sizeOf(node), run: () => void (node.callee = j.memberExpression(j.identifier(input.replyName), j.identifier('send'))) });
+    if (async) plan.callbackErrors = true;
     return;
   }
   if (nested) return refuse(`it is async and calls next(${meaning === 'error' ? 'err' : ''}) from a callback, where Fastify has no next to call`);

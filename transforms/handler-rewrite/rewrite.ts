@@ -31,7 +31,8 @@ import type { Node } from '../lib/ast.js';
 import { freeName, insideNestedFunction, isWritten, kindOf, namesIn, programOf, readsThis, referencesOf, renameParam, sizeOf, typeNamesIn, type Edit } from './ast.js';
 import { isReference } from '../lib/ast.js';
 import { planFlow } from './flow.js';
-import { helperCallee, helperParamRefusals } from './helpers.js';
+import { helperCallee, helperParamRefusals, receivingCall } from './helpers.js';
+import { packageRequestCall } from './package-calls.js';
 import { forwardAt, type Forward } from './forwards.js';
 import { planRawAccess, type RawAccess } from './raw.js';
 import { expressTypeNames, planRouteTypes, type RequestPart, type TypeImport } from './types.js';
@@ -44,12 +45,19 @@ export interface HandlerOptions {
   /** What the function is and becomes (see the module comment). */
   role: 'error' | 'not-found' | 'route' | 'hook' | 'helper';
   /**
-   * Roles `route`, `hook` and `helper` (ignored by the others): names of module-level functions the
-   * caller (the routes stage) rewrites too, with role `helper`. A call `name(req, …)` passing the
-   * request as its first argument (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes
-   * `name(request, …)`; any other value use of `req` still refuses. Absent: every such call refuses.
+   * Roles `route`, `hook` and `helper` (ignored by the others): names (in the function's module) of
+   * helper functions the caller (the routes stage) rewrites too, with role `helper`. A call
+   * `name(…, req, …)` / `name(res, …)` passing the request or response as an argument
+   * (handler-rewrite/helpers.ts `helperCallee`) is then allowed and becomes `name(…, request, …)` /
+   * `name(reply, …)`; any other value use still refuses. Absent: every such call refuses.
    */
   helpers?: ReadonlySet<string>;
+  /**
+   * Role `helper`: which of its parameters receive the request and the response (0-based), as
+   * every call from a moved handler passes them (`generateToken(res, user._id)`: `{ reply: 0 }`).
+   * Absent: the request is its first parameter.
+   */
+  helperParams?: { request?: number; reply?: number };
   /**
    * Roles `error`/`not-found` only (ignored by `route`/`hook`, absent = false). `next(err)` becomes
    * `reply.send(err)`. In an error handler that is Fastify's default error handler, which is where
@@ -94,6 +102,18 @@ export interface HandlerOptions {
   jsonSpaces?: number;
   /** The file is TypeScript: typed parameters become FastifyRequest / FastifyReply. */
   typescript: boolean;
+  /**
+   * Roles `route`, `hook`, `helper`: the route has path parameters (its own or a mount path's).
+   * Express's request on Fastify (`request.raw`) has no route parameters, so a package function
+   * that reads them refuses the request (package-calls.ts).
+   */
+  routeParams?: boolean;
+  /**
+   * Role `route`: the registration binds the function (`router.get('/', users.list.bind(users))`), so
+   * its `this` is the object it was bound to on Fastify as in Express (Fastify's own `this` for a
+   * handler, the instance, does not reach a bound function): reading `this` does not refuse.
+   */
+  boundThis?: boolean;
   /**
    * Where a route handler or hook is registered: on the app, or on a router mounted under a path,
    * where Express's req.url / req.path / req.baseUrl are relative to the mount path (those refuse).
@@ -171,11 +191,17 @@ export interface HandlerRewrite {
    */
   plugins: string[];
   /**
-   * Callee names of the calls that pass the request on as their first argument (`ownOrder` of
-   * `ownOrder(req)`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
+   * Callee names of the calls of a plain name that take the request or the response as an argument
+   * (`ownOrder` of `ownOrder(req)`, `generateToken` of `generateToken(res, id)`; helpers.ts
+   * `helperCallee`), sorted, whether `helpers` allowed them or not, also when the rewrite refuses:
    * the caller decides from it which helpers to rewrite (and then plans again with `helpers`).
    */
   helperCalls: string[];
+  /**
+   * Per callee of `helperCalls`, the argument positions `req` (`request`) and `res` (`reply`) are
+   * passed at, in every call of it (several positions: the calls disagree).
+   */
+  helperArguments: Record<string, { request: number[]; reply: number[] }>;
   /**
    * Callee names of the calls that hand `req` and `res` on as another handler takes them
    * (forwards.ts), sorted, whether `forwardTo` allowed them or not, also when the rewrite refuses.
@@ -198,18 +224,35 @@ const BODY_PARSER_CODES: Record<string, string> = {
 const REQUEST_PARTS: ReadonlySet<string> = new Set<RequestPart>(['params', 'body', 'query']);
 
 /** A rewrite that cannot be applied; `waiting`: the refusals the plugins stage lifts (forms.ts Refusal.waitsFor). */
-function refused(refusals: Iterable<string>, helperCalls: string[] = [], waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
+function refused(refusals: Iterable<string>, helpers: HelperArguments = new HelperArguments(), waiting: ReadonlySet<string> = new Set(), forwards: string[] = []): HandlerRewrite {
   const all = [...refusals];
-  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], likeExpress: [], plugins: [], helperCalls, forwards, apply: () => undefined };
+  return { refusals: all, ...(all.length && all.every((r) => waiting.has(r)) ? { waitsFor: 'plugins' as const } : {}), types: [], droppedTypes: [], imports: [], typeImports: [], deltas: [], likeExpress: [], plugins: [], helperCalls: helpers.names(), helperArguments: helpers.positions(), forwards, apply: () => undefined };
+}
+
+/** Where `req` and `res` are handed to helper calls (helpers.ts helperCallee), per callee. */
+class HelperArguments {
+  private readonly seen = new Map<string, { request: Set<number>; reply: Set<number> }>();
+  add(callee: { name: string; index: number }, as: 'request' | 'reply'): void {
+    const entry = this.seen.get(callee.name) ?? { request: new Set<number>(), reply: new Set<number>() };
+    entry[as].add(callee.index);
+    this.seen.set(callee.name, entry);
+  }
+  names(): string[] {
+    return [...this.seen.keys()].sort();
+  }
+  positions(): Record<string, { request: number[]; reply: number[] }> {
+    return Object.fromEntries(this.names().map((n) => [n, { request: [...this.seen.get(n)!.request].sort(), reply: [...this.seen.get(n)!.reply].sort() }]));
+  }
 }
 
 /** The parameter counts a role accepts (Express calls a route handler with whatever it declares) and the refusal for others. */
-function signatureRefusals(params: Node[], role: HandlerOptions['role']): string[] {
+function signatureRefusals(params: Node[], role: HandlerOptions['role'], helperParams?: HandlerOptions['helperParams']): string[] {
   const out: string[] = [];
   if (role === 'helper') {
-    // Only the request is rewritten: the other parameters may be written any way.
-    if (!params.length) out.push('it takes no parameters (a helper receives the request first)');
-    else if (params[0].type !== 'Identifier') out.push('it destructures its first parameter (the request) or gives it a default');
+    // Only the request and the response are rewritten: the other parameters may be written any way.
+    const at = [helperParams?.request ?? (helperParams?.reply === undefined ? 0 : undefined), helperParams?.reply].filter((i): i is number => i !== undefined);
+    if (at.some((i) => i >= params.length)) out.push('it takes fewer parameters than its calls pass the request or response at');
+    else if (at.some((i) => params[i].type !== 'Identifier')) out.push('it destructures the parameter that receives the request or response, or gives it a default');
     return out;
   }
   const expected = role === 'error' ? [4] : role === 'route' ? [0, 1, 2, 3] : [2, 3];
@@ -224,7 +267,7 @@ function signatureRefusals(params: Node[], role: HandlerOptions['role']): string
  */
 export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: HandlerOptions): HandlerRewrite {
   const params: Node[] = fn.node.params;
-  const early = signatureRefusals(params, options.role);
+  const early = signatureRefusals(params, options.role, options.helperParams);
   if (early.length) return refused(early);
   // `bridged`: it runs on a moved route, after the Express app (the request rows of the bridge apply); `flowRole`: its returns and next follow handler-rewrite/flow.ts.
   const bridged = options.role === 'route' || options.role === 'hook' || options.role === 'helper';
@@ -238,13 +281,15 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const edits: Edit[] = [];
   const late: Array<() => void> = [];
 
-  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : options.role === 'helper' ? [null, params[0]] : [null, ...params];
-  const otherParams = options.role === 'helper' ? params.slice(1) : [];
+  // A helper: the request (its first parameter unless `helperParams` says otherwise) and the response where its calls pass them.
+  const helperAt = options.role === 'helper' ? { request: options.helperParams?.request ?? (options.helperParams?.reply === undefined ? 0 : -1), reply: options.helperParams?.reply ?? -1 } : null;
+  const [errParam = null, reqParam = null, resParam = null, nextParam = null] = options.role === 'error' ? params : helperAt ? [null, params[helperAt.request] ?? null, params[helperAt.reply] ?? null] : [null, ...params];
+  const otherParams = helperAt ? params.filter((p) => p !== reqParam && p !== resParam) : [];
   const taken = namesIn(j, fn);
   const requestName = reqParam ? freeName(reqParam.name.startsWith('_') ? '_request' : 'request', taken, reqParam.name) : 'request';
   const replyName = resParam ? freeName(resParam.name.startsWith('_') ? '_reply' : 'reply', taken, resParam.name) : 'reply';
   if (j(fn).find(j.Identifier, { name: 'arguments' }).filter((p) => isReference(p)).size()) refusals.add('it reads `arguments`');
-  if (flowRole && readsThis(j, fn)) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
+  if (flowRole && readsThis(j, fn) && !options.boundThis) refusals.add('it reads `this` (Fastify calls a route handler with the Fastify instance as this)');
 
   const program = afterBridge ? programOf(fn) : null;
   const fileNames = program ? namesIn(j, program) : taken;
@@ -278,8 +323,17 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     if (call) forwards.add(call.callee);
     return !!call && !!options.forwardTo && Object.hasOwn(options.forwardTo, call.callee) && options.forwardTo[call.callee] === call.role;
   };
-  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { refuseNestedAnswers: !bridged && !!fn.node.async, forwarded, answers: options.role === 'route' }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [], likeExpress: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, bridged ? (options.helpers ?? null) : null, forwarded) : { refusals: [], edits: [], reads: [], helperCalls: [] };
+  // Calls handing `req` or `res` to a helper the routes stage rewrites too (helpers.ts): renaming the parameter is their edit.
+  const helperArgs = new HelperArguments();
+  const toHelper = (ref: ASTPath<Node>, as: 'request' | 'reply') => {
+    const callee = bridged ? helperCallee(ref) : null;
+    if (callee) helperArgs.add(callee, as);
+    return !!callee && !!options.helpers?.has(callee.name);
+  };
+  // A helper's answers must come before its caller's own end (a moved handler returns the reply then); from a callback they may not.
+  const nestedAnswers = options.role === 'helper' ? 'it answers from a callback, which may run after the handler that called it returned' : !bridged && fn.node.async ? 'it is async and answers from a callback (Fastify would answer first with an empty 200)' : null;
+  const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { nestedAnswers, forwarded, toHelper: (ref) => toHelper(ref, 'reply'), answers: options.role === 'route' }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [], likeExpress: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, (ref) => toHelper(ref, 'request'), forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
@@ -288,7 +342,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, resultAwaited: flowRole === 'route' && !!options.resultAwaited });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0), resultAwaited: flowRole === 'route' && !!options.resultAwaited });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
@@ -302,10 +356,11 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     : planErrorTypes(j, fn, [errParam, reqParam, resParam, nextParam], options);
   signature.refusals.forEach((r) => refusals.add(r));
 
-  if (refusals.size) return refused(refusals, requests.helperCalls, waiting, [...forwards].sort());
+  if (refusals.size) return refused(refusals, helperArgs, waiting, [...forwards].sort());
   return {
     refusals: [],
-    helperCalls: requests.helperCalls,
+    helperCalls: helperArgs.names(),
+    helperArguments: helperArgs.positions(),
     forwards: [...forwards].sort(),
     types: signature.types,
     droppedTypes: signature.droppedTypes,
@@ -324,7 +379,9 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
       const reply = resParam ? j.identifier(replyName) : null;
       signature.apply(request, reply, keepNext ? nextParam : null, errParam);
       // A route handler taking fewer than two parameters keeps them (Fastify passes both; unused ones need no name).
-      fn.node.params = errParam ? [errParam, request, reply, ...(keepNext ? [nextParam] : [])] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
+      fn.node.params = helperAt
+        ? fn.node.params.map((p: Node) => (p === reqParam ? request : p === resParam ? reply : p))
+        : errParam ? [errParam, request, reply, ...(keepNext ? [nextParam] : [])] : keepNext ? [request, reply, nextParam] : [request, reply].filter((p) => p !== null).concat(otherParams);
     },
   };
 }
@@ -339,18 +396,19 @@ interface UsesPlan {
  * Every use of `res` as a chain of reply-forms.ts forms (keyed by the catalogue rows): its edit, or why it cannot move; the chains
  * (for the flow rules), the modules, framework deltas and plugins the forms bring.
  */
-function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { refuseNestedAnswers: boolean; forwarded: (ref: ASTPath<Node>) => boolean; answers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[]; likeExpress: string[] } {
+function planReplyUses(j: JSCodeshift, fn: ASTPath<Node>, resName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, opts: { nestedAnswers: string | null; forwarded: (ref: ASTPath<Node>) => boolean; toHelper: (ref: ASTPath<Node>) => boolean; answers: boolean }): UsesPlan & { waiting: string[]; chains: Array<{ links: ChainLink[]; top: ASTPath<Node> }>; needs: FormNeed[]; deltas: string[]; plugins: string[]; likeExpress: string[] } {
   const plan = { refusals: [] as string[], waiting: [] as string[], edits: [] as Edit[], chains: [] as Array<{ links: ChainLink[]; top: ASTPath<Node> }>, needs: new Set<FormNeed>(), deltas: new Set<string>(), plugins: new Set<string>(), likeExpress: new Set<string>() };
-  // `res` handed on to a handler that moves too (forwards.ts): renaming the parameter is its whole edit.
-  const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref)).map((ref) => replyChainAt(ref));
+  // `res` handed on to a handler that moves too (forwards.ts), or to a helper rewritten with it: renaming the parameter is its whole edit.
+  const resChains = referencesOf(j, fn, resName).filter((ref) => !opts.forwarded(ref) && !opts.toHelper(ref)).map((ref) => replyChainAt(ref));
   const base = { ...ctxBase, setsContentType: resChains.some((c) => c.links.some(setsContentType)), statusSetApart: resChains.some((c) => setsStatusApart(c)), ...rawContentTypeOf(resChains, opts.answers) };
   for (const chain of resChains) {
     if (!chain.links.length) {
-      plan.refusals.push(`it passes \`${resName}\` on as a value (Express's response object has no Fastify counterpart)`);
+      const to = receivingCall(chain.top);
+      plan.refusals.push(`it passes \`${resName}\` on as a value${to ? ` to \`${to}\`` : ''} (Express's response object has no Fastify counterpart)`);
       continue;
     }
     plan.chains.push(chain);
-    if (opts.refuseNestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push('it is async and answers from a callback (Fastify would answer first with an empty 200)');
+    if (opts.nestedAnswers && insideNestedFunction(chain.top, fn)) plan.refusals.push(opts.nestedAnswers);
     const ctx: FormContext = { ...base, kindOf: (e) => kindOf(j, chain.top, e) };
     const result = convertReplyChain(chain.links, ctx);
     if ('refuse' in result) {
@@ -410,18 +468,35 @@ function likeExpressNameRefusals(j: JSCodeshift, program: ASTPath<Node>, fileNam
  * those in `helpers` allowed (renaming the parameter is their whole edit), as are the calls
  * `forwarded` allows (forwards.ts).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, helpers: ReadonlySet<string> | null, forwarded: (ref: ASTPath<Node>) => boolean): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }>; helperCalls: string[] } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, toHelper: (ref: ASTPath<Node>) => boolean, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
-  const helperCalls = new Set<string>();
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
     if (forwarded(ref)) continue;
+    // On a moved route: a package function taking Express's request gets it (package-calls.ts).
+    const pkg = route ? packageRequestCall(ref) : null;
+    if (pkg?.readsParams && route!.routeParams) plan.refusals.push(`it hands \`${reqName}\` to ${pkg.callee} [${pkg.package}], which reads the route parameters: Express's request on Fastify (request.raw) has none`);
+    else if (pkg) {
+      raw.use('Request');
+      plan.edits.push({ size: sizeOf(ref.node), run: () => void ref.replace(raw.request(j.identifier(requestName))) });
+    }
+    if (pkg) continue;
+    // `const { user, session } = req`: members middleware put on Express's request, read there.
+    const destructured = destructuredMembers(ref);
+    if (destructured) {
+      const onRaw = destructured.every((member) => { const r = convertRequestUse(member, null, j.identifier(requestName), ctx); return !('refuse' in r) && 'onRaw' in r; });
+      if (!onRaw || !ctx.bridged) plan.refusals.push(`it destructures \`${reqName}\` into members (${destructured.join(', ')}) that are not all kept on Express's request`);
+      else {
+        raw.use('Request');
+        plan.edits.push({ size: sizeOf(ref.node), run: () => void ref.replace(raw.request(j.identifier(requestName))) });
+      }
+      continue;
+    }
     const use = memberUse(ref);
-    const callee = use ? null : helperCallee(ref);
-    if (callee) helperCalls.add(callee);
-    if (callee && helpers?.has(callee)) continue;
+    if (!use && toHelper(ref)) continue;
     if (!use) {
-      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value (Express's request object is not Fastify's)`);
+      const to = receivingCall(ref);
+      plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value${to ? ` to \`${to}\`` : ''} (Express's request object is not Fastify's)`);
       continue;
     }
     if (!ctx.bridged && use.written) {
@@ -439,7 +514,7 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     else if (!isSameMember(result.expression, use)) plan.edits.push({ size: sizeOf(use.top.node), run: () => use.top.replace(result.expression) });
     if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
   }
-  return { ...plan, helperCalls: [...helperCalls].sort() };
+  return plan;
 }
 
 /**
@@ -597,6 +672,15 @@ function memberUse(ref: ASTPath<Node>): { member: string; args: Expr[] | null; t
   const grand = parent.parent;
   if (grand.node.type === 'CallExpression' && grand.node.callee === parent.node) return { member, args: grand.node.arguments, top: grand, memberNode: parent.node, written: false };
   return { member, args: null, top: parent, memberNode: parent.node, written: isWritten(parent) };
+}
+
+/** The member names of `const { a, b: c, d = x } = req` when the reference `ref` of `req` is its whole initialiser (no rest, no computed key); else null. */
+function destructuredMembers(ref: ASTPath<Node>): string[] | null {
+  const parent = ref.parent?.node;
+  if (parent?.type !== 'VariableDeclarator' || parent.init !== ref.node || parent.id.type !== 'ObjectPattern') return null;
+  const props: Node[] = parent.id.properties;
+  if (!props.length || props.some((p) => p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier')) return null;
+  return props.map((p) => p.key.name as string);
 }
 
 function isSameMember(expression: Node, use: { member: string; args: Expr[] | null }): boolean {

@@ -64,7 +64,7 @@ export function startsAt(node: Node, at: { line: number; column: number }, sourc
   return loc.start.column === column;
 }
 
-/** Function nodes of a file (declarations, expressions, arrows). */
+/** Function nodes of a file (declarations, expressions, arrows, then object and class methods). */
 export function functionPaths(j: JSCodeshift, root: Collection): Array<ASTPath<Node>> {
   return indexOf(j, root).functions;
 }
@@ -91,7 +91,7 @@ export function pathsOfType(j: JSCodeshift, root: Collection, type: string): Arr
 
 /** What the planners look up in a tree, from one walk of it (jscodeshift walks are what planning costs). */
 interface TreeIndex {
-  /** Function declarations, then function expressions, then arrows (as three `find`s would list them). */
+  /** Function declarations, then function expressions, then arrows (as three `find`s would list them), then object and class methods (controllers). */
   functions: Array<ASTPath<Node>>;
   statements: Array<ASTPath<Node>>;
   identifiers: Map<string, Array<ASTPath<Node>>>;
@@ -116,7 +116,7 @@ function indexOf(j: JSCodeshift, root: Collection): TreeIndex {
       if (j.Identifier.check(node)) add(index.identifiers, node.name, p);
     });
     const of = (type: string) => index.byType.get(type) ?? [];
-    index.functions = [...of('FunctionDeclaration'), ...of('FunctionExpression'), ...of('ArrowFunctionExpression')];
+    index.functions = [...of('FunctionDeclaration'), ...of('FunctionExpression'), ...of('ArrowFunctionExpression'), ...of('ObjectMethod'), ...of('ClassMethod')];
     return index;
   });
 }
@@ -137,7 +137,7 @@ export function isTypeScript(file: string): boolean {
 export function functionAt(j: JSCodeshift, root: Collection, at: Location, source: string): ASTPath<Node> | null {
   const starts = (node: Node) => startsAt(node, at, source);
   const all = functionPaths(j, root);
-  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression') && starts(p.parent.node)) ?? null;
+  return all.find((p) => starts(p.node)) ?? all.find((p) => /^Export/.test(p.parent.node.type) && starts(p.parent.node)) ?? all.find((p) => p.parent.node.type === 'VariableDeclarator' && starts(p.parent.parent.parent.node)) ?? all.find((p) => (p.parent.node.type === 'ObjectProperty' || p.parent.node.type === 'AssignmentExpression' || p.parent.node.type === 'ClassProperty') && starts(p.parent.node)) ?? null;
 }
 
 /** Whether an Identifier path reads a binding (not a property name, key, label or type name). */

@@ -52,6 +52,27 @@ export function placementOf(j: JSCodeshift, root: Collection, fn: ASTPath<Node>)
 }
 
 /**
+ * The member a function is of an object or a class, for a controller method
+ * (`const ctrl = { list(req, res) {…} }`, `class C { list = async (req, res) => …; show(req, res) {…} }`):
+ * its name, and the top-level name of the object (a `const`) or class that holds it (null when it
+ * has none). Null when the function is not a member.
+ */
+export function memberOf(fn: ASTPath<Node>): { member: string; holder: string | null } | null {
+  const node = fn.node;
+  const parent = fn.parent.node;
+  const own = node.type === 'ObjectMethod' || node.type === 'ClassMethod';
+  const property = own ? node : (parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') && parent.value === node ? parent : null;
+  if (!property || property.computed) return null;
+  const key = property.key;
+  const member = key.type === 'Identifier' ? key.name : key.type === 'StringLiteral' ? key.value : null;
+  if (!member) return null;
+  const container = own ? fn.parent : fn.parent.parent;
+  const holderNode = container.node.type === 'ClassBody' ? container.parent.node : container.parent?.node;
+  const holder = holderNode?.type === 'ClassDeclaration' ? holderNode.id?.name ?? null : holderNode?.type === 'VariableDeclarator' && holderNode.id.type === 'Identifier' ? holderNode.id.name : null;
+  return { member, holder };
+}
+
+/**
  * `module.exports` → 'module'; `module.exports.x` / `exports.x` → 'x'; anything else null.
  */
 export function moduleExportsTarget(left: Node): string | null {

@@ -14,6 +14,7 @@ import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
+import { lacksChains } from '../server-module/hooks-template.js';
 import { leftRoutes } from './left.js';
 import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
 import type { PluginRoute, RegisterEntry, RewriteEntry, RoutesEntry } from './model.js';
@@ -128,6 +129,7 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
         const like = /^(wildcardLikeExpress|paramsLikeExpress)\b/.exec(h)?.[1];
         if (like) plugin.likeExpress.add(like);
       }
+      if (s.pluginRoute!.chain) plugin.adapters.add('expressChain');
       unregistered.add(methodKey);
     }
     if (!unregistered.has(s.statementKey!)) {
@@ -194,10 +196,13 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
   for (const [file, entry] of registrations) {
     add(file, entry);
     const hooksFile = hooksModuleFile(file);
-    if (ctx.readFile(hooksFile) === null) {
-      const target = [...selection.modules.values()].find((m) => m?.file === file)!;
-      files.set(hooksFile, { file: hooksFile, create: true, entries: [{ kind: 'hooks-module', module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4 }] });
-    }
+    const target = [...selection.modules.values()].find((m) => m?.file === file)!;
+    // expressChain only where a moved route of the module's apps is registered with arrays (chains.ts).
+    const chains = [...plugins.values()].some((p) => selection.modules.get(p.app)?.file === file && p.adapters.has('expressChain'));
+    const facts = { kind: 'hooks-module' as const, module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? (5 as const) : (4 as const), ...(chains ? { chains } : {}) };
+    const existing = ctx.readFile(hooksFile);
+    if (existing === null) files.set(hooksFile, { file: hooksFile, create: true, entries: [facts] });
+    else if (lacksChains(facts, existing)) files.set(hooksFile, { file: hooksFile, entries: [facts] });
   }
   return viewDependencies;
 }

@@ -17,10 +17,11 @@ import type { RouteState } from './state.js';
 
 /**
  * The hook sources of `route` (its registration `statement`, `middleware` the arguments before its
- * handler), string literals in `style`; what cannot be a hook goes to `block`, callbacks to name to
- * `state.nameCallbacks`, local middleware that may become a native hook to `state.middleware`.
+ * handler, null when they go to `expressChain` with the handler: chains.ts), string literals in
+ * `style`; what cannot be a hook goes to `block`, callbacks to name to `state.nameCallbacks`, local
+ * middleware that may become a native hook to `state.middleware`.
  */
-export function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, middleware: Node[], parsed: ParsedFiles, style: CodeStyle, block: (b: Blocker) => void, state: RouteState): string[] {
+export function hookSources(ctx: PlanContext, route: Route, statement: RouteStatement, middleware: Node[] | null, parsed: ParsedFiles, style: CodeStyle, block: (b: Blocker) => void, state: RouteState): string[] {
   const hooks: string[] = [];
   const own = ownChain(route, statement.lines);
   const ownParams = new Set(route.path.params.filter((p) => !p.fromMount).map((p) => p.name));
@@ -44,6 +45,7 @@ export function hookSources(ctx: PlanContext, route: Route, statement: RouteStat
     if (!(fn.type === 'Identifier' || fn.type === 'MemberExpression')) state.nameCallbacks.push({ statement: anchorOf(call.parent), name: named! });
     hooks.push(`expressParam(${stringLiteral(name.value, style)}, ${named})`);
   }
+  if (!middleware) return hooks;
   if (own.middleware.length !== middleware.length) block({ code: 'route-middleware-unmatched', reason: `the analysis lists ${own.middleware.length} middleware for it where its registration has ${middleware.length} functions before the handler` });
   const entries = own.middleware.length === middleware.length ? own.middleware : [];
   middleware.forEach((node, i) => {

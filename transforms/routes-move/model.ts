@@ -8,6 +8,7 @@ import type { HooksModuleFacts } from '../server-module/hooks-template.js';
 import type { LikeExpressFacts } from '../server-module/like-express-template.js';
 import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
 import type { HandRoutesEntry } from './start-file.js';
+import type { ArrayChain } from './chains.js';
 
 /** One Fastify route of a plugin, as source text pieces taken from the Express registration. */
 export interface PluginRoute {
@@ -21,6 +22,13 @@ export interface PluginRoute {
   comments: string[];
   /** The handler: source text of a reference (`listNotes`, `ctrl.show`), or an inline function found by its anchor. */
   handler: { reference: string } | { inline: Anchor; options: HandlerOptions; helpers?: string[] };
+  /**
+   * Set when the registration gives functions in arrays (routes-move/chains.ts): the route is written
+   * `fastify.post(path, expressChain(<chain>[, [hooks]]))` — `<chain>` the one array when it is the
+   * whole registration (`ctrl.create`), else `[elements…, handler]` — and `hooks` holds only its param
+   * callbacks and wildcard.
+   */
+  chain?: ArrayChain;
 }
 
 /** The Express registration statement of moved routes (`router.get(…)`, `router.route(…).get(…)`): delete it. */

@@ -11,10 +11,10 @@ import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import type { HandlerOptions, HandlerRewrite } from '../handler-rewrite/rewrite.js';
 import { anchorOf } from '../lib/anchor.js';
 import { functionAt, isTypeScript, textOf, type Node } from '../lib/ast.js';
-import { placementOf } from '../lib/exports.js';
+import { memberOf, placementOf } from '../lib/exports.js';
 import { moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFile, ParsedFiles } from '../lib/parsed-files.js';
-import { otherUses } from '../lib/references.js';
+import { otherMemberUses, otherUses } from '../lib/references.js';
 import { inRouteStatement, routeStatementOf, usesOnlyModuleScope } from '../lib/route-statement.js';
 import { memoOn } from '../lib/memo.js';
 import { detectStyle, stringLiteral } from '../lib/style.js';
@@ -24,7 +24,8 @@ import { withHelpers } from './handler-helpers.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
-import { inventoryBlockers } from './route-blockers.js';
+import { inventoryBlockers, ownChain } from './route-blockers.js';
+import { arrayChain } from './chains.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
@@ -84,6 +85,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...jsonOptionsOf(ctx.inventory, route),
     typescript: false,
     scope: route.mountChain.length ? 'router' : 'app',
+    ...(route.path.params.length ? { routeParams: true } : {}),
     expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4,
     views: views(route).option,
     ...(renderLike ? { renderReplaced: true } : {}),
@@ -92,8 +94,11 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
-  const hooks = hookSources(ctx, route, statement, registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(wrapped.handler.node.type) ? inlineHandler(state, reg, wrapped.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped.handler.node, options, block, wrapped.holder);
+  // Functions given in arrays go to expressChain with the handler (chains.ts); the others become hooks one by one.
+  const chain = arrayChain(ownChain(route, statement.lines).middleware, route.handler, registration);
+  if (chain && 'refuse' in chain) block({ code: 'route-middleware-array', reason: chain.refuse });
+  const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
+  const handler = /Function/.test(wrapped.handler.node.type) ? inlineHandler(ctx, state, reg, wrapped.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped.handler.node, options, block, wrapped.holder);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -103,16 +108,16 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     if ('express4' in forms && forms.express4?.wildcard) hooks.unshift('wildcardLikeExpress');
     if ('express4' in forms && forms.express4?.params) hooks.unshift(`paramsLikeExpress([${forms.express4.params.map((p) => stringLiteral(p, style)).join(', ')}])`);
     const first = statement.methods[0].method === route.method;
-    state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [] };
+    state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [], ...(chain && !('refuse' in chain) ? { chain } : {}) };
   }
   return state;
 }
 
 /** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */
-function inlineHandler(state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
+function inlineHandler(ctx: PlanContext, state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
   const file = state.route.registration.file;
   const own = { ...options, typescript: isTypeScript(file) };
-  const { rewrite, helpers } = withHelpers(state, file, reg, handler, own);
+  const { rewrite, helpers } = withHelpers(ctx, state, file, reg, handler, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
   state.handlerRange = { file, range: [handler.node.start, handler.node.end] };
@@ -131,17 +136,25 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   const defFile = def ? parsed(def.file) : null;
   const fn = def && defFile ? functionAt(defFile.j, defFile.root, def, defFile.source) : null;
   if (!text || !def || !defFile || !fn) return block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' }), null;
-  const own = { ...options, typescript: isTypeScript(def.file) };
-  const { rewrite, helpers } = withHelpers(state, def.file, defFile, fn, own);
+  // `users.list.bind(users)`: `this` stays the controller on Fastify.
+  const bound = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.name === 'bind' && node.arguments.length === 1;
+  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}) };
+  const { rewrite, helpers } = withHelpers(ctx, state, def.file, defFile, fn, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
   state.handlerKey = `${def.file}:${def.line}:${def.column}`;
   state.rewrite = { file: def.file, fn, options: own, helpers };
   state.handlerRange = { file: def.file, range: [fn.node.start, fn.node.end] };
-  const stands = holder ?? fn;
-  const placement = placementOf(defFile.j, defFile.root, stands);
+  // A wrapper that goes stands where the handler stands; the last function of a controller's array: the array is what the registration and any other use refer to.
+  const held = holder ?? (route.handler.slot?.element && fn.parent.node.type === 'ArrayExpression' ? fn.parent : fn);
+  const placement = placementOf(defFile.j, defFile.root, held);
   const statement = state.statement!.statement.node;
-  const uses = otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [stands.node.start, stands.node.end] }, [{ file: route.registration.file, range: [statement.start, statement.end] }]);
+  const registrations = [{ file: route.registration.file, range: [statement.start, statement.end] as [number, number] }];
+  // A controller's method (an object's or a class's): its other uses are those of the member.
+  const member = placement.kind === 'nested' ? memberOf(held) : null;
+  const uses = member
+    ? otherMemberUses(ctx, { file: def.file, ...member, range: [held.node.start, held.node.end] }, registrations)
+    : otherUses(ctx, { file: def.file, binding: placement.kind === 'nested' ? null : placement.name || null, form: placement.kind === 'exported' ? placement.form : null, range: [held.node.start, held.node.end] }, registrations);
   const outside = uses.filter((u) => !(u.file === route.registration.file && inRouteStatement(ctx.inventory, u.file, u.line)));
   if (outside.length) block({ code: 'route-handler-shared', reason: 'its handler is also used outside route registrations, and that use still expects the Express signature', where: outside.map((u) => `${u.file}:${u.line}`) });
   return { reference: text };

@@ -30,11 +30,19 @@ export function settle(all: Route[], states: Map<string, RouteState>, handlers: 
     for (const s of states.values()) {
       if (s.blockers.length) continue;
       const r = s.route;
-      // A helper it hands `req` to is rewritten: every place that calls it must be a handler that moves.
+      // A helper it hands `req` or `res` to is rewritten: every place that calls it must be a handler that moves.
       const inMoving = (file: string, at: number) => [...states.values()].some((o) => !o.blockers.length && o.handlerRange?.file === file && at >= o.handlerRange.range[0] && at <= o.handlerRange.range[1]);
-      const stranded = s.helpers.find((h) => h.references.some((at) => !inMoving(h.file, at)));
+      // …and pass the request and response at the same positions (the helper is rewritten once).
+      const positions = (h: RouteState['helpers'][number]) => JSON.stringify(h.options.helperParams ?? {});
+      const disagreeing = s.helpers.find((h) => [...states.values()].some((o) => !o.blockers.length && o.helpers.some((g) => g.file === h.file && g.fn.node === h.fn.node && positions(g) !== positions(h))));
+      if (disagreeing) {
+        stay(s, { code: 'route-helper-shared', reason: `its helper ${disagreeing.fn.node.id?.name ?? ''} is called with the request or response at other positions by another route` });
+        continue;
+      }
+      const stranded = s.helpers.find((h) => h.references.some((r) => !inMoving(r.file, r.at)));
       if (stranded) {
-        stay(s, { code: 'route-helper-shared', reason: `its helper ${stranded.fn.node.id?.name ?? ''} is also called where Express still calls it (a route that stays, or outside a handler)` });
+        const where = stranded.references.filter((r) => !inMoving(r.file, r.at)).map((r) => `${r.file}:${r.line}`);
+        stay(s, { code: 'route-helper-shared', reason: `its helper ${stranded.fn.node.id?.name ?? ''} is also called where Express still calls it (a route that stays, or outside a handler)`, where });
         continue;
       }
       // What a route shares with another, in words: both move or neither does.

@@ -33,8 +33,8 @@ export interface RouteState {
   likeExpress: string[];
   /** Where the handler function is (file and source range), to tell which helper calls move with it. */
   handlerRange?: { file: string; range: [number, number] };
-  /** Helper functions that take `req` from the handler, rewritten with it (role `helper`). */
-  helpers: Array<{ file: string; fn: ASTPath<Node>; options: HandlerOptions; names: string[]; references: number[] }>;
+  /** Helper functions that take `req` or `res` from the handler, rewritten with it (role `helper`); `references`: every place that calls one (offsets and lines in their files). */
+  helpers: Array<{ file: string; fn: ASTPath<Node>; options: HandlerOptions; names: string[]; references: Array<{ file: string; at: number; line: number }> }>;
   /** Fastify plugins the rewritten handler needs in its context (`@fastify/view`). */
   plugins: string[];
   /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */

@@ -22,7 +22,7 @@ import { addTodo } from '../lib/todo.js';
 import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
-import { hooksModule } from '../server-module/hooks-template.js';
+import { hooksModule, lacksChains, withChains } from '../server-module/hooks-template.js';
 import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
@@ -38,7 +38,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   if (!entries.length) return null;
   const style = detectStyle(file.source, file.path);
   const create = entries.find((e) => e.kind === 'hooks-module');
-  if (create) return file.source.trim() ? null : hooksModule(create, style);
+  // Written once; a later run adds expressChain when a route it moves needs it.
+  if (create) return !file.source.trim() ? hooksModule(create, style) : lacksChains(create, file.source) ? withChains(create, file.source, style) : null;
   const likeExpress = entries.find((e) => e.kind === 'like-express-module');
   if (likeExpress) return hasLikeExpressFunctions(file.source) ? null : likeExpressModule(likeExpress);
 
@@ -178,7 +179,8 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
       lines.push(`const ${name} = ${target};`);
       target = name;
     }
-    for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${hooks}${target});`);
+    const args = route.chain ? expressChainCall(route, target) : `${hooks}${target}`;
+    for (const url of route.paths) lines.push(`fastify.${method}(${url}, ${args});`);
   });
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
@@ -214,6 +216,17 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
     '}',
     ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
+}
+
+/**
+ * `expressChain(<chain>[, [hooks]])` for a route registered with arrays of functions (chains.ts):
+ * the one array when it is the whole registration (`expressChain(ctrl.create)`), else the
+ * functions in order, arrays spread, the handler last (`expressChain([auth, ...articleAuth, show])`).
+ */
+function expressChainCall(route: PluginEntry['routes'][number], handler: string): string {
+  const { elements, handlerInArray } = route.chain!;
+  const chain = handlerInArray && elements.length === 1 && elements[0].startsWith('...') ? elements[0].slice(3) : `[${[...elements, ...(handlerInArray ? [] : [handler])].join(', ')}]`;
+  return `expressChain(${chain}${route.hooks.length ? `, [${route.hooks.join(', ')}]` : ''})`;
 }
 
 /** `X.param('id', fn)` with `fn` written inline → `const <name> = fn;` above it and `X.param('id', <name>)`. */

@@ -15,6 +15,8 @@ export interface HooksModuleFacts {
   typescript: boolean;
   /** Express 5 passes a middleware's rejected promise on as next(err); the adapters do the same. */
   expressMajor: 4 | 5;
+  /** A moved route is registered with arrays of functions (routes-move/chains.ts): the module has `expressChain` too. */
+  chains?: boolean;
 }
 
 
@@ -30,7 +32,7 @@ export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
     ...(entry.module === 'commonjs' && !ts ? ["'use strict';"] : []),
     ...(ts
       ? [
-          "import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';",
+          `import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction${entry.chains ? ', RouteHandlerMethod' : ''} } from 'fastify';`,
           '',
           '/** An Express middleware or param callback, as the app wrote it. The hooks take any route generic, so a typed handler next to them keeps its own (`FastifyRequest<{ Params: … }>`). */',
           'type ExpressFunction = (req: any, res: any, next: (error?: unknown) => void, ...rest: any[]) => unknown;',
@@ -116,9 +118,48 @@ export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
     '  request.body = req.body;',
     '  request.query = req.query;',
     '}',
-    ...(entry.module === 'commonjs' && !ts ? ['', 'module.exports = { bodyLeftToExpress, bodyLikeExpress, expressMiddleware, expressParam, expressWildcard };'] : []),
+    ...(entry.chains ? ['', ...chainLines(entry)] : []),
+    ...(entry.module === 'commonjs' && !ts ? ['', `module.exports = { bodyLeftToExpress, bodyLikeExpress, ${entry.chains ? 'expressChain, ' : ''}expressMiddleware, expressParam, expressWildcard };`] : []),
   ];
   return restyle(lines, style);
+}
+
+/** Whether the hooks module text `source` (written by an earlier run) lacks `expressChain`, which `entry` needs. */
+export function lacksChains(entry: HooksModuleFacts, source: string): boolean {
+  return !!entry.chains && !/\bfunction expressChain\(/.test(source);
+}
+
+/**
+ * The hooks module `source` of an earlier run with `expressChain` added (lacksChains): the function
+ * at the end, its export (CommonJS: a `module.exports.expressChain` line; TypeScript: the type it
+ * needs imported after the module's first import).
+ */
+export function withChains(entry: HooksModuleFacts, source: string, style: CodeStyle): string {
+  const lines = ['', ...chainLines(entry), ...(entry.module === 'commonjs' && !entry.typescript ? ['', 'module.exports.expressChain = expressChain;'] : [])];
+  const added = source.replace(/\s*$/, '') + style.eol + restyle(lines, style);
+  return entry.typescript ? added.replace(/^(import .*\r?\n)/m, `$1${restyle(["import type { RouteHandlerMethod } from 'fastify';"], style)}`) : added;
+}
+
+/** `expressChain`: route options for Express functions given in arrays (routes-move/chains.ts). */
+function chainLines(entry: HooksModuleFacts): string[] {
+  const ts = entry.typescript;
+  const exported = entry.module === 'esm' ? 'export ' : '';
+  return [
+    '/**',
+    " * Route options for Express functions given in arrays, as Express flattens them (`exports.create =",
+    " * [body('name').trim(), …, handler]`, `[requireLogin, ...articleAuth, show]`), read when the route is",
+    ' * registered: each function but the last runs as a preHandler hook through expressMiddleware, after',
+    " * `hooks` (the route's param callbacks); the last, rewritten to (request, reply), is the handler.",
+    ' */',
+    ts
+      ? `${exported}function expressChain(chain: readonly unknown[], hooks: Array<(request: FastifyRequest<any>, reply: FastifyReply<any>, done: HookHandlerDoneFunction) => void> = []) {`
+      : `${exported}function expressChain(chain, hooks = []) {`,
+    '  return {',
+    `    preHandler: [...hooks, ...${ts ? '(chain.slice(0, -1) as ExpressFunction[])' : 'chain.slice(0, -1)'}.map((middleware) => expressMiddleware(middleware))],`,
+    `    handler: chain[chain.length - 1]${ts ? ' as RouteHandlerMethod' : ''},`,
+    '  };',
+    '}',
+  ];
 }
 
 /** Express 5 passes a rejected promise of a middleware on as `next(err)` (Express 4 does not look at it). */
