@@ -6,6 +6,8 @@
  * `{"message":"Route GET:/x not found",…}`.
  */
 import { FRAMEWORK_DEFAULTS, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
+import { APP_ROOT_EXPRESS_ETAG } from './app-root.js';
+import { isExpressEtag } from './etags.js';
 import type { CanonicalResponse, Difference, ReplayRequest } from './model.js';
 
 /** What a detector sees: the request as recorded, both canonical answers, the differences left. */
@@ -39,10 +41,10 @@ const OPTIONS_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(all
 /** A 304 against a full answer: status, body and its type, the validators — not the caching headers a 304 must repeat. */
 const CONDITIONAL_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(etag|last-modified))(\/|$)/;
 /**
- * Express's automatic ETags (`etag` package, weak): `W/"<length hex>-<27 chars of base64 sha1>"` for
- * bodies, `W/"<size hex>-<mtime hex>"` for static files; an app's own tag is not a framework default.
+ * Express's automatic ETags (verifier/etags.ts), also where the body named the app's folder and the
+ * tag was written as a placeholder (verifier/app-root.ts); an app's own tag is not a framework default.
  */
-const EXPRESS_ETAG = /^W\/"[0-9a-f]+-([A-Za-z0-9+/]{27}|[0-9a-f]+)"$/;
+const isAutomaticEtag = (v: unknown) => isExpressEtag(v) || v === APP_ROOT_EXPRESS_ETAG;
 const pathOf = (r: ReplayRequest) => r.path.split('?')[0];
 /** A V8 stack trace: `Name: message` then `    at …` frames. */
 const isStack = (v: unknown): v is string => typeof v === 'string' && /^[^\n]*\n\s+at \S/.test(v);
@@ -75,7 +77,7 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['stack-frames', atPointer((d) => d.kind === 'value' && isStack(d.baseline) && isStack(d.candidate) && firstLine(d.baseline) === firstLine(d.candidate))],
   // Pure framework headers next, so a whole-answer cause below does not absorb them.
   ['x-powered-by', atPointer((d) => d.pointer === '/headers/x-powered-by' && d.candidate === undefined)],
-  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined && EXPRESS_ETAG.test(String(d.baseline)))],
+  ['etag', atPointer((d) => d.pointer === '/headers/etag' && d.candidate === undefined && isAutomaticEtag(d.baseline))],
   // With both upper case and a trailing slash, case is named: Fastify answers a prefixed plugin's
   // root with and without the slash, so case is the usual cause.
   ['case-insensitive-routing', everything(({ request: r, baseline: b, candidate: c }) => pathOf(r) !== pathOf(r).toLowerCase() && ok(b) && c.status === 404)],
@@ -94,7 +96,8 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ],
   ['query-parser', everything(({ request: r, expressMajor }) => expressMajor === 4 && /[?&][^=&]*\[/.test(decodeURIComponent(r.path)))],
   ['string-body-content-type', atPointer((d) => d.pointer === '/mediaType' && d.baseline === 'text/html' && d.candidate === 'text/plain')],
-  ['charset-dropped', atPointer((d) => d.pointer === '/charset' && d.baseline === 'utf-8' && d.candidate == null)],
+  // A charset dropped from a content type the candidate still sends (an answer without a content type, a 304, lost more than its charset).
+  ['charset-dropped', only(/^\/charset$/, ({ baseline: b, candidate: c }) => b.charset === 'utf-8' && c.charset === null && c.mediaType !== null)],
 ];
 
 /**

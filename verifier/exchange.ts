@@ -3,26 +3,31 @@
  * rewrite the request per lane (cookies, bound values, credentials) → baseline and candidate at
  * once, then the noise lane → canonicalise → map bound values back → each side's app folder written
  * `<app root>` (app-root.ts) → diff baseline/candidate
- * (A/B) and baseline/noise (A/A) → drop what rules ignore → noise (A/A, Diffy thresholds, cache
- * validators of equal bodies) → accepted → framework deltas → outcome.
+ * (A/B) and baseline/noise (A/A) → drop what rules ignore → noise (cache validators of another
+ * checkout (validators.ts), clocks within a tolerance (clocks.ts), A/A, Diffy thresholds) →
+ * accepted → framework deltas → outcome.
  */
 import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
 import { explainDifferences } from './deltas.js';
 import { fingerprintOf } from './accepted.js';
 import { withoutAppRoot } from './app-root.js';
+import { isClockDrift } from './clocks.js';
 import { diffResponses } from './diff.js';
 import type { CanonicalResponse, Difference, RawResponse, ReplayRequest } from './model.js';
 import { confirmNoise, type NoiseModel } from './noise.js';
 import { canonicalize } from './normalize.js';
 import { exitOf, VerifyError, type Side } from './sides.js';
+import { checkoutValidators } from './validators.js';
 import { NO_ROUTE, outcomeOf, type ExchangeResult, type Regression, type Verdict } from './verdict.js';
 import type { VerifyOptions } from './verify.js';
 
 /** What the run noticed beyond single verdicts; see the fields of {@link Verdict}. */
 export interface RunFindings {
   baselineDrift: Verdict['baselineDrift'];
-  /** Exchanges whose only header changes were cache validators of equal bodies. */
+  /** Exchanges with cache validators of another checkout: equal bodies or a HEAD of the same file (verifier/validators.ts). */
   validators: number;
+  /** Conditional requests answered 304 on one side and 200 on the other, each right for its own copy of the file (verifier/validators.ts). */
+  conditional: number;
   candidateExit: Verdict['candidateExit'];
   /** The noise lane stopped answering: from then on nothing is measured as noise by it. */
   noiseLaneLost?: { at: string; why: string };
@@ -84,19 +89,20 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
   if (twin && !twin.ok) ctx.findings.noiseLaneLost = { at: request.id, why: (await exitOf(sides[2].lane)) ?? twin.e.message };
   if (twin?.ok) {
     n = canonical(2, twin.r);
-    aa = scope.filter(diffResponses(b, n, scope.diffOptions), b, n).kept;
+    // A clock within the tolerance is no sample of noise: the field stays compared beyond it.
+    aa = scope.filter(diffResponses(b, n, scope.diffOptions), b, n).kept.filter((d) => !isClockDrift(d, b, n!));
     ctx.noise.observeAA(routeKey, aa);
   }
   ctx.noise.observeAB(routeKey, ab);
-  // Cache validators that changed while the body did not (static files from another checkout
-  // carry other file times; JSON written in another key order hashes to another ETag).
-  // (Only for answers with a body: a HEAD or a 304 shows nothing the validator could be checked against.)
-  const sameBody = b.bodyKind !== 'empty' && !ab.some((d) => /^\/(body|bodyKind)(\/|$)/.test(d.pointer));
-  const validators = new Set(ab.filter((d) => sameBody && /^\/headers\/(etag|last-modified)$/.test(d.pointer) && d.baseline !== undefined && d.candidate !== undefined));
-  if (validators.size) ctx.findings.validators++;
+  // Cache validators of another checkout (static files carry other file times there; JSON written
+  // in another key order hashes to another ETag), and clocks that moved within the tolerance.
+  const contentLength = (r: RawResponse) => r.headers.find(([k]) => k.toLowerCase() === 'content-length')?.[1];
+  const fileTimes = candidateCanonical && cand.ok ? checkoutValidators({ request, baseline: b, candidate: candidateCanonical, differences: ab, contentLength: { baseline: contentLength(base.r), candidate: contentLength(cand.r) } }) : null;
+  if (fileTimes) ctx.findings[fileTimes.case === 'conditional' ? 'conditional' : 'validators']++;
+  const clocks = new Set(candidateCanonical ? ab.filter((d) => isClockDrift(d, b, candidateCanonical!)) : []);
   const sameAA = new Set(aa.map((d) => `${d.pointer}\u0000${d.kind}`));
   const sameRequestNoise = (d: Difference) => n !== null && candidateCanonical !== null && sameAA.has(`${d.pointer}\u0000${d.kind}`) && confirmNoise(d, b, n, candidateCanonical);
-  const isNoise = (d: Difference) => validators.has(d) || sameRequestNoise(d) || ctx.noise.isNoise(routeKey, d);
+  const isNoise = (d: Difference) => !!fileTimes?.differences.has(d) || clocks.has(d) || sameRequestNoise(d) || ctx.noise.isNoise(routeKey, d);
   result.noise = ab.filter(isNoise);
   const requestLabel = `${request.method} ${request.path}`;
   const signal = ab.filter((d) => !isNoise(d));
