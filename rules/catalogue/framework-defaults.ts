@@ -176,7 +176,7 @@ export const FRAMEWORK_DEFAULTS = {
     express: "body-parser's errors (`type: 'entity.parse.failed'`, `'entity.too.large'`, message \"request entity too large\") reach the app's error middleware.",
     fastify: "Fastify's own errors reach the error handler instead: `FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`, `FST_ERR_CTP_EMPTY_JSON_BODY`, with other messages and only `statusCode` (no `status`).",
     visibility: 'regression',
-    fix: "In `setErrorHandler`, test `err.code` (`FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`, `FST_ERR_CTP_EMPTY_JSON_BODY`) next to `err.type` where the Express handler tested `err.type`, and read `err.status ?? err.statusCode`. The `errors` stage does this in the handler it moves (the first two codes, next to `entity.parse.failed` and `entity.too.large`; docs/stages/errors.md).",
+    fix: "In `setErrorHandler`, test `err.code` (`FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`, `FST_ERR_CTP_EMPTY_JSON_BODY`) next to `err.type` where the Express handler tested `err.type`, and read `err.status || err.statusCode`. The `errors` stage does this in the handler it moves (the first two codes, next to `entity.parse.failed` and `entity.too.large`; docs/stages/errors.md).",
     expressMajors: [4, 5],
     source: '§2.10, §2.12',
   },

@@ -17,9 +17,9 @@ export const errStatus: Rule = {
   autoFixable: true,
   docs: {
     summary: "Fastify's own errors (body parsing, validation) carry only `statusCode`, never `status`, so `res.status(err.status || 500)` turns every 400 into a 500. body-parser's `err.type` (`entity.parse.failed`, `entity.too.large`) becomes `err.code` (`FST_ERR_CTP_INVALID_JSON_BODY`, `FST_ERR_CTP_BODY_TOO_LARGE`). Express error middleware only: a Fastify error handler is not flagged.",
-    fix: "The `errors` stage rewrites `err.status` to `err.status ?? err.statusCode` in the handler it moves — `status` first, so every error the app raised answers exactly as before, and `statusCode` fills in for Fastify's errors (docs/stages/errors.md) — and adds `|| err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'` (`FST_ERR_CTP_BODY_TOO_LARGE` for `entity.too.large`) to `err.type` checks. A read under `err instanceof X` stays as it is (Fastify's errors are never the app's classes). A router's handler (or one registered under a path) gets the same in the `routes` stage, with its plugin; a handler registered under a condition stays on Express for a human.",
-    source: 'express-fastify-mapping.md §2.12; docs/stages/errors.md ("Why err.status ?? err.statusCode")',
-    example: { express: 'res.status(err.status || 500).json({ error: err.message })', fastify: 'reply.code(err.status ?? err.statusCode ?? 500).send({ error: err.message })' },
+    fix: "The `errors` stage rewrites `err.status` to `err.status || err.statusCode` (`??` where the app wrote `err.status ?? …`) in the handler it moves — `status` first, so every error the app raised answers exactly as before, and `statusCode` fills in for Fastify's errors (docs/stages/errors.md) — and adds `|| err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'` (`FST_ERR_CTP_BODY_TOO_LARGE` for `entity.too.large`) to `err.type` checks. A read under `err instanceof X` stays as it is (Fastify's errors are never the app's classes). A router's handler (or one registered under a path) gets the same in the `routes` stage, with its plugin; a handler registered under a condition stays on Express for a human.",
+    source: 'express-fastify-mapping.md §2.12; docs/stages/errors.md ("Why err.status || err.statusCode")',
+    example: { express: 'res.status(err.status || 500).json({ error: err.message })', fastify: 'reply.code(err.status || err.statusCode || 500).send({ error: err.message })' },
   },
   check: (inventory) =>
     inventory.errorHandlers
@@ -31,7 +31,7 @@ export const errStatus: Rule = {
           .map((u) => ({
             subject: h.id,
             message: `Error handler ${h.name} reads ${u.api}.`,
-            fastify: u.api === 'err.status' ? 'err.status ?? err.statusCode' : "err.type === 'entity.parse.failed' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' (entity.too.large: FST_ERR_CTP_BODY_TOO_LARGE)",
+            fastify: u.api === 'err.status' ? 'err.status || err.statusCode' : "err.type === 'entity.parse.failed' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' (entity.too.large: FST_ERR_CTP_BODY_TOO_LARGE)",
             location: u.location,
             related: [{ location: h.registration, message: `registered here (${h.fullPath})` }],
             stage: stageMoving(h),

@@ -116,7 +116,7 @@ describe('framework defaults name what the stages do now (docs/stages/shim.md, e
   });
 
   it('body-parser errors: the status read the errors stage writes', () => {
-    expect(FRAMEWORK_DEFAULTS['body-parser-errors'].fix).toContain('`err.status ?? err.statusCode`');
+    expect(FRAMEWORK_DEFAULTS['body-parser-errors'].fix).toContain('`err.status || err.statusCode`');
     expect(FRAMEWORK_DEFAULTS['body-parser-errors'].fix).not.toContain('statusCode ?? err.status');
   });
 });

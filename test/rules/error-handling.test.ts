@@ -20,12 +20,12 @@ async function rulesOn(source: string) {
 const rule = (id: string) => RULES.find((r) => r.id === id)!;
 
 describe('err-status', () => {
-  it("names the form the errors stage writes: err.status ?? err.statusCode (status first, docs/stages/errors.md)", async () => {
+  it("names the form the errors stage writes: err.status || err.statusCode (status first, docs/stages/errors.md)", async () => {
     const inv = await rulesOn("app.get('/', (req, res) => res.end());\napp.use((err, req, res, next) => res.status(err.status || 500).json({ error: err.message }));\n");
     expect(inv.findings!.filter((f) => f.rule === 'err-status').map((f) => [f.message, f.fastify, f.stage, f.autoFixable])).toEqual([
-      ['Error handler <anonymous> reads err.status.', 'err.status ?? err.statusCode', 'errors', true],
+      ['Error handler <anonymous> reads err.status.', 'err.status || err.statusCode', 'errors', true],
     ]);
-    expect(rule('err-status').docs.example.fastify).toContain('err.status ?? err.statusCode');
+    expect(rule('err-status').docs.example.fastify).toContain('err.status || err.statusCode');
     expect(`${rule('err-status').docs.fix} ${rule('err-status').docs.example.fastify}`).not.toContain('statusCode ?? err.status');
   });
 

@@ -152,8 +152,10 @@ describe('next and the error', () => {
   });
 
   it.each([
-    ['const s = err.status || 500;', 'const s = (err.status ?? err.statusCode) || 500;'],
-    ['res.status(err.status).json({});', 'reply.code(err.status ?? err.statusCode).send({});'],
+    ['const s = err.status || 500;', 'const s = err.status || err.statusCode || 500;'],
+    ['res.status(err.status).json({});', 'reply.code(err.status || err.statusCode).send({});'],
+    // `??` where the app wrote one: `||` next to it would not parse.
+    ['res.status(err.status ?? 500).json({});', 'reply.code(err.status ?? err.statusCode ?? 500).send({});'],
     ["if (err.type === 'entity.parse.failed') res.status(400).json({});", "if (err.type === 'entity.parse.failed' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') reply.code(400).send({});"],
     ["if (err.type !== 'entity.too.large') res.status(500).json({});", "if (err.type !== 'entity.too.large' && err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') reply.code(500).send({});"],
     ["if (err.type === 'charset.unsupported') res.status(415).json({});", "if (err.type === 'charset.unsupported') reply.code(415).send({});"],

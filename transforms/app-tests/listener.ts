@@ -61,7 +61,7 @@ function listenerSource(appType: string | null, esm: boolean): string[] {
     ' */',
     `${esm ? 'export ' : ''}function ${LISTENER}(app${t(`: ${appType}`)})${t(': http.RequestListener')} {`,
     '  return (req, res) => {',
-    `    const fastify = ${BUILT}.get(app) ?? buildFastify(app);`,
+    `    const fastify = ${BUILT}.get(app) || buildFastify(app);`,
     '    if (!listeners.has(fastify)) listeners.set(fastify, requestListener(fastify));',
     `    listeners.get(fastify)${t('!')}(req, res);`,
     '  };',

@@ -608,7 +608,7 @@ function planErrorTypes(j: JSCodeshift, fn: ASTPath<Node>, [, reqParam, resParam
   };
 }
 
-/** `err.status` reads → `err.status ?? err.statusCode`; `err.type === 'entity.parse.failed'` → `… || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'`. */
+/** `err.status` reads → `err.status || err.statusCode` (ES5 syntax: the app's own toolchain may predate `??`; a status is never 0); `err.type === 'entity.parse.failed'` → `… || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'`. */
 function errorReadEdits(j: JSCodeshift, fn: ASTPath<Node>, errParam: Node, options: HandlerOptions): Edit[] {
   const edits: Edit[] = [];
   const reads = referencesOf(j, fn, errParam.name).map((ref) => {
@@ -631,7 +631,9 @@ function errorReadEdits(j: JSCodeshift, fn: ASTPath<Node>, errParam: Node, optio
     if (!r.member) continue;
     if (r.name === 'status' && !readsStatusCode && !isWritten(r.member) && !guardedByInstanceof(r.member, errParam.name, fn)) {
       const member = r.member;
-      edits.push({ size: sizeOf(member.node), run: () => member.replace(j.logicalExpression('??', member.node, access(r.object.node, 'statusCode', 'number'))) });
+      // `??` only where the app wrote one around it (`err.status ?? 500`): JavaScript forbids mixing it with `||` unparenthesised.
+      const operator = member.parent.node.type === 'LogicalExpression' && member.parent.node.operator === '??' ? '??' : '||';
+      edits.push({ size: sizeOf(member.node), run: () => member.replace(j.logicalExpression(operator, member.node, access(r.object.node, 'statusCode', 'number'))) });
     }
     if (r.name === 'type') {
       const comparison = r.member.parent;

@@ -89,7 +89,7 @@ export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
     "    delete params['*'];",
     '    try {',
     '      params[name] = segments.map(decodeURIComponent);',
-    '    } catch {',
+    '    } catch (_error) {',
     "      return done(Object.assign(new URIError(`Failed to decode param '${segments.join('/')}'`), { status: 400, statusCode: 400 }));",
     '    }',
     '    done();',

@@ -141,7 +141,7 @@ function routeHooks(t: (annotation: string) => string, exported: string): string
     "  delete params['*'];",
     '  try {',
     '    params[0] = decodeURIComponent(rest);',
-    '  } catch {',
+    '  } catch (_error) {',
     "    return done(Object.assign(new URIError(`Failed to decode param '${rest}'`), { status: 400, statusCode: 400 }));",
     '  }',
     '  done();',

@@ -1,0 +1,40 @@
+/**
+ * The modules the stages generate in JavaScript (fastify-server.*, fastify-hooks.*,
+ * fastify-like-express.*) keep to ES2018 syntax: an app may still build its sources with an old
+ * toolchain (express-es6-rest-api: Babel 6 with es2015 and stage-0, which stops at optional catch
+ * binding and `??`), and a generated module it cannot build stops the app (issue 17, found by
+ * `migrate verify` on that app). Checked on every generated module a transform fixture's stage
+ * writes anew (a module in the case's input/ is an earlier version's, kept as it was).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'acorn';
+import { describe, expect, it } from 'vitest';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/transforms');
+const GENERATED = /^fastify-(server|hooks|like-express)(-[\w-]+)?\.(js|cjs|mjs)$/;
+
+function generatedFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) generatedFiles(p, out);
+    else if (GENERATED.test(name) && p.includes(`${path.sep}expected${path.sep}`) && !existsSync(p.replace(`${path.sep}expected${path.sep}`, `${path.sep}input${path.sep}`))) out.push(p);
+  }
+  return out;
+}
+
+describe('generated JavaScript modules parse as ES2018', () => {
+  const files = generatedFiles(FIXTURES);
+  it('finds the generated modules of the fixtures', () => {
+    expect(files.length).toBeGreaterThan(40);
+    expect(files.some((f) => f.endsWith('fastify-hooks.js'))).toBe(true);
+    expect(files.some((f) => f.endsWith('fastify-like-express.js'))).toBe(true);
+  });
+  for (const file of files) {
+    it(path.relative(FIXTURES, file), () => {
+      const text = readFileSync(file, 'utf8');
+      const sourceType = /^\s*(import|export)\s/m.test(text) ? 'module' : 'script';
+      expect(() => parse(text, { ecmaVersion: 2018, sourceType, allowReturnOutsideFunction: true })).not.toThrow();
+    });
+  }
+});
