@@ -1,6 +1,6 @@
 /**
  * The server module's hand-over of routes (generated.ts HAND_ROUTES): a function of the app hands a
- * plugin over for its Express app when it runs — `handRoutes(app, async function (fastify) {…})` —
+ * plugin over for its Express app when it runs — `handRoutes(app, function (fastify) {…})` —
  * and movedRoutes registers `routesHandedBy(app)`. Recognised by provenance (function declarations of
  * those names in the module the shim wrote) and followed as the module does it at run time: the
  * plugins kept per app, in the order they were handed, so the routes in them are Fastify routes of

@@ -5,6 +5,11 @@
  * binding and `??`), and a generated module it cannot build stops the app (issue 17, found by
  * `migrate verify` on that app). Checked on every generated module a transform fixture's stage
  * writes anew (a module in the case's input/ is an earlier version's, kept as it was).
+ * Nor do they or the route plugins hold async functions: Babel 6's stage-0 lowers them to
+ * regenerator calls that need a `regeneratorRuntime` an app with none of its own does not load
+ * (`ReferenceError: regeneratorRuntime is not defined` when it starts); a route plugin is a
+ * synchronous plugin (avvio: "If the plugin is ready immediately after the function is evaluated,
+ * `done` can be omitted").
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +18,27 @@ import { describe, expect, it } from 'vitest';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/transforms');
 const GENERATED = /^fastify-(server|hooks|like-express)(-[\w-]+)?\.(js|cjs|mjs)$/;
+
+/** Whether an acorn tree holds an async function or arrow. */
+function hasAsync(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  if ((node as { async?: boolean }).async === true) return true;
+  return Object.values(node).some((v) => (Array.isArray(v) ? v.some(hasAsync) : typeof v === 'object' && hasAsync(v)));
+}
+
+/** Route plugins a stage wrote anew in a fixture's expected file (not in its input). */
+function asyncPlugins(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) asyncPlugins(p, out);
+    else if (/\.(js|cjs|mjs|ts)$/.test(name) && p.includes(`${path.sep}expected${path.sep}`)) {
+      const input = p.replace(`${path.sep}expected${path.sep}`, `${path.sep}input${path.sep}`);
+      const before = existsSync(input) ? readFileSync(input, 'utf8') : '';
+      for (const m of readFileSync(p, 'utf8').matchAll(/(?:handRoutes\(\w+, )?async function \w*Routes\(/g)) if (!before.includes(m[0])) out.push(`${path.relative(FIXTURES, p)}: ${m[0]}`);
+    }
+  }
+  return out;
+}
 
 function generatedFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -34,7 +60,11 @@ describe('generated JavaScript modules parse as ES2018', () => {
     it(path.relative(FIXTURES, file), () => {
       const text = readFileSync(file, 'utf8');
       const sourceType = /^\s*(import|export)\s/m.test(text) ? 'module' : 'script';
-      expect(() => parse(text, { ecmaVersion: 2018, sourceType, allowReturnOutsideFunction: true })).not.toThrow();
+      const tree = parse(text, { ecmaVersion: 2018, sourceType, allowReturnOutsideFunction: true });
+      expect(hasAsync(tree)).toBe(false);
     });
   }
+  it('route plugins are plain functions, never async', () => {
+    expect(asyncPlugins(FIXTURES)).toEqual([]);
+  });
 });

@@ -252,7 +252,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const target = selection.modules.get(p.app)!;
     const reg = parsed(p.file)!;
     // A registrar's handed-over plugin: the one a former run wrote at its end, or `<app>HandedRoutes`.
-    const handedBefore = p.nested ? new RegExp(`${HAND_ROUTES}\\(${p.nested.receiver}, async function (\\w+)\\(`).exec(reg.source)?.[1] : undefined;
+    const handedBefore = p.nested ? new RegExp(`${HAND_ROUTES}\\(${p.nested.receiver}, (?:async )?function (\\w+)\\(`).exec(reg.source)?.[1] : undefined;
     const name = handedBefore ?? pluginName(ctx, p.file, p.owner, reg, namesGiven, p.nested ? `${p.receiver}Handed` : [...plugins.values()].filter((o) => o.file === p.file).length > 1 ? p.receiver : null);
     const module = moduleSystemOfFile(ctx.inventory, p.file, reg.source);
     const hooksFile = hooksModuleFile(target.file);

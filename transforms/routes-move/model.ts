@@ -137,7 +137,7 @@ export interface PluginEntry {
   handed?: boolean;
   /**
    * The plugin is defined at the end of a registrar that stays (registrars.ts nestedOf), which hands it
-   * over when it runs: `handRoutes(<receiver>, async function <name>(fastify) {…})`, `handRoutes`
+   * over when it runs: `handRoutes(<receiver>, function <name>(fastify) {…})`, `handRoutes`
    * imported from the server module (`specifier`).
    */
   nested?: { fn: Anchor; receiver: string; specifier: string };

@@ -7,7 +7,7 @@
  * variables), so the registrar moves whole, rewritten once for every route it makes: its receiver
  * parameter takes the Fastify instance (`fastify`), each registration in it becomes the Fastify
  * route in place, and each call of it moves into the plugin of the router it was given, in the
- * calling module, with `fastify` for that argument — `async function appRoutes(fastify) {
+ * calling module, with `fastify` for that argument — `function appRoutes(fastify) {
  * require('./routes')(fastify, passport); }` — registered under that router's mount path (or
  * handed to buildFastify from the file that starts the app, start-file.ts).
  *
@@ -269,7 +269,7 @@ export interface NestedRead {
 /**
  * When the registrar of `route` cannot move whole (registrarOf refused), its registrations that read
  * its variables can still move into a plugin defined at the end of it, closing over them, which it
- * hands to the server module when it runs (`handRoutes(app, async function …(fastify) {…})`); the
+ * hands to the server module when it runs (`handRoutes(app, function …(fastify) {…})`); the
  * registrar keeps running on Express when the app is built. Only for routes registered on the app
  * itself, as a statement of the registrar's own body: a router's plugin would need its mount path,
  * which nothing knows at run time. Null when the route was not registered by a registrar.

@@ -148,7 +148,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
-      if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginAsync');
+      if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginCallback');
     }
   }
 
@@ -254,7 +254,7 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
 
 /**
  * The plugin of a registrar that stays (registrars.ts nestedOf), defined at its end (before a final
- * `return`) and handed over when it runs: `handRoutes(app, async function <name>(fastify) {…});`.
+ * `return`) and handed over when it runs: `handRoutes(app, function <name>(fastify) {…});`.
  * @throws Error when the registrar is not where the plan found it
  */
 function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, lines: string[]): void {
@@ -263,7 +263,7 @@ function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, l
   const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
   const text = [
     `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
-    `${HAND_ROUTES}(${nested.receiver}, async function ${plugin.name}(${param}) {`,
+    `${HAND_ROUTES}(${nested.receiver}, function ${plugin.name}(${param}) {`,
     ...lines.map((l) => (l ? `  ${l}` : '')),
     '});',
   ].join('\n');
@@ -272,7 +272,7 @@ function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, l
   body.splice(last?.type === 'ReturnStatement' ? body.length - 1 : body.length, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }
 
-/** The plugin's declaration with its doc comment and export (ESM `export async function`; CommonJS a `module.exports.<name> =` line after it). */
+/** The plugin's declaration with its doc comment and export (ESM `export function`; CommonJS a `module.exports.<name> =` line after it). */
 function pluginText(plugin: PluginEntry, lines: string[]): string {
   const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
   return [
@@ -289,7 +289,7 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
           " * the app's Express middleware still runs first for these routes, as it did in Express.",
         ]),
     ' */',
-    `${plugin.module === 'esm' && !plugin.handed ? 'export ' : ''}async function ${plugin.name}(${param}) {`,
+    `${plugin.module === 'esm' && !plugin.handed ? 'export ' : ''}function ${plugin.name}(${param}) {`,
     ...lines.map((l) => (l ? `  ${l}` : '')),
     '}',
     ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),

@@ -2,7 +2,7 @@
  * Routes that a function of the app registers with its own variables and that cannot move with it
  * (routes-move/registrars.ts, a nested plugin): the function keeps running on Express when the app is
  * built, and hands a plugin of those routes, defined inside it, to the server module —
- * `handRoutes(app, async function routesRoutes(fastify) { … })` — which movedRoutes registers when
+ * `handRoutes(app, function routesRoutes(fastify) { … })` — which movedRoutes registers when
  * Fastify loads. The server module keeps what was handed per Express app; a hand-over after
  * movedRoutes took them (the function ran after the server started) throws, so a route is never
  * silently lost.
@@ -37,10 +37,10 @@ export function addHandRoutes(j: JSCodeshift, root: Collection, module: 'esm' | 
     " * (`migrate run --stage routes` wrote `handRoutes(app, plugin)` there), per Express app: movedRoutes",
     ' * registers them. A hand-over after the server loaded them would be lost, so it throws.',
     ' */',
-    `const handedRoutes = new WeakMap${t('<object, { plugins: FastifyPluginAsync[]; loaded: boolean }>')}();`,
+    `const handedRoutes = new WeakMap${t('<object, { plugins: FastifyPluginCallback[]; loaded: boolean }>')}();`,
     '',
     '/** Hands `plugin`, routes of the Express `app`, to the Fastify server that serves it. */',
-    `${exported}function ${HAND_ROUTES}(app${t(': object')}, plugin${t(': FastifyPluginAsync')}) {`,
+    `${exported}function ${HAND_ROUTES}(app${t(': object')}, plugin${t(': FastifyPluginCallback')}) {`,
     '  const handed = handedRoutes.get(app) || { plugins: [], loaded: false };',
     "  if (handed.loaded) throw new Error(`routes handed to Fastify after it loaded the app's moved routes (${plugin.name}): hand them over before the server starts`);",
     '  handed.plugins.push(plugin);',

@@ -145,7 +145,7 @@ const HANDED_LOOP = [
 ];
 
 /** The type of the handed routes in TypeScript: each plugin under its prefix. */
-const HANDED_TYPE = 'Array<{ plugin: FastifyPluginAsync; prefix?: string }>';
+const HANDED_TYPE = 'Array<{ plugin: FastifyPluginCallback; prefix?: string }>';
 
 /** Which options movedRoutes takes (its second parameter's properties). */
 interface MovedRoutesOptions {
@@ -229,7 +229,7 @@ function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegist
   program.splice(last + 1, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }
 
-/** `async function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
+/** `function movedRoutes(fastify) {…}` before the module's exports, and its registration in buildFastify. */
 function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, options: MovedRoutesOptions): void {
   const given = optionNames(options).length > 0;
   const { body: statements, instance, returned } = buildFastifyOf(j, root, 'register the moved routes');
@@ -251,7 +251,7 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegi
       " * are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and",
       ' * handed to their handlers as request.body, until the plugins stage moves body parsing to Fastify.',
       ' */',
-      `async function movedRoutes(fastify${t(': FastifyInstance')}${given ? `, ${optionsParam(entry, options)}` : ''}) {`,
+      `function movedRoutes(fastify${t(': FastifyInstance')}${given ? `, ${optionsParam(entry, options)}` : ''}) {`,
       '  fastify.removeAllContentTypeParsers();',
       `  fastify.addContentTypeParser(${q}*${q}, ${body.parser});`,
       `  fastify.addHook(${q}preHandler${q}, ${body.hook});`,
