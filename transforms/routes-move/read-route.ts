@@ -32,7 +32,7 @@ import { nestedOf, registrarOf } from './registrars.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
-import { unwrapHandler } from './unwrap.js';
+import { runsAsGenerator, unwrapHandler } from './unwrap.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -117,6 +117,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
     ...(input.replaced.objectSends ? { jsonReplaced: input.replaced.objectSends } : {}),
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
+    ...(runsAsGenerator(route.handler) ? { generatorAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   if (table) {
