@@ -104,6 +104,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
 
   // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
   const wrapped = table ? null : unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
+  // Express 4 never read the promise of an async handler, or of a generator co.wrap runs; a wrapper that went handed its rejection to next already.
+  if (ctx.inventory.project.expressVersion.major !== 5 && (route.handler.async || runsAsGenerator(route.handler)) && !state.unwraps.length) state.deltas.push('async-rejection');
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
