@@ -27,6 +27,7 @@ const MOVED: Record<string, [number, number]> = {
   'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'class-controller': [3, 3],
+  'co-generators': [7, 7],
   'controller-array': [3, 3],
   'esm-router': [3, 4],
   'express4-paths': [4, 5],
