@@ -7,8 +7,9 @@
  * wraps and the call goes with the registration; applied where the handler is defined (`const list
  * = catchAsync(async (req, res) => …)`, `exports.list = catchAsync(…)`), the transform puts its
  * argument in its place — only when every route of that handler moves (settle.ts: they share the
- * handler). The wrapper's own module is left as it is. A wrapper that runs a generator (co.wrap,
- * Wrapping kind `runs-generator`) stays where the handler is defined: what it makes is an ordinary
+ * handler). The wrapper's own module is left as it is. A wrapper that runs a generator written in
+ * its call (co.wrap, Wrapping kind `runs-generator`) stays — where the handler is defined, or moved
+ * into the plugin with it from the registration (movedHandler): what it makes is an ordinary
  * function returning a promise of the generator's end, which Fastify awaits as an async handler's
  * (lib/wrap-thenable.js), so the generator is rewritten inside it (HandlerOptions.generatorAwaited).
  * Any other wrapper keeps the route on Express, saying what it does beyond forwarding.
@@ -61,9 +62,11 @@ export function unwrapHandler(state: RouteState, parsed: ParsedFiles, registrati
       return { handler: registration.handler, holder: null };
     }
     if (w.kind === 'runs-generator') {
-      // It stays, and stands where the handler stands: the registration refers to what it made.
+      // It stays: in the registration it moves into the plugin with the generator (movedHandler);
+      // where the handler is defined it stands where the handler stands, and the registration refers to what it made.
       const written = call.node.arguments[0]?.type === 'FunctionExpression';
-      if (inRegistration || !written) block({ code: 'route-handler-wrapped', reason: `its handler is a generator run by ${w.name}, which the codemod keeps only where it is applied to a generator written in the call, outside the registration (\`exports.show = ${w.name.split(' ')[0]}(function* (req, res) { … })\`)` });
+      if (!written) block({ code: 'route-handler-wrapped', reason: `its handler is a generator run by ${w.name}, which the codemod keeps only where it is applied to a generator written in its call (\`${w.name.split(' ')[0]}(function* (req, res) { … })\`), not one declared apart` });
+      else if (inRegistration) handler = call.get('arguments', 0);
       else holder = call;
       continue;
     }
@@ -105,4 +108,12 @@ function rootName(callee: Node): string | null {
 /** Whether the handler of a route runs as a generator that a wrapper which stays turns into a promise (co.wrap; Wrapping kind `runs-generator`). */
 export function runsAsGenerator(handler: Handler): boolean {
   return !!handler.wrapping?.some((w) => w.kind === 'runs-generator');
+}
+
+/**
+ * What moves into the plugin for a handler written in the registration: the function, or the
+ * co.wrap call around a generator (`options.generatorAwaited`), which stays with it.
+ */
+export function movedHandler(fn: ASTPath<Node>, options: { generatorAwaited?: boolean }): ASTPath<Node> {
+  return options.generatorAwaited && fn.parent?.node.type === 'CallExpression' && fn.parent.node.arguments[0] === fn.node ? fn.parent : fn;
 }
