@@ -1,7 +1,7 @@
 /**
  * The routes stage reports the framework default `async-rejection` (rules/catalogue/framework-defaults.ts)
  * when an Express 4 app's moved route has a handler whose promise Express never read: an async
- * handler, or a generator co.wrap runs. Not when a wrapper that went had handed the rejection to
+ * handler, a generator co.wrap runs, or an async route middleware that becomes a native hook. Not when a wrapper that went had handed the rejection to
  * next already, nor in an Express 5 app (its router hands a rejection to next, as Fastify does).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -35,6 +35,18 @@ function asExpress5(): string {
   return dir;
 }
 
+/** A fixtures folder holding `co-generators-stay` with its app.js replaced by `app` (the errors stage's handler kept). */
+function withApp(name: string, app: string): string {
+  mkdirSync(path.join(REPO, '.tmp'), { recursive: true });
+  const dir = mkdtempSync(path.join(REPO, '.tmp', 'async-hook-'));
+  made.push(dir);
+  const input = path.join(dir, 'routes-move', name, 'input');
+  cpSync(path.join(TRANSFORM_FIXTURES, 'routes-move', 'co-generators-stay', 'input'), input, { recursive: true });
+  const errors = "const errorHandler = (err, request, reply) => {\n  reply.code(500).send({ error: err.message });\n};\n\nmodule.exports = app;\nmodule.exports.errorHandler = errorHandler;\n";
+  writeFileSync(path.join(input, 'app.js'), `'use strict';\n\nconst express = require('express');\n\nconst app = express();\n${app}\n${errors}`);
+  return dir;
+}
+
 describe('routes: the async-rejection delta', () => {
   it('is reported for co.wrap generators moved in an Express 4 app, with the catalogue’s words', async () => {
     const run = await runFixture('routes-move', 'co-generators', 'routes');
@@ -55,5 +67,15 @@ describe('routes: the async-rejection delta', () => {
     expect(run.result.moved.find((m) => m.step === 'routes-move')?.done).toBe(8);
     expect(routeDeltas(run.result.deltas).some((t) => t.startsWith('Redirects of the moved routes'))).toBe(true);
     expect(routeDeltas(run.result.deltas).filter((t) => t.startsWith(TITLE))).toEqual([]);
+  }, 60_000);
+
+  it('is reported for an async route middleware that becomes a native hook, not for a sync one', async () => {
+    const hook = (fn: string) => `${fn} loadUser(req, res, next) {\n  req.user = await Promise.resolve({ name: 'Ada' });\n  next();\n}\napp.get('/me', loadUser, (req, res) => {\n  res.send(req.user.name);\n});\n`;
+    const asyncRun = await runFixture('routes-move', 'async-hook', 'routes', { fixturesDir: withApp('async-hook', hook('async function')) });
+    expect(asyncRun.files['app.js']).toContain('async function loadUser(request, reply) {');
+    expect(routeDeltas(asyncRun.result.deltas).filter((t) => t.startsWith(TITLE))).toHaveLength(1);
+    const sync = await runFixture('routes-move', 'sync-hook', 'routes', { fixturesDir: withApp('sync-hook', hook('function').replace('await ', '')) });
+    expect(sync.files['app.js']).toContain('function loadUser(request, reply, next) {');
+    expect(routeDeltas(sync.result.deltas).filter((t) => t.startsWith(TITLE))).toEqual([]);
   }, 60_000);
 });
