@@ -165,12 +165,22 @@ function packageWrapped(ev: Evaluator, value: Value | undefined, site: Node): In
   const i = made ? made.args.findIndex((a) => a.k === 'fn') : -1;
   if (!catalogued || !made || i < 0) return null;
   const applied = made.args.length === 1 ? { applied: made.site } : {};
-  return { node: site, value: made.args[i], wrapper: `${expressionName(made.site)} [${value.name}]`, shape: { ...catalogueShape(catalogued), ...applied } };
+  const wrapped = made.args[i];
+  return { node: site, value: wrapped, wrapper: `${expressionName(made.site)} [${value.name}]`, shape: { ...catalogueShape(catalogued, wrapped.k === 'fn' ? wrapped.node : undefined), ...applied } };
 }
 
-/** What the catalogue says a package wrapper does, as a WrappingRef reads it. */
-function catalogueShape(catalogued: HandlerWrapper): Pick<WrappingRef, 'kind' | 'beyond'> {
+/**
+ * What the catalogue says a package wrapper does, as a WrappingRef reads it; `fn`: the function it
+ * is given, when known. A wrapper that runs generators (co.wrap) given anything but a generator
+ * function resolves with what that function returns, which Express ignored and a Fastify route
+ * would send (co 4.6.0 index.js: `if (!gen || typeof gen.next !== 'function') return resolve(gen)`).
+ */
+function catalogueShape(catalogued: HandlerWrapper, fn: Node | undefined): Pick<WrappingRef, 'kind' | 'beyond'> {
   if ('does' in catalogued) return { kind: 'other', beyond: catalogued.does };
+  if ('runs' in catalogued) {
+    if (fn && (Node.isFunctionExpression(fn) || Node.isFunctionDeclaration(fn)) && fn.isGenerator()) return { kind: 'runs-generator' };
+    return { kind: 'other', beyond: 'runs generator functions, and is given one that is not a generator (or one the analysis cannot see): it resolves with what that function returns, which Express ignored and a Fastify route would send' };
+  }
   return { kind: catalogued.forwards === 'always' ? 'forwards' : 'forwards-promise' };
 }
 
@@ -217,9 +227,11 @@ function wrappedArgument(ev: Evaluator, node: Node): Inner | null {
   const args = call.getArguments();
   const arg = args.find((a) => FUNCTION_KINDS.has(a.getKind()) || ev.argValues.get(a)?.k === 'fn');
   if (!arg) return null;
-  const read = wrapper.k === 'fn' ? wrapperShape(wrapper.node) : catalogueShape(catalogued!);
+  const argValue = ev.argValues.get(arg);
+  const given = FUNCTION_KINDS.has(arg.getKind()) ? arg : argValue?.k === 'fn' ? argValue.node : undefined;
+  const read = wrapper.k === 'fn' ? wrapperShape(wrapper.node) : catalogueShape(catalogued!, given);
   const shape = { ...read, ...(args.length === 1 ? { applied: call } : {}), ...(wrapper.k === 'fn' ? { definition: wrapper.node } : {}) };
-  return { node: arg, value: ev.argValues.get(arg), ...(wrapper.k === 'pkg' ? { package: wrapper.name } : {}), shape };
+  return { node: arg, value: argValue, ...(wrapper.k === 'pkg' ? { package: wrapper.name } : {}), shape };
 }
 
 /** Source text on one line, at most 60 characters, for messages. */

@@ -51,7 +51,7 @@ export interface EntryRef {
 /** A wrapper as read (model.ts Wrapping), its places still nodes. */
 export interface WrappingRef {
   name: string;
-  kind: 'forwards' | 'forwards-promise' | 'other';
+  kind: 'forwards' | 'forwards-promise' | 'runs-generator' | 'other';
   beyond?: string;
   applied?: Node;
   definition?: Node;

@@ -260,9 +260,13 @@ export interface Wrapping {
    * `forwards`: only forwards (`Promise.resolve(fn(req, res, next)).catch(next)`, `.catch((e) =>
    * next(e))`, an async function awaiting it in a try whose catch calls next); `forwards-promise`:
    * the same through `.catch` on what the function returns (`fn(req, res, next).catch(next)`), alike
-   * only for a function that returns a promise; `other`: it does more, said in `beyond`.
+   * only for a function that returns a promise; `runs-generator`: it runs the generator function it
+   * wraps as co does and returns a promise of its end, handing a rejection to nobody (`co.wrap`,
+   * the catalogue's `runs: 'generator'`): it stays on a Fastify route, which awaits that promise as
+   * an async handler's (in an Express 4 app a rejection reached no error handler, framework default
+   * `async-rejection`); `other`: it does more, said in `beyond`.
    */
-  kind: 'forwards' | 'forwards-promise' | 'other';
+  kind: 'forwards' | 'forwards-promise' | 'runs-generator' | 'other';
   /** For `other`: what it does beyond forwarding, completing "which …" (`also runs \`console.log(…)\``). */
   beyond?: string;
   /** The call that applies it (`asyncHandler(…)`), whose only argument is what it wraps; absent when the analysis did not find one. */

@@ -120,3 +120,21 @@ export function explainDifferences(ctx: DeltaContext): { explained: Explanation[
   }
   return { explained, unexplained: left };
 }
+
+/** undici's codes for a lane that did not answer in time (verifier/send.ts `timeoutMs`). */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * An exchange the baseline never answered (the request timed out) and the candidate answered with
+ * an error status (≥ 400, its error handler's answer): in an Express 4 app that is a handler whose
+ * promise rejected — Express 4 does not read it, a Fastify route sends the rejection to the error
+ * handler (framework default `async-rejection`, mapping §2.12). Null otherwise (Express 5 forwards
+ * rejections itself; a success on the candidate or another failure is no such delta).
+ * @param error what sending to the baseline threw (undici's error, `code` set)
+ */
+export function explainUnanswered(ctx: { error: Error; candidateStatus: number; expressMajor: number | null }): Explanation | null {
+  if (!FRAMEWORK_DEFAULTS['async-rejection'].expressMajors.some((m) => ctx.expressMajor === null || m === ctx.expressMajor)) return null;
+  const code = String((ctx.error as NodeJS.ErrnoException).code);
+  if (!TIMEOUTS.has(code) || ctx.candidateStatus < 400) return null;
+  return { id: 'async-rejection', differences: [{ pointer: '/status', kind: 'status', baseline: `no response (${code})`, candidate: ctx.candidateStatus }] };
+}

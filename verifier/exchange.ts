@@ -8,7 +8,7 @@
  * accepted → framework deltas → outcome.
  */
 import { FRAMEWORK_DEFAULTS } from '../rules/catalogue/framework-defaults.js';
-import { explainDifferences } from './deltas.js';
+import { explainDifferences, explainUnanswered, type Explanation } from './deltas.js';
 import { fingerprintOf } from './accepted.js';
 import { withoutAppRoot } from './app-root.js';
 import { isClockDrift } from './clocks.js';
@@ -53,10 +53,16 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
   // secondary), so a clock in an answer moves at least as much A/A as A/B.
   type Answer = Awaited<ReturnType<typeof send>>;
   const answers: Answer[] = await Promise.all([send(0), send(1)]);
-  if (sides[2] && !ctx.findings.noiseLaneLost) answers.push(await send(2));
+  // A baseline that did not answer gives the noise lane nothing to compare with.
+  if (sides[2] && !ctx.findings.noiseLaneLost && answers[0].ok) answers.push(await send(2));
   const [base, cand, twin] = answers;
   // undici refuses what no server saw (a malformed header in the recording): the entry is bad, the lanes are fine.
   if (!base.ok && /^UND_ERR_(INVALID_ARG|NOT_SUPPORTED)$/.test(String((base.e as NodeJS.ErrnoException).code))) return notReplayed(request, route, `the recorded request cannot be sent: ${base.e.message}`);
+  if (!base.ok && cand.ok) {
+    // Express 4 left a rejected handler promise unanswered; the candidate's error handler answered it (a framework delta).
+    const unanswered = explainUnanswered({ error: base.e, candidateStatus: cand.r.status, expressMajor: ctx.expressMajor });
+    if (unanswered) return withDelta(result, unanswered, cand.r.status);
+  }
   if (!base.ok) throw new VerifyError(`the baseline did not answer ${request.id} ${request.method} ${request.path}: ${base.e.message}\n${sides[0].lane.output().slice(-2000)}`);
   result.status.baseline = base.r.status;
   // A 304 that became a 200 is no drift: the validators of another checkout (file times) differ.
@@ -122,6 +128,14 @@ export async function replayOne(request: ReplayRequest, route: string | null, re
     i !== 1 || (!regressed.includes('/status') && !regressed.some((r) => r === pointer || pointer.startsWith(`${r}/`) || r.startsWith(`${pointer}/`)));
   answers.forEach((a, i) => a.ok && sides[i].bindings.learn(request.session, request.method, recorded, a.r, trusted(i)));
   return result.outcome === 'pass' ? result : clipResult(result);
+}
+
+/** The exchange judged by one delta alone: the baseline gave no answer to compare with the candidate's. */
+function withDelta(result: ExchangeResult, delta: Explanation, candidateStatus: number): ExchangeResult {
+  result.status.candidate = candidateStatus;
+  result.deltas = [delta];
+  result.outcome = outcomeOf(result);
+  return result;
 }
 
 /** An exchange that was not sent (a redacted credential without a value, a candidate that has exited). */

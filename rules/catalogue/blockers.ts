@@ -75,7 +75,7 @@ export const BLOCKERS = {
   'route-all': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: "app.all() matches every method; Fastify's all() only the methods it knows." },
   'route-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'The route is registered under a condition.' },
   'route-handler-package': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler comes from a package and works on Express’s req/res.' },
-  'route-handler-wrapped': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is wrapped in a function that does more than pass rejections to next (it logs, answers itself, runs a generator), or that calls .catch on a handler that is not async: the wrapper cannot simply go. Wrappers that only forward are unwrapped.' },
+  'route-handler-wrapped': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is wrapped in a function that does more than pass rejections to next (it logs, answers itself, is co.wrap given something other than a generator written in its call), or that calls .catch on a handler that is not async: the wrapper cannot simply go. Wrappers that only forward are unwrapped; co.wrap around a generator written in its call stays, and the generator is rewritten.' },
   'route-earlier-layer': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Route middleware of an earlier route runs before it.' },
   'route-middleware-unresolved': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware was not resolved exactly.' },
   'route-middleware-conditional': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its route middleware runs only under a condition.' },

@@ -213,6 +213,16 @@ export const FRAMEWORK_DEFAULTS = {
     expressMajors: [4],
     source: '§0.1, §2.9',
   },
+  'async-rejection': {
+    id: 'async-rejection',
+    title: 'Rejections of promise-returning handlers',
+    express: "Express 4 ignores the promise a handler returns: when it rejects, nothing answers — the request waits until a timeout, and Node reports an unhandled rejection (from Node 15 on, the process exits unless the app listens for `unhandledRejection`).",
+    fastify: "Fastify awaits it and sends the rejection to the error handler: the app's own (moved by the `errors` stage), else Fastify's 500.",
+    visibility: 'delta',
+    fix: 'Nothing to restore: no client can depend on an answer that never came (Express 5 answers as Fastify does).',
+    expressMajors: [4],
+    source: '§2.12 (probe: TIMEOUT); Express 4.22 lib/router/layer.js `handle_request` (the return value is not read); Fastify 5 lib/wrap-thenable.js',
+  },
   'max-param-length': {
     id: 'max-param-length',
     title: 'Long path parameters',

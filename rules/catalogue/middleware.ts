@@ -207,10 +207,16 @@ export interface MiddlewareEntry {
  * - `forwards: 'promise'`: the same through `.catch` on what the function returns
  *   (`fn(req, res, next).catch(next)`): alike only for a function that returns a promise (an async
  *   one); Express hands a sync function's TypeError to next;
+ * - `runs: 'generator'`: it runs a generator function (`function*`) as co does — each `yield`
+ *   resolved, the generator resumed — and returns a promise of its end, handing a rejection to
+ *   nobody (co.wrap). Called on Fastify with (request, reply), it is an ordinary function returning
+ *   a promise, which Fastify awaits as an async handler's: the wrapper stays where it is and the
+ *   generator is rewritten as the handler (Express 4 never saw a rejection: framework-defaults
+ *   `async-rejection`). Given a function that is not a generator, the route stays;
  * - `does`: what it does beyond that, in words completing "which …" (the route stays, saying so).
  * `member`: only that member of the package wraps (`wrap` of co); absent: the package's export itself.
  */
-export type HandlerWrapper = { member?: string; source: string } & ({ forwards: 'always' | 'promise' } | { does: string });
+export type HandlerWrapper = { member?: string; source: string } & ({ forwards: 'always' | 'promise' } | { runs: 'generator' } | { does: string });
 
 /** The JSON parser's empty-body answer (framework-defaults `empty-json-body`), first for JSON parsers: generic clients send it on DELETE. */
 const EMPTY_JSON_CAVEAT = 'Empty body with `Content-Type: application/json`: Express `{}`, Fastify 400 `FST_ERR_CTP_EMPTY_JSON_BODY` (framework-defaults `empty-json-body`).';
@@ -1011,15 +1017,15 @@ export const MIDDLEWARE = {
   },
   co: {
     package: 'co',
-    fastify: 'none',
-    kind: 'none',
-    replacement: 'Rewrite `co.wrap(function* (req, res) { … yield p … })` as `async (req, res) => { … await p … }`; the routes stage then moves it.',
+    fastify: 'core',
+    kind: 'core',
+    replacement: 'Keep `co.wrap(function* (request, reply) { … })`: what it makes returns a promise of the generator\'s end, which a Fastify route awaits as it awaits an async handler; the routes stage rewrites the generator as the handler.',
     options: [],
-    caveats: ['Express 4 ignores the promise `co.wrap` returns: a rejection never reached the error handler (the request hung, Node reported an unhandled rejection); an async Fastify route sends it to the error handler.'],
-    stage: 'manual',
-    safety: 'no-equivalent',
+    caveats: ['A rejection (a throw in the generator, a rejected yield): Express 4 ignores the promise `co.wrap` returns, so it reached no error handler; a Fastify route sends it to the error handler (framework-defaults `async-rejection`). Express 5 hands it to next, as Fastify does.'],
+    stage: 'routes',
+    safety: 'needs-care',
     source: 'Not a §3 row; co 4.6.0 index.js `co.wrap`',
-    handlerWrapper: { member: 'wrap', does: 'runs a generator function (`function*`, yielding promises), which the codemod does not rewrite; make it an async function (`yield` → `await`)', source: 'co 4.6.0 index.js: `co.wrap(fn)` returns `function () { return co.call(this, fn.apply(this, arguments)) }`' },
+    handlerWrapper: { member: 'wrap', runs: 'generator', source: 'co 4.6.0 index.js: `co.wrap(fn)` returns `function () { return co.call(this, fn.apply(this, arguments)) }`; `co(gen)` returns a Promise and resolves a non-generator with its value' },
   },
   'http-errors': {
     package: 'http-errors',

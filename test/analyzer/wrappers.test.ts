@@ -60,8 +60,17 @@ describe('package wrappers, from the catalogue', () => {
     const app = "const express = require('express');\nconst { wrap: async } = require('co');\nconst app = express();\nconst list = async(function* (req, res) {\n  res.json(yield Promise.resolve([]));\n});\napp.get('/a', list);\n";
     const inv = await analyze({ dir: project({ 'package.json': PKG, 'app.js': app }) });
     const [route] = inv.routes;
-    expect([route.handler.origin, route.handler.definition?.line, route.handler.wrapping?.map((w) => [w.name, w.kind])]).toEqual(['local', 4, [['async [co]', 'other']]]);
-    expect(route.handler.wrapping?.[0].beyond).toMatch(/^runs a generator function/);
+    expect([route.handler.origin, route.handler.definition?.line, route.handler.async, route.handler.wrapping?.map((w) => [w.name, w.kind, w.applied?.line])]).toEqual(['local', 4, false, [['async [co]', 'runs-generator', 4]]]);
+  });
+
+  it("co's wrap given a function that is not a generator (written in the call or declared apart) does more, said in words", async () => {
+    const app = "const express = require('express');\nconst co = require('co');\nconst app = express();\nfunction* show(req, res) {\n  res.json(yield Promise.resolve({}));\n}\napp.get('/a', co.wrap(function (req, res) {\n  return res.json([]);\n}));\napp.get('/b', co.wrap(show));\n";
+    const inv = await analyze({ dir: project({ 'package.json': PKG, 'app.js': app }) });
+    const [a, b] = inv.routes;
+    expect(a.handler.wrapping?.map((w) => [w.name, w.kind])).toEqual([['co.wrap [co]', 'other']]);
+    expect(a.handler.wrapping?.[0].beyond).toMatch(/is given one that is not a generator/);
+    // Declared apart, it is still a generator: the routes stage decides where it can stay (unwrap.ts).
+    expect(b.handler.wrapping?.map((w) => [w.name, w.kind])).toEqual([['co.wrap [co]', 'runs-generator']]);
   });
 });
 

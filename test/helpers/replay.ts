@@ -10,12 +10,17 @@ import type { Side } from '../../verifier/sides.js';
 import { parseVerifyRules } from '../../verifier/verify-rules.js';
 import type { VerifyOptions } from '../../verifier/verify.js';
 
-/** Sides that answer every request with `answers[i]` (each side's app folder `/tmp/side-<i>`). */
-function fixedSides(answers: RawResponse[]): Side[] {
+/** Sides that answer every request with `answers[i]` — an Error is thrown by the send, as undici throws a timeout (each side's app folder `/tmp/side-<i>`). */
+function fixedSides(answers: Array<RawResponse | Error>): Side[] {
   return answers.map((answer, i) => ({
     name: (['baseline', 'candidate', 'noise'] as const)[i],
     lane: { name: 'fixed', origin: 'http://127.0.0.1:1', port: 1, pid: 1, output: () => '', exited: () => null, stop: async () => undefined },
-    connection: { send: async () => answer } as unknown as Side['connection'],
+    connection: {
+      send: async () => {
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    } as unknown as Side['connection'],
     bindings: new LaneBindings(new Map()),
     root: `/tmp/side-${i}`,
   }));
@@ -23,13 +28,13 @@ function fixedSides(answers: RawResponse[]): Side[] {
 
 /**
  * Replays `request` into lanes answering `answers` (the candidate's answer doubles as the recorded
- * one) and says where each difference landed: `<pointer> regression[:cause]`, `<pointer> delta:<id>`
+ * one; the app's Express major `expressMajor`) and says where each difference landed: `<pointer> regression[:cause]`, `<pointer> delta:<id>`
  * or `<pointer> noise`, sorted.
  */
-export async function replayFixed(request: ReplayRequest, answers: RawResponse[], route = 'GET /') {
+export async function replayFixed(request: ReplayRequest, answers: Array<RawResponse | Error>, route = 'GET /', expressMajor = 4) {
   const findings: RunFindings = { baselineDrift: { count: 0, examples: [] }, validators: 0, conditional: 0, candidateExit: null };
-  const ctx: ReplayContext = { options: { rules: parseVerifyRules({ rules: [] }, 'test') } as VerifyOptions, noise: new NoiseModel(), expressMajor: 4, findings };
-  const result = await replayOne(request, route, answers[1], fixedSides(answers), ctx);
+  const ctx: ReplayContext = { options: { rules: parseVerifyRules({ rules: [] }, 'test') } as VerifyOptions, noise: new NoiseModel(), expressMajor, findings };
+  const result = await replayOne(request, route, answers[1] as RawResponse, fixedSides(answers), ctx);
   const where = [
     ...result.regressions.map((d) => `${d.pointer} regression${d.cause ? `:${d.cause}` : ''}`),
     ...result.deltas.flatMap((e) => e.differences.map((d) => `${d.pointer} delta:${e.id}`)),

@@ -27,6 +27,8 @@ const MOVED: Record<string, [number, number]> = {
   'app-middleware-kept': [3, 3],
   'cjs-controllers': [3, 3],
   'class-controller': [3, 3],
+  'co-generators': [8, 8],
+  'co-generators-stay': [1, 4],
   'controller-array': [3, 3],
   'esm-router': [3, 4],
   'express4-paths': [4, 5],
@@ -81,6 +83,7 @@ const MOVED: Record<string, [number, number]> = {
 };
 /** ManualItem codes per case (plan order); absent: none. */
 const MANUAL: Record<string, string[]> = {
+  'co-generators-stay': ['route-handler-api', 'route-handler-wrapped', 'route-handler-wrapped'],
   'esm-router': ['route-handler-api'],
   'express4-paths': ['route-path-syntax'],
   'helper-shared': ['route-helper-shared', 'route-handler-api'],

@@ -19,6 +19,10 @@
  * - An async route that answers from a callback, with a form that answers later (`reply.view`,
  *   reply-forms.ts `answersLater`), or through a helper it hands `res` to, gets `return reply` (§1.5.1: otherwise Fastify answers an empty
  *   200 when the promise resolves).
+ * - A generator that co.wrap runs (`awaited`): its `yield`s are co's, the promise it ends in is
+ *   Fastify's to await, so it follows the rules of an async function (`next(err)` → `throw err`,
+ *   `return reply` after answering from a callback, whose reply co's promise adopts: a Fastify
+ *   reply is thenable, lib/reply.js `then`).
  * - A route handler a wrapper that went had wrapped (`resultAwaited`, routes-move/unwrap.ts): an
  *   expression body that is not an answer refuses — the wrapper passed the rejection of that value
  *   to next, and made the block a Fastify handler needs, it would be a dropped promise.
@@ -52,6 +56,8 @@ export interface FlowInput {
   replyToHelpers?: boolean;
   /** A wrapper that went handed a rejection of what the function returns to next (HandlerOptions.resultAwaited). */
   resultAwaited?: boolean;
+  /** A generator whose end a wrapper that stays makes a promise Fastify awaits (HandlerOptions.generatorAwaited): it follows the rules of an async function. */
+  awaited?: boolean;
 }
 
 /** The flow plan: refusals, expression-level edits (run with the other expression edits) and statement-level edits (run after them). */
@@ -78,7 +84,7 @@ type NextMeaning = 'continue' | 'route' | 'router' | 'error' | 'unknown';
 export function planFlow(input: FlowInput): FlowPlan {
   const plan: FlowWork = { refusals: [], edits: [], late: [], unwraps: [] };
   const { j, fn } = input;
-  const async = !!fn.node.async;
+  const async = !!fn.node.async || !!input.awaited;
   const refuse = (reason: string) => void (plan.refusals.includes(reason) || plan.refusals.push(reason));
   const handledReturns = new Set<Node>();
   const handledBody = { done: false };
@@ -189,7 +195,7 @@ function meaningOf(args: Node[]): NextMeaning {
 /** One call of `next`, by role: see the module comment. */
 function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning: NextMeaning, plan: FlowWork, refuse: (r: string) => void): void {
   const { j, fn } = input;
-  const async = !!fn.node.async;
+  const async = !!fn.node.async || !!input.awaited;
   const nested = insideNestedFunction(call, fn);
   if (meaning === 'unknown') return refuse(`it calls next with ${call.node.arguments.length} arguments`);
   if (meaning === 'route' || meaning === 'router') return refuse(`it calls next('${meaning}'), which falls through to the next ${meaning === 'route' ? 'route' : 'router'}: no Fastify equivalent`);

@@ -151,6 +151,13 @@ export interface HandlerOptions {
    * reach no error handler (flow.ts).
    */
   resultAwaited?: boolean;
+  /**
+   * Role `route`: the function is a generator that a wrapper which stays runs to a promise of its
+   * end (`co.wrap(function* (req, res) { … })`, routes-move/unwrap.ts), and Fastify awaits that
+   * promise as an async handler's: the flow rules of an async function apply (flow.ts; a throw, a
+   * rejected `yield`, reach the error handler).
+   */
+  generatorAwaited?: boolean;
 }
 
 /** The outcome of looking at a handler. */
@@ -342,7 +349,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
   if (flowRole) {
-    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0), resultAwaited: flowRole === 'route' && !!options.resultAwaited });
+    const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0), resultAwaited: flowRole === 'route' && !!options.resultAwaited, awaited: flowRole === 'route' && !!options.generatorAwaited && !!fn.node.generator });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);

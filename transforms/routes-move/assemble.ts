@@ -7,6 +7,7 @@
  * is written once.
  */
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
+import { FRAMEWORK_DEFAULTS } from '../../rules/catalogue/framework-defaults.js';
 import { isVersioned, versionOf } from '../../rules/catalogue/versions.js';
 import { anchorOf } from '../lib/anchor.js';
 import { isTypeScript } from '../lib/ast.js';
@@ -329,9 +330,13 @@ function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry
   return likeExpress ? { likeExpress } : {};
 }
 
+const ASYNC_REJECTION = FRAMEWORK_DEFAULTS['async-rejection'];
+
 /**
  * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
- * res.send, which keeps it), the redirect body when a moved handler redirects, and OPTIONS when a
+ * res.send, which keeps it), the redirect body when a moved handler redirects, the rejections of
+ * async handlers and native hooks in an Express 4 app (`async-rejection`, read-route.ts,
+ * native-hooks.ts), and OPTIONS when a
  * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
  * hands over, from its registration.
  */
@@ -343,6 +348,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolea
     },
   ];
   if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  if (ids.has('async-rejection')) out.push({ text: `${ASYNC_REJECTION.title} (async handlers and hooks, generators co.wrap runs, on the moved routes): ${ASYNC_REJECTION.express} ${ASYNC_REJECTION.fastify} ${ASYNC_REJECTION.fix}`, restoredByParityExpress: false });
   if (unregistered) out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
 }

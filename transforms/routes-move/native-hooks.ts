@@ -57,9 +57,12 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     const options: HandlerOptions = { role: 'hook', ...jsonOptionsOf(ctx.inventory, uses[0].state.route), typescript: isTypeScript(def.file), scope: uses.some((u) => u.state.route.mountChain.length) ? 'router' : 'app', expressMajor: ctx.inventory.project.expressVersion.major === 5 ? 5 : 4, ...(replaced?.through.length ? { throughExpress: replaced.through } : {}), ...(replaced?.objectSends ? { jsonReplaced: replaced.objectSends } : {}) };
     const rewrite = planHandlerRewrite(file.j, fn, options);
     if (rewrite.refusals.length || rewrite.imports.length) continue;
+    // Express 4 never read an async middleware's promise (through expressMiddleware it still does not); a native hook's rejection reaches the error handler.
+    const rejects = !!fn.node.async && ctx.inventory.project.expressVersion.major !== 5;
     for (const u of uses) {
       const route = u.state.pluginRoute!;
       if ('hooks' in route) route.hooks[u.index] = u.text;
+      if (rejects) u.state.deltas.push('async-rejection');
     }
     out.push({ file: def.file, fn, options, likeExpress: rewrite.likeExpress, appId: uses[0].state.route.appId });
   }

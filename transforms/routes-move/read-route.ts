@@ -32,7 +32,7 @@ import { nestedOf, registrarOf } from './registrars.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
 import type { ReplacedSend } from './replaced-send.js';
-import { unwrapHandler } from './unwrap.js';
+import { runsAsGenerator, unwrapHandler } from './unwrap.js';
 import { collect, newState, type RouteState } from './state.js';
 import type { ViewsOf } from './views.js';
 
@@ -104,6 +104,8 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
 
   // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
   const wrapped = table ? null : unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
+  // Express 4 never read the promise of an async handler, or of a generator co.wrap runs; a wrapper that went handed its rejection to next already.
+  if (ctx.inventory.project.expressVersion.major !== 5 && (route.handler.async || runsAsGenerator(route.handler)) && !state.unwraps.length) state.deltas.push('async-rejection');
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
@@ -117,6 +119,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     ...(input.replaced.through.length ? { throughExpress: input.replaced.through } : {}),
     ...(input.replaced.objectSends ? { jsonReplaced: input.replaced.objectSends } : {}),
     ...(state.unwraps.length ? { resultAwaited: true } : {}),
+    ...(runsAsGenerator(route.handler) ? { generatorAwaited: true } : {}),
   };
   const style = memoOn(reg.root.paths()[0].node, 'style', () => detectStyle(reg.source, route.registration.file));
   if (table) {

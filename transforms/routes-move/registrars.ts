@@ -36,6 +36,7 @@ import type { PlanContext } from '../model.js';
 import type { PluginCall, RegistrarEntry } from './model.js';
 import type { RouteState } from './state.js';
 import { routeLines } from './route-lines.js';
+import { movedHandler } from './unwrap.js';
 import { tableLoop } from './route-table.js';
 
 /** A registrar that moves, as one route reads it: the function, its receiver parameter, and the call that made the route. */
@@ -203,8 +204,9 @@ export function registrarRewrite(j: JSCodeshift, functions: Array<ASTPath<Node>>
       if ('reference' in route.handler) return routeLines(receiver, route, route.handler.reference, null);
       const inline = findByAnchor(functions, route.handler.inline) ?? notFound(file, 'the inline handler to rewrite', route.handler.inline);
       handlers.push({ fn: inline, anchor: route.handler.inline, options: route.handler.options, ...(route.handler.helpers?.length ? { helpers: route.handler.helpers } : {}) });
-      placeholders.set(`MIGRATE_HANDLER_${i}`, inline.node);
-      return routeLines(receiver, route, `MIGRATE_HANDLER_${i}`, inline.node.id?.name ?? 'handler');
+      const moved = movedHandler(inline, route.handler.options);
+      placeholders.set(`MIGRATE_HANDLER_${i}`, moved.node);
+      return routeLines(receiver, route, `MIGRATE_HANDLER_${i}`, moved.node.id?.name ?? 'handler');
     });
     edits.push(() => {
       // Written from one snippet (recast prints it as written); the handlers written inline take their placeholders' places.

@@ -32,6 +32,7 @@ import { handRoutes } from './start-file.js';
 import { tableLoop } from './route-table.js';
 import { registrarCall, registrarRewrite } from './registrars.js';
 import { routeLines } from './route-lines.js';
+import { movedHandler } from './unwrap.js';
 import { HAND_ROUTES } from '../../analyzer/generated.js';
 
 /**
@@ -102,7 +103,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       needs.push(...rewrite.imports);
       typeImports.push(...rewrite.typeImports);
       steps.unshift(() => (rewrite.apply(), true));
-      return { route, handler: fn };
+      return { route, handler: movedHandler(fn, route.handler.options) };
     });
     let errorHandler: Node = null;
     // (A second run adds to an existing plugin: its routes only, the error handler came the first time.)

@@ -7,8 +7,12 @@
  * wraps and the call goes with the registration; applied where the handler is defined (`const list
  * = catchAsync(async (req, res) => …)`, `exports.list = catchAsync(…)`), the transform puts its
  * argument in its place — only when every route of that handler moves (settle.ts: they share the
- * handler). The wrapper's own module is left as it is. Any other wrapper keeps the route on
- * Express, saying what it does beyond forwarding.
+ * handler). The wrapper's own module is left as it is. A wrapper that runs a generator written in
+ * its call (co.wrap, Wrapping kind `runs-generator`) stays — where the handler is defined, or moved
+ * into the plugin with it from the registration (movedHandler): what it makes is an ordinary
+ * function returning a promise of the generator's end, which Fastify awaits as an async handler's
+ * (lib/wrap-thenable.js), so the generator is rewritten inside it (HandlerOptions.generatorAwaited).
+ * Any other wrapper keeps the route on Express, saying what it does beyond forwarding.
  */
 import type { ASTPath } from 'jscodeshift';
 import type { Handler, Location } from '../../analyzer/model.js';
@@ -27,6 +31,8 @@ export function wrapperBlocker(handler: Handler): string | null {
   const more = wrapping.find((w) => w.kind === 'other');
   if (more) return `its handler is wrapped in ${more.name}, which ${more.beyond}; only a wrapper that just passes rejections to next can go (a Fastify route does that itself)`;
   if (wrapping.length !== handler.wrappers.length) return `its handler is wrapped in ${handler.wrappers.join(', ')}, which calls it with Express's (req, res, next)`;
+  const generator = wrapping.find((w) => w.kind === 'runs-generator');
+  if (generator && wrapping.length > 1) return `its handler is a generator run by ${generator.name} inside ${wrapping.filter((w) => w !== generator).map((w) => w.name).join(', ')}; the codemod keeps ${generator.name} only where it is the one wrapper`;
   const promise = wrapping.find((w) => w.kind === 'forwards-promise');
   // `fn(req, res, next).catch(next)`: Express hands a sync handler's TypeError (no .catch on undefined) to next.
   if (promise && !handler.async) return `its handler is wrapped in ${promise.name}, which calls .catch on what the handler returns, and the handler is not async: Express answered with the TypeError that gives, Fastify would not`;
@@ -54,6 +60,15 @@ export function unwrapHandler(state: RouteState, parsed: ParsedFiles, registrati
     if (!file || !call) {
       block({ code: 'route-handler-wrapped', reason: `its handler's wrapper ${w.name} was not found where the analysis put it (${at.file}:${at.line})` });
       return { handler: registration.handler, holder: null };
+    }
+    if (w.kind === 'runs-generator') {
+      // It stays: in the registration it moves into the plugin with the generator (movedHandler);
+      // where the handler is defined it stands where the handler stands, and the registration refers to what it made.
+      const written = call.node.arguments[0]?.type === 'FunctionExpression';
+      if (!written) block({ code: 'route-handler-wrapped', reason: `its handler is a generator run by ${w.name}, which the codemod keeps only where it is applied to a generator written in its call (\`${w.name.split(' ')[0]}(function* (req, res) { … })\`), not one declared apart` });
+      else if (inRegistration) handler = call.get('arguments', 0);
+      else holder = call;
+      continue;
     }
     state.unwraps.push({ file: at.file, call: inRegistration ? null : call, local: rootName(call.node.callee) });
     if (inRegistration) handler = call.get('arguments', 0);
@@ -88,4 +103,17 @@ function rootName(callee: Node): string | null {
   if (callee.type === 'Identifier') return callee.name;
   if (callee.type === 'MemberExpression' && !callee.computed) return rootName(callee.object);
   return null;
+}
+
+/** Whether the handler of a route runs as a generator that a wrapper which stays turns into a promise (co.wrap; Wrapping kind `runs-generator`). */
+export function runsAsGenerator(handler: Handler): boolean {
+  return !!handler.wrapping?.some((w) => w.kind === 'runs-generator');
+}
+
+/**
+ * What moves into the plugin for a handler written in the registration: the function, or the
+ * co.wrap call around a generator (`options.generatorAwaited`), which stays with it.
+ */
+export function movedHandler(fn: ASTPath<Node>, options: { generatorAwaited?: boolean }): ASTPath<Node> {
+  return options.generatorAwaited && fn.parent?.node.type === 'CallExpression' && fn.parent.node.arguments[0] === fn.node ? fn.parent : fn;
 }
