@@ -281,7 +281,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
     const registration = rendering ? views(rendering.route).registration : null;
     if (registration && !('refuse' in registration)) {
-      register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}) };
+      register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}), ...(registration.renderLikeExpressType ? { renderLikeExpressType: registration.renderLikeExpressType } : {}) };
       Object.assign(viewDependencies, registration.dependencies);
     }
   }
