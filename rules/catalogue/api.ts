@@ -1063,8 +1063,9 @@ export const API = {
     difference: 'Fastify adds `SameSite=Lax` by default, no `Path` unless given, and takes `maxAge` in seconds (Express: milliseconds, plus `Expires`); object values (`j:`) and `signed` (`s:` prefix) differ, and a second cookie with the same name/domain/path replaces the first (Express emits both).',
     requires: ['@fastify/cookie'],
     shape: { use: 'call', chainable: true },
-    stage: 'plugins',
-    source: '§1.4',
+    rewrite: { form: "cookieLikeExpress(reply, name, value, options) (fastify-like-express module: Express's own res.cookie on Express's response, so the Set-Cookie header is Express's, signed ones with cookie-parser's secret)", where: 'moved-routes' },
+    stage: 'routes',
+    source: '§1.4; Express 4.x/5.x lib/response.js cookie',
   },
   'res.clearCookie': {
     api: 'res.clearCookie',
@@ -1073,8 +1074,9 @@ export const API = {
     difference: 'Fastify writes `a=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`, Express `a=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`; Express 5 ignores a user `maxAge`/`expires`.',
     requires: ['@fastify/cookie'],
     shape: { use: 'call', chainable: true },
-    stage: 'plugins',
-    source: '§1.4',
+    rewrite: { form: "clearCookieLikeExpress(reply, name, options) (fastify-like-express module: Express's own res.clearCookie on Express's response, as the app's Express major writes it)", where: 'moved-routes' },
+    stage: 'routes',
+    source: '§1.4; Express 4.x/5.x lib/response.js clearCookie',
   },
   'res.locals': {
     api: 'res.locals',

@@ -7,7 +7,7 @@
  * shim's bridge answers on a moved route with `sendLikeExpress(reply, value)` after the Fastify
  * forms of the same calls; status, headers (ETag too, and the 304 for If-None-Match) and body bytes
  * must be the same, for GET and HEAD. A call Express throws from throws the same error on both.
- * `res.json`, `res.sendStatus`, `res.append`, `res.vary`, `res.links` likewise, and a `res.send`
+ * `res.json`, `res.sendStatus`, `res.append`, `res.vary`, `res.links`, `res.cookie`, `res.clearCookie` likewise, and a `res.send`
  * the app's middleware replaced (recording the body, wrapping JSON). The ES module loads; the
  * TypeScript forms type-check. */
 import { execFileSync } from 'node:child_process';
@@ -129,7 +129,7 @@ function ask(port: number, i: number, c: Case, etag?: string): Promise<Omit<Answ
   });
 }
 
-type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
+type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress' | 'cookieLikeExpress' | 'clearCookieLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
 
 /** The module's functions (CommonJS JavaScript). */
 function loadModule(): LikeExpress {
@@ -322,7 +322,7 @@ for (const major of [4, 5] as const) {
     });
   });
 
-  describe(`appendLikeExpress, varyLikeExpress and linksLikeExpress answer as Express ${major}`, () => {
+  describe(`appendLikeExpress, varyLikeExpress, linksLikeExpress, cookieLikeExpress and clearCookieLikeExpress answer as Express ${major}`, () => {
     const calls: Array<{ express: (res: any) => void; fastify: (reply: FastifyReply) => void; label: string }> = [
       { label: "append('X-A', 'b') twice", express: (res) => res.append('X-A', 'b').append('X-A', ['c', 'd']), fastify: (r) => mod.appendLikeExpress(mod.appendLikeExpress(r, 'X-A', 'b'), 'X-A', ['c', 'd']) },
       { label: "append('Link', 2)", express: (res) => res.append('Link', 2), fastify: (r) => mod.appendLikeExpress(r, 'Link', 2) },
@@ -335,6 +335,11 @@ for (const major of [4, 5] as const) {
       { label: 'vary with a bad field', express: (res) => res.vary('a b'), fastify: (r) => mod.varyLikeExpress(r, 'a b') },
       { label: 'links twice', express: (res) => res.links({ next: '/p/2', last: '/p/9' }).links({ prev: '/p/1' }), fastify: (r) => mod.linksLikeExpress(mod.linksLikeExpress(r, { next: '/p/2', last: '/p/9' }), { prev: '/p/1' }) },
       { label: 'links with an array', express: (res: any) => res.links({ alt: ['/a', '/b'] }), fastify: (r: FastifyReply) => mod.linksLikeExpress(r, { alt: ['/a', '/b'] }) },
+      // A fixed Expires: one Max-Age gives depends on the clock (routes fixture cookie-like-express compares it).
+      { label: 'cookie twice, with options', express: (res) => res.cookie('a', 'b c', { httpOnly: true, secure: true, sameSite: 'strict', expires: new Date(Date.UTC(2030, 0, 1)) }).cookie('n', 5, { domain: 'x.test' }), fastify: (r) => mod.cookieLikeExpress(mod.cookieLikeExpress(r, 'a', 'b c', { httpOnly: true, secure: true, sameSite: 'strict', expires: new Date(Date.UTC(2030, 0, 1)) }), 'n', 5, { domain: 'x.test' }) },
+      { label: 'cookie with an object', express: (res) => res.cookie('o', { a: [1] }, { path: '/x', sameSite: 'lax' }), fastify: (r) => mod.cookieLikeExpress(r, 'o', { a: [1] }, { path: '/x', sameSite: 'lax' }) },
+      { label: 'cookie signed without a secret (throws)', express: (res) => res.cookie('s', 'v', { signed: true }), fastify: (r) => mod.cookieLikeExpress(r, 's', 'v', { signed: true }) },
+      { label: 'clearCookie', express: (res) => res.clearCookie('a').clearCookie('b', { path: '/x', domain: 'x.test' }), fastify: (r) => mod.clearCookieLikeExpress(mod.clearCookieLikeExpress(r, 'a'), 'b', { path: '/x', domain: 'x.test' }) },
     ];
     // Each call alone, and after the app's middleware set the same headers on Express's response.
     const all: Case[] = calls.flatMap((_, i) => [false, true].map((middleware) => ({ preset: middleware ? ({ kind: 'middleware', value: 'headers' } as Preset) : { kind: 'none' }, status: null, value: i, method: 'GET' as const })));

@@ -6,6 +6,10 @@
  *
  * - A route handler's non-undefined return value is sent (§1.5.3), so every own-level `return X`
  *   must be an answer chain (it returns the reply), `return;`, `return void …` or `next(err)`.
+ *   In a sync function TypeScript types `: void`, returning the reply would not type-check: such a
+ *   `return <answer>;` becomes `<answer>; return;` (the answer is sent when the call returns, and
+ *   Fastify sends nothing for an undefined result, lib/handle-request.js), the `return;` left out
+ *   where nothing follows in the function.
  * - `next(err)` in a route: `reply.send(err)` in a sync function (§1.5.5), and in a callback of an
  *   async one (which then returns the reply, below); `throw err` at the own
  *   level of an async one, where nothing runs after it (a `try` whose catch only does `next(e)`
@@ -123,7 +127,10 @@ export function planFlow(input: FlowInput): FlowPlan {
     if (handledReturns.has(ret.node) || isBareReturn(ret.node)) continue;
     if (arg.type === 'UnaryExpression' && arg.operator === 'void') continue;
     const chain = chainTops.get(arg);
-    if (chain && returnsReply(chain.links)) continue;
+    if (chain && returnsReply(chain.links)) {
+      if (declaresVoid(fn)) plan.late.push(() => answerThenReturn(j, ret, fn));
+      continue;
+    }
     refuse(`it returns a value (\`return ${snippet(arg)}\`), which Fastify would send as the response`);
   }
 
@@ -207,6 +214,8 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
     const node = call.node;
     plan.edits.push({ size: sizeOf(node), run: () => void (node.callee = j.memberExpression(j.identifier(input.replyName), j.identifier('send'))) });
     if (async) plan.callbackErrors = true;
+    // `return next(err)` → `return reply.send(err)`, which a function typed `: void` may not return.
+    else if (site.kind === 'return' && !nested && declaresVoid(fn)) plan.late.push(() => answerThenReturn(j, site.path, fn));
     return;
   }
   if (nested) return refuse(`it is async and calls next(${meaning === 'error' ? 'err' : ''}) from a callback, where Fastify has no next to call`);
@@ -316,6 +325,28 @@ function planReturnReply(input: FlowInput, plan: FlowPlan, refuse: (r: string) =
     const last = statements[statements.length - 1];
     if (!last || (last.type !== 'ReturnStatement' && last.type !== 'ThrowStatement')) statements.push(j.returnStatement(reply()));
   });
+}
+
+/** Whether `fn` is a sync function TypeScript types as returning `void` (`(req: Request, res: Response): void => …`). */
+function declaresVoid(fn: ASTPath<Node>): boolean {
+  return !fn.node.async && fn.node.returnType?.typeAnnotation?.type === 'TSVoidKeyword';
+}
+
+/**
+ * `return <answer>;` at `ret` → `<answer>; return;`, or `<answer>;` alone as the last statement of
+ * `fn` (module comment: a function typed `: void` returns no reply). As the clause of an `if` (or
+ * a case) the two statements get braces.
+ */
+function answerThenReturn(j: JSCodeshift, ret: ASTPath<Node>, fn: ASTPath<Node>): void {
+  const old = ret.node;
+  const answer = j.expressionStatement(old.argument);
+  answer.comments = old.comments;
+  const container = ret.parent.node;
+  const list: Node[] | undefined = container.type === 'SwitchCase' ? container.consequent : Array.isArray(container.body) ? container.body : undefined;
+  const last = container === fn.node.body && list?.[list.length - 1] === old;
+  const replacement = last ? [answer] : [answer, j.returnStatement(null)];
+  if (list) list.splice(list.indexOf(old), 1, ...replacement);
+  else for (const key of Object.keys(container)) if (container[key] === old) container[key] = j.blockStatement(replacement);
 }
 
 /** An arrow's expression body becomes a block `{ expr; }` (mapping §1.5.3: Fastify would send its value). */

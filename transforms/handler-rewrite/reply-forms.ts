@@ -302,6 +302,20 @@ function linkHeader(args: Expr[], ctx: FormContext): FormResult {
   return likeExpress('linksLikeExpress', args, ctx, 'res.links has no Fastify form outside a moved route');
 }
 
+/**
+ * `res.cookie(name, value[, options])` → `cookieLikeExpress(reply, …)` and `res.clearCookie(name[,
+ * options])` → `clearCookieLikeExpress(reply, …)` on a moved route: Express's own method on Express's
+ * response, so the Set-Cookie header is Express's, signed ones included (like-express-template.ts
+ * RAW_METHODS). Elsewhere (the app's error handlers) they wait for @fastify/cookie.
+ */
+function cookie(name: 'cookieLikeExpress' | 'clearCookieLikeExpress', api: string, counts: number[]): (args: Expr[], ctx: FormContext) => FormResult {
+  return (args, ctx) => {
+    if (!counts.includes(args.length)) return refuse(`${api} with ${args.length} argument(s)`);
+    if (!ctx.fastifyRoute) return { refuse: `${api} needs @fastify/cookie, which the plugins stage registers`, waitsFor: 'plugins' };
+    return { steps: [{ likeExpress: name, args }] };
+  };
+}
+
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
 function locals(_args: Expr[], ctx: FormContext): FormResult {
   if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
@@ -334,6 +348,8 @@ export const REPLY_CONVERTERS: Readonly<Record<string, Convert>> = {
   'res.redirect': redirect,
   'res.location': location,
   'res.attachment': attachment,
+  'res.cookie': cookie('cookieLikeExpress', 'res.cookie', [2, 3]),
+  'res.clearCookie': cookie('clearCookieLikeExpress', 'res.clearCookie', [1, 2]),
   'res.locals': locals,
 };
 

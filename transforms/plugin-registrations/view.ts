@@ -64,11 +64,13 @@ export interface ViewImport {
  * of movedRoutes' body (the caller indents them), single quotes, 2-space indentation inside,
  * to go before the routers' registrations; `renderLikeExpress` the lines of the reply decorator
  * that renders through the app's replacement of res.render (ViewsInput.renderReplacedAt), after
- * them, also where the views are registered already; `dependencies` are package.json additions (package →
+ * them, also where the views are registered already, and in TypeScript `renderLikeExpressType` the
+ * lines of its type (a `declare module 'fastify'` at the top level of the server module, after its
+ * imports); `dependencies` are package.json additions (package →
  * range, rules/catalogue/versions.ts): @fastify/view, and the engine's `@types` in TypeScript. The
  * engine package stays the app's own dependency.
  */
-export type ViewRegistration = { imports: ViewImport[]; statements: string[]; renderLikeExpress?: string[]; dependencies: Record<string, string> } | { refuse: string };
+export type ViewRegistration = { imports: ViewImport[]; statements: string[]; renderLikeExpress?: string[]; renderLikeExpressType?: string[]; dependencies: Record<string, string> } | { refuse: string };
 
 /**
  * viewRegistration for the app whose generated server module is `server`, read through the plan's
@@ -117,7 +119,8 @@ export function viewRegistration(input: ViewsInput): ViewRegistration {
       ...localsGetter(input.server.typescript),
       ...register,
     ],
-    ...(input.renderReplacedAt?.length ? { renderLikeExpress: renderLikeExpress(input.renderReplacedAt) } : {}),
+    ...(input.renderReplacedAt?.length ? { renderLikeExpress: renderLikeExpress(input.renderReplacedAt, input.server.typescript) } : {}),
+    ...(input.renderReplacedAt?.length && input.server.typescript ? { renderLikeExpressType: RENDER_LIKE_EXPRESS_TYPE } : {}),
     dependencies: dependenciesOf(engine.facts, input.server.typescript),
   };
 }
@@ -178,21 +181,39 @@ function dependenciesOf(facts: ViewEngineFacts, typescript: boolean): Record<str
  * callback — Express's res.render hands the HTML to it (express 4.x/5.x lib/response.js `render`) —
  * that sends the HTML as Express's res.send typed it, or the error to Fastify's error handler
  * (Express's render called next(err)). A request the middleware did not run for renders with
- * reply.view. JavaScript only: a TypeScript module would need FastifyReply augmented
- * (routes/replaced-render.ts keeps those routes on Express).
+ * reply.view. TypeScript: typed parameters (`this` the reply; Node's ServerResponse has no render,
+ * so Express's response is read through a cast), and the own-property test in ES5's form (the
+ * app's `lib` may predate Object.hasOwn); the decorator's type is RENDER_LIKE_EXPRESS_TYPE.
  */
-function renderLikeExpress(where: string[]): string[] {
+function renderLikeExpress(where: string[], typescript: boolean): string[] {
+  const t = (annotation: string) => (typescript ? annotation : '');
   return [
     `// The app's middleware replaces Express's res.render (${where.join(', ')}): moved routes render through that`,
     "// replacement on Express's response where it ran for the request, as Express did, and send the HTML it gives.",
-    `fastify.decorateReply('${RENDER_LIKE_EXPRESS}', function (view, locals) {`,
+    `fastify.decorateReply('${RENDER_LIKE_EXPRESS}', function (${t('this: FastifyReply, ')}view${t(': string')}, locals${t('?: object')}) {`,
     '  const reply = this;',
-    "  if (!Object.hasOwn(reply.raw, 'render')) return reply.view(view, locals);",
-    "  reply.raw.render(view, locals, (err, html) => (err ? reply.send(err) : reply.type('text/html; charset=utf-8').send(html)));",
+    typescript ? "  if (!Object.prototype.hasOwnProperty.call(reply.raw, 'render')) return reply.view(view, locals);" : "  if (!Object.hasOwn(reply.raw, 'render')) return reply.view(view, locals);",
+    `  ${typescript ? '(reply.raw as any)' : 'reply.raw'}.render(view, locals, (err${t(': Error | null')}, html${t(': string')}) => (err ? reply.send(err) : reply.type('text/html; charset=utf-8').send(html)));`,
     '  return reply;',
     '});',
   ];
 }
+
+/**
+ * The type of reply.renderLikeExpress for the TypeScript handlers that call it: Fastify's way to
+ * type a reply decorator is to merge it into FastifyReply (Fastify docs, TypeScript "Plugins";
+ * @fastify/view declares `reply.view` so), at the top level of the server module, which the app's
+ * compilation includes with its other sources.
+ */
+const RENDER_LIKE_EXPRESS_TYPE = [
+  "// reply.renderLikeExpress (registered in movedRoutes) for the moved handlers that render through the app's",
+  "// replacement of Express's res.render.",
+  "declare module 'fastify' {",
+  '  interface FastifyReply {',
+  `    ${RENDER_LIKE_EXPRESS}(view: string, locals?: object): FastifyReply;`,
+  '  }',
+  '}',
+];
 
 /** `reply.locals` as Express's `res.locals` (module comment); TypeScript reads it through a cast (Node's ServerResponse has no locals). */
 function localsGetter(typescript: boolean): string[] {

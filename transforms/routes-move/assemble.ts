@@ -173,7 +173,7 @@ type LikeImport = (file: string, appId: string, names: Iterable<string>) => Rewr
 /** What moving `s` rewrites besides its registration, each once: inline param callbacks named, wrappers unwrapped, helpers and handlers rewritten where they are. */
 function rewriteOnce(ctx: PlanContext, s: RouteState, add: (file: string, entry: RoutesEntry) => void, once: (key: string) => boolean, likeImport: LikeImport): void {
   for (const n of s.nameCallbacks) if (once(`${n.statement.line}:${n.name}`)) add(s.route.registration.file, { kind: 'name-callback', statement: n.statement, name: n.name });
-  for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file) });
+  for (const h of s.helpers) if (once(`${h.file}:${h.fn.node.start}`)) add(h.file, { kind: 'rewrite', fn: anchorOf(h.fn), options: h.options, helpers: h.names, module: moduleOf(ctx, h.file), ...withImport(likeImport(h.file, s.route.appId, h.likeExpress)) });
   for (const u of s.unwraps) if (once(`unwrap:${u.file}:${u.call ? u.call.node.start : s.statementKey}:${u.local}`)) add(u.file, { kind: 'unwrap', call: u.call ? anchorOf(u.call) : null, local: u.local });
   if (s.rewrite && once(s.handlerKey!)) add(s.rewrite.file, { kind: 'rewrite', fn: anchorOf(s.rewrite.fn), options: s.rewrite.options, ...(s.rewrite.helpers.length ? { helpers: s.rewrite.helpers } : {}), module: moduleOf(ctx, s.rewrite.file), ...withImport(likeImport(s.rewrite.file, s.route.appId, s.likeExpress)) });
 }
@@ -282,12 +282,12 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     const rendering = [...states.values()].find((s) => !s.blockers.length && s.route.appId === p.app && s.plugins.includes('@fastify/view'));
     const registration = rendering ? views(rendering.route).registration : null;
     if (registration && !('refuse' in registration)) {
-      register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}) };
+      register.views = { imports: registration.imports, statements: registration.statements, ...(registration.renderLikeExpress ? { renderLikeExpress: registration.renderLikeExpress } : {}), ...(registration.renderLikeExpressType ? { renderLikeExpressType: registration.renderLikeExpressType } : {}) };
       Object.assign(viewDependencies, registration.dependencies);
     }
   }
   // The fastify-like-express module next to each server module whose moved handlers or hooks call it.
-  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && s.likeExpress.length).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId), ...[...plugins.values()].filter((p) => p.likeExpress.size).map((p) => p.app)]);
+  const calling = new Set([...[...states.values()].filter((s) => !s.blockers.length && (s.likeExpress.length || s.helpers.some((h) => h.likeExpress.length))).map((s) => s.route.appId), ...settled.hooks.filter((h) => h.likeExpress.length).map((h) => h.appId), ...[...plugins.values()].filter((p) => p.likeExpress.size).map((p) => p.app)]);
   for (const appId of calling) {
     const plan = likeExpressModulePlan(ctx, selection.modules.get(appId)!);
     if (plan) files.set(plan.file, plan);

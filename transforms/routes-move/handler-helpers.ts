@@ -53,8 +53,9 @@ export function withHelpers(ctx: PlanContext, state: RouteState, file: string, p
     const helperOptions: HandlerOptions = { ...options, role: 'helper', helperParams, typescript: isTypeScript(helper!.file) };
     const own = planHandlerRewrite(helper!.parsed.j, helper!.fn, sameModule ? { ...helperOptions, helpers: names } : helperOptions);
     if (own.refusals.length) return refuse(name, own.refusals, own.waitsFor);
-    collect(state, own);
-    state.helpers.push({ file: helper!.file, fn: helper!.fn, options: helperOptions, names: sameModule ? [...names] : [], references: helper!.references });
+    // The like-express functions it calls are imported where it is, not in the handler's file.
+    collect(state, { ...own, likeExpress: [] });
+    state.helpers.push({ file: helper!.file, fn: helper!.fn, options: helperOptions, names: sameModule ? [...names] : [], references: helper!.references, likeExpress: own.likeExpress });
   }
   return { rewrite, helpers: [...names] };
 }

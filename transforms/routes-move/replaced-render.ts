@@ -2,8 +2,8 @@
  * Middleware that replaces a response method on Express's response (the res-method-reassign
  * findings: `res.render = …` in the app's code, express-flash from the catalogue). A moved route
  * that calls the replaced method would skip the replacement on Fastify's reply, so it stays — except
- * res.render in a JavaScript app, which a moved route renders through the replacement
- * (`reply.renderLikeExpress`, plugin-registrations/view.ts).
+ * res.render, which a moved route renders through the replacement (`reply.renderLikeExpress`,
+ * plugin-registrations/view.ts; typed by the TypeScript server module).
  */
 import type { Finding, Inventory } from '../../analyzer/model.js';
 
@@ -18,9 +18,10 @@ export function renderReplacedAt(inventory: Pick<Inventory, 'findings'>): string
 }
 
 /**
- * Whether a moved route renders through the replacement: the route's files and the generated
- * server module are JavaScript (reply.renderLikeExpress is an untyped decorator).
+ * Whether a moved route renders through the replacement: always, but for a TypeScript route whose
+ * generated server module is JavaScript (the decorator's type, `declare module 'fastify'`, is
+ * written in a TypeScript server module only: plugin-registrations/view.ts).
  */
 export function rendersLikeExpress(typescript: { route: boolean; server: boolean }): boolean {
-  return !typescript.route && !typescript.server;
+  return !typescript.route || typescript.server;
 }

@@ -30,12 +30,15 @@ export interface RouteState {
   deltas: string[];
   /** Default imports its rewrite needs (`encodeUrl` from 'encodeurl'). */
   imports: Array<{ local: string; from: string }>;
-  /** Functions of the generated fastify-like-express module its handler calls (`sendLikeExpress`): imported in the handler's file. */
+  /** Functions of the generated fastify-like-express module its handler calls (`sendLikeExpress`): imported in the handler's file (its helpers' in theirs: `helpers`). */
   likeExpress: string[];
   /** Where the handler function is (file and source range), to tell which helper calls move with it. */
   handlerRange?: { file: string; range: [number, number] };
-  /** Helper functions that take `req` or `res` from the handler, rewritten with it (role `helper`); `references`: every place that calls one (offsets and lines in their files). */
-  helpers: Array<{ file: string; fn: ASTPath<Node>; options: HandlerOptions; names: string[]; references: Array<{ file: string; at: number; line: number }> }>;
+  /**
+   * Helper functions that take `req` or `res` from the handler, rewritten with it (role `helper`); `references`: every place that calls one (offsets and lines in their files);
+   * `likeExpress`: the functions of the generated fastify-like-express module it calls (imported in its file).
+   */
+  helpers: Array<{ file: string; fn: ASTPath<Node>; options: HandlerOptions; names: string[]; references: Array<{ file: string; at: number; line: number }>; likeExpress: string[] }>;
   /** Fastify plugins the rewritten handler needs in its context (`@fastify/view`). */
   plugins: string[];
   /** Local route middleware referenced by name: candidates for a native Fastify hook (`index` in the hooks). */

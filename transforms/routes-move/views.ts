@@ -8,7 +8,7 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
 import { viewRegistrationIn, type ViewRegistration } from '../plugin-registrations/view.js';
 import type { GeneratedModule } from '../server-module/locate.js';
-import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
+import { renderReplacedAt } from './replaced-render.js';
 
 /** The views of a route: its app's @fastify/view registration and the handler rewrite's `views` option. */
 export type ViewsOf = (route: Route) => { registration: ViewRegistration; option: true | string };
@@ -18,8 +18,7 @@ export function viewsPerApp(ctx: PlanContext, modules: Map<string, GeneratedModu
   const cache = new Map<string, ViewRegistration>();
   return (route) => {
     const target = modules.get(route.appId)!;
-    const replacedAt = rendersLikeExpress({ route: false, server: !!target?.typescript }) ? renderReplacedAt(ctx.inventory) : [];
-    if (!cache.has(route.appId)) cache.set(route.appId, viewRegistrationIn(parsed, target, { appId: route.appId, inventory: ctx.inventory, renderReplacedAt: replacedAt }));
+    if (!cache.has(route.appId)) cache.set(route.appId, viewRegistrationIn(parsed, target, { appId: route.appId, inventory: ctx.inventory, renderReplacedAt: renderReplacedAt(ctx.inventory) }));
     const registration = cache.get(route.appId)!;
     const subApp = ctx.inventory.routers.some((r) => r.kind !== 'router' && (r.id === route.ownerId || route.mountChain.some((m) => ctx.inventory.mounts.find((x) => x.id === m.mountId)?.child === r.id)));
     const option = subApp ? 'renders in a sub-app, with its own locals and settings' : 'refuse' in registration ? registration.refuse : true;

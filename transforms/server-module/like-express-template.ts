@@ -1,7 +1,8 @@
 /**
  * The module the `routes` stage writes next to the generated server module when a moved handler
  * needs it (`fastify-like-express.*`): Express's own `res.send`, `res.json`, `res.sendStatus`,
- * `res.append`, `res.vary` and `res.links`, run for the reply of a route moved off Express. The
+ * `res.append`, `res.vary`, `res.links`, `res.cookie` and `res.clearCookie`, run for the reply of a
+ * route moved off Express. The
  * rewrite calls them where Express's answer depends on values known only at run time
  * (`res.send(value)`: the content type and body Express picks from the value and from a type set
  * before), and where the app's middleware replaced a response method on Express's response (a
@@ -26,13 +27,13 @@ export interface LikeExpressFacts {
 }
 
 /** The functions the module exports, which the handler rewrite calls (reply-forms.ts), each `(reply, …Express's arguments)`, returning the reply. */
-export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
+export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'clearCookieLikeExpress', 'cookieLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
 
 /** A function of the module. */
 export type LikeExpressFunction = (typeof LIKE_EXPRESS_FUNCTIONS)[number];
 
-/** The Express method each reply function runs (the others are route hooks: ROUTE_HOOKS). */
-const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildcardLikeExpress'>, { method: string; params: string[]; doc: string }> = {
+/** The Express method each reply function runs on the stand-in (RAW_METHODS run on Express's response itself; the others are route hooks: routeHooks). */
+const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildcardLikeExpress' | keyof typeof RAW_METHODS>, { method: string; params: string[]; doc: string }> = {
   appendLikeExpress: { method: 'append', params: ['field: string', 'value: unknown'], doc: "Express's `res.append(field, value)`: the value after the header's, written as res.set writes it." },
   jsonLikeExpress: { method: 'json', params: ['body?: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
   linksLikeExpress: { method: 'links', params: ['links: Record<string, string | string[]>'], doc: "Express's `res.links(links)`: the Link header, after the one set before." },
@@ -40,6 +41,21 @@ const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildca
   sendStatusLikeExpress: { method: 'sendStatus', params: ['status: number'], doc: "Express's `res.sendStatus(status)`: the status and its text." },
   varyLikeExpress: { method: 'vary', params: ['field: string | string[]'], doc: "Express's `res.vary(field)`: the field added to Vary unless it names it already." },
 };
+
+/**
+ * The Express methods run on Express's response itself (`reply.raw`), not on the stand-in: they
+ * only add a Set-Cookie header, which stays on Express's response as in Express, so what the app's
+ * middleware adds there later (express-session's cookie, written when the headers go out) joins it
+ * instead of being replaced by the reply's own set-cookie (Node's writeHead lets the headers it is
+ * given win over those set before). Express's code writes the header: the cookie package's
+ * serialize with Express's defaults (`Path=/`; `maxAge` in milliseconds → `Max-Age` in seconds and
+ * `Expires`; an object as `j:` JSON; `signed` with cookie-parser's `req.secret`, which the bridge set
+ * on Express's request), and clearCookie as the app's Express major writes it.
+ */
+const RAW_METHODS = {
+  clearCookieLikeExpress: { method: 'clearCookie', params: ['name: string', 'options?: object'], doc: "Express's `res.clearCookie(name, options)`: the cookie expired, as the app's Express writes it." },
+  cookieLikeExpress: { method: 'cookie', params: ['name: string', 'value: unknown', 'options?: object'], doc: "Express's `res.cookie(name, value, options)`: the Set-Cookie header Express writes, on Express's response." },
+} as const;
 
 /** Whether `source` (the module as it is on disk) already has every function of this version: else it is written again. */
 export function hasLikeExpressFunctions(source: string): boolean {
@@ -56,6 +72,11 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
     const { method, params, doc } = METHODS[name];
     const names = params.map((p) => p.split(/\??:/)[0]);
     return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? params : names).join(', ')})${t(': FastifyReply<any>')} {`, `  expressResponse(reply).${method}(${names.join(', ')});`, '  return reply;', '}'];
+  });
+  const rawFunctions = (Object.keys(RAW_METHODS) as Array<keyof typeof RAW_METHODS>).flatMap((name) => {
+    const { method, params, doc } = RAW_METHODS[name];
+    const names = params.map((p) => p.split(/\??:/)[0]);
+    return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? [...params] : names).join(', ')})${t(': FastifyReply<any>')} {`, `  ${ts ? '(reply.raw as any)' : 'reply.raw'}.${method}(${names.join(', ')});`, '  return reply;', '}'];
   });
   const lines = [
     `// Express's answers on Fastify's reply for routes moved off Express: ${ROUTES_HOOKS_MARK} (express-to-fastify migrate).`,
@@ -102,6 +123,7 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
     '  else reply.send(chunk);',
     '}',
     ...functions,
+    ...rawFunctions,
     ...routeHooks(t, exported),
     ...(facts.module === 'commonjs' && !ts ? ['', `module.exports = { ${LIKE_EXPRESS_FUNCTIONS.join(', ')} };`] : []),
   ];

@@ -29,7 +29,7 @@ export interface MovedRoutesRegistration {
    * when a moved route renders: its imports and statements. movedRoutes then takes the Express app
    * (`fastify.register(movedRoutes, { app })`).
    */
-  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[]; renderLikeExpress?: string[] };
+  views?: { imports: Array<{ local: string; from: string; kind: 'default' | 'namespace' }>; statements: string[]; renderLikeExpress?: string[]; renderLikeExpressType?: string[] };
   /**
    * A file that starts the app registers routes of its own: it hands their plugins to buildFastify
    * (start-file.ts), since the module importing them back would be a cycle. buildFastify then takes
@@ -112,7 +112,9 @@ export function registerPlugins(j: JSCodeshift, root: Collection, entry: MovedRo
   }
   if (byApp) addHandRoutes(j, root, entry.module, entry.typescript);
   if (handing) takeHandedRoutes(j, root, entry);
-  if (imports.length) insertImports(j, program, entry, imports, q);
+  // The decorator's type (TypeScript) goes at the top level, after the imports.
+  const types = decorator.length && entry.views?.renderLikeExpressType ? entry.views.renderLikeExpressType.map((l) => inQuote(l, quote)) : [];
+  if (imports.length || types.length) insertAfterImports(j, program, [...(imports.length ? [importsText(entry, imports, q)] : []), ...(types.length ? ['', ...types] : [])].join('\n'));
   return true;
 }
 
@@ -210,9 +212,9 @@ function takeHandedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRe
   build.node.params.push(j(`function f(app, ${param}) {}`).find(j.FunctionDeclaration).paths()[0].node.params[1]);
 }
 
-/** The imports (ESM) or destructuring requires (CommonJS) after the module's last one, from one snippet. */
-function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegistration, imports: ImportLine[], q: string): void {
-  const text = imports
+/** The text of the imports (ESM) or requires (CommonJS) the module gains, one a line. */
+function importsText(entry: MovedRoutesRegistration, imports: ImportLine[], q: string): string {
+  return imports
     .map((i) => {
       const from = `${q}${i.specifier}${q}`;
       if (i.kind === 'namespace') return `import * as ${i.local} from ${from};`;
@@ -221,7 +223,14 @@ function insertImports(j: JSCodeshift, program: Node[], entry: MovedRoutesRegist
       return entry.module === 'esm' ? `import { ${binding} } from ${from};` : `const { ${binding} } = require(${from});`;
     })
     .join('\n');
-  const isImport = (s: Node) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
+}
+
+/**
+ * The statements of `text` after the module's last import (`import`, `const x = require(…)`,
+ * TypeScript's `import x = require(…)`), in one snippet: recast keeps its line breaks.
+ */
+function insertAfterImports(j: JSCodeshift, program: Node[], text: string): void {
+  const isImport = (s: Node) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || (s.type === 'VariableDeclaration' && s.declarations.some((d: Node) => d.init?.type === 'CallExpression' && d.init.callee.name === 'require'));
   let last = -1;
   program.forEach((s, i) => {
     if (isImport(s)) last = i;
