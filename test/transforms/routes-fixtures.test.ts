@@ -43,6 +43,7 @@ const MOVED: Record<string, [number, number]> = {
   'only-one-router': [2, 2],
   overlap: [3, 4],
   'package-handler': [6, 7],
+  'package-handler-ts': [2, 2],
   'package-middleware': [5, 5],
   'param-later': [1, 2],
   'render-ejs': [1, 1],
@@ -218,8 +219,8 @@ async function until(port: number, child: ChildProcess): Promise<void> {
 
 describe('TypeScript output type-checks', () => {
   // Registrars rewritten to take `fastify`; the hand-over's functions in an Express router
-  // (`router.get('/', movedToFastify)`) and in the bridge.
-  for (const name of ['registrar-nested-ts', 'registrar-ts', 'ts-later']) {
+  // (`router.get('/', movedToFastify)`) and in the bridge; notFoundAfterNext as a route's handler.
+  for (const name of ['package-handler-ts', 'registrar-nested-ts', 'registrar-ts', 'ts-later']) {
     it(name, async () => {
       const { root } = await runFixture('routes-move', name, 'routes');
       let output = '';

@@ -9,15 +9,15 @@
  * with the layers registered after the route (express-fastify-mapping.md §1.1; Express 4.x
  * lib/router/index.js `next`). When none of them may run for the route's URLs, Express ended where
  * the app's 404 answers — after the shim and the errors stage, the not-found handler of the Fastify
- * server — and the route's Fastify handler is the hooks module's `notFoundAfterNext`, which calls
- * that handler directly (reply.callNotFound() would run the route's request through the bridge, the
- * whole Express app, a second time). Otherwise the route stays, naming the later layers.
+ * server, or Fastify's default 404 — and the route's Fastify handler is the hooks module's
+ * `notFoundAfterNext`, which answers as that handler (reply.callNotFound() would run the route's
+ * request through the bridge, the whole Express app, a second time). Otherwise the route stays,
+ * naming the later layers.
  */
 import type { Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
-import { isOnFastify } from '../lib/assumed.js';
+import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
-import type { GeneratedModule } from '../server-module/locate.js';
 import { overlaps } from './overlap.js';
 
 /** The hooks module's handler of such a route (server-module/hooks-template.ts). */
@@ -40,21 +40,23 @@ export function adaptedPackageHandler(route: Route): MiddlewareEntry | undefined
 
 /**
  * Why what Express did after `route`'s package handler called `next()` cannot be reproduced on
- * Fastify, or null: `handOver` (the route would keep a hand-over in Express: later middleware or a
- * later route that stays may run for its URLs, hand-over.ts), `laterMiddleware` (Express middleware
- * registered after it that may run for its URLs: route-blockers.ts laterMiddleware), an Express route registered after it
- * that matches some of its URLs and methods (Express runs it next, moving or not), a hand-over a
- * former run left there, or no not-found handler on the Fastify server of `target` to end at (the
- * errors stage moves the app's catch-all 404 there; when the plan assesses, an app 404 it would move).
+ * Fastify, or null. Express went on with the layers registered after the route
+ * (express-fastify-mapping.md §1.1): `handOver` says the route would keep a hand-over in Express
+ * (later middleware, or a later route that stays, may run for its URLs: hand-over.ts);
+ * `laterMiddleware` is the Express middleware after it that may run for its URLs
+ * (route-blockers.ts); besides, an Express route registered after it that matches some of its URLs
+ * and methods (Express runs it next, moving or not), or a hand-over a former run left there. With
+ * none of them, Express ended at the app's 404, which notFoundAfterNext reaches.
  */
-export function fallThroughBlocker(ctx: PlanContext, route: Route, target: GeneratedModule, handOver: boolean, laterMiddleware: Middleware[]): Blocker | null {
+export function fallThroughBlocker(ctx: PlanContext, route: Route, handOver: boolean, laterMiddleware: Middleware[]): Blocker | null {
   const name = route.handler.name;
   const method = (m: string) => m === route.method || m === 'ALL' || (route.method === 'GET' && m === 'HEAD') || (route.method === 'HEAD' && m === 'GET');
   const app = ctx.inventory.apps.find((a) => a.id === route.appId);
   const later: Array<{ name: string; registration: Location }> = [
     ...laterMiddleware.map((m) => ({ name: m.name === '<anonymous>' ? 'an anonymous function' : m.name, registration: m.registration })),
     ...ctx.inventory.routes
-      .filter((r) => r.id !== route.id && !isOnFastify(ctx, r) && r.appId === route.appId && r.order > route.order && method(r.method) && overlaps(r.path.full, route.path.full))
+      // The app's catch-all 404 the errors stage moves (when the plan assesses) is where it ends, not a later layer.
+      .filter((r) => r.id !== route.id && !isOnFastify(ctx, r) && !movedNotFound(ctx, r.registration) && r.appId === route.appId && r.order > route.order && method(r.method) && overlaps(r.path.full, route.path.full))
       .map((r) => ({ name: `the route ${r.method} ${r.path.full}`, registration: r.registration })),
     ...(app?.handOvers ?? []).filter((h) => h.order > route.order && h.methods.some(method) && overlaps(h.fullPath, route.path.full)).map((h) => ({ name: `the hand-over of ${h.methods.join('/')} ${h.fullPath}`, registration: h.registration })),
   ];
@@ -63,18 +65,5 @@ export function fallThroughBlocker(ctx: PlanContext, route: Route, target: Gener
     const names = later.length ? [...new Set(later.map((l) => l.name))].join(', ') : 'Express layers after it that may run for its URLs';
     return { code: 'route-handler-next', reason: `${why}: ${names}, which a Fastify route cannot hand the request back to`, ...(later.length ? { where: [...new Set(later.map((l) => `${l.registration.file}:${l.registration.line}`))], at: later[0].registration } : {}) };
   }
-  if (!movedNotFound(ctx, route, target)) return { code: 'route-handler-next', reason: `${why}, and the app has no 404 handler on Fastify to end at (Express handed the request to Fastify's default 404, which a Fastify route cannot call without running the bridge again)` };
   return null;
-}
-
-/**
- * Whether the app of `route` ends at a not-found handler of its Fastify server (`target`): one
- * registered in buildFastify for the whole server (the errors stage's, or the shim's
- * `--parity express` page), or, when the plan assesses, an Express catch-all 404 of the app the
- * errors stage would move there.
- */
-function movedNotFound(ctx: PlanContext, route: Route, target: GeneratedModule): boolean {
-  return ctx.inventory.notFoundHandlers.some((n) =>
-    n.framework === 'fastify' ? n.registration.file === target.file && n.fullPath === '/' && n.ownerId === n.appId : n.appId === route.appId && !!ctx.assumed?.has(n.id),
-  );
 }

@@ -135,7 +135,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   if (state.registrar && (chain || state.handOver)) block({ code: 'route-registrar', reason: `its registrar (${state.registrar.file}) moves whole, and ${chain ? 'functions given in arrays' : 'a hand-over for Express layers registered after it'} cannot go with it yet` });
   const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
   const handler = adaptedPackageHandler(route)
-    ? packageHandler(ctx, state, wrapped!.handler.node, hooks, { target, chain: !!chain }, block)
+    ? packageHandler(ctx, state, wrapped!.handler.node, hooks, !!chain, block)
     : /Function/.test(wrapped!.handler.node.type)
       ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block)
       : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
@@ -160,14 +160,14 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
  * with functions given in arrays (expressChain takes the last as the handler) nor in a registrar
  * that moves whole (its registrations import only the hooks).
  */
-function packageHandler(ctx: PlanContext, state: RouteState, node: Node, hooks: string[], where: { target: GeneratedModule; chain: boolean }, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+function packageHandler(ctx: PlanContext, state: RouteState, node: Node, hooks: string[], chain: boolean, block: (b: Blocker) => void): PluginRoute['handler'] | null {
   const route = state.route;
   const text = textOf(node);
-  if (!text || where.chain || state.registrar) {
-    const form = !text ? 'its registration' : where.chain ? 'functions given in arrays' : 'a registrar that moves whole';
+  if (!text || chain || state.registrar) {
+    const form = !text ? 'its registration' : chain ? 'functions given in arrays' : 'a registrar that moves whole';
     return block({ code: 'route-handler-package', reason: `its handler ${route.handler.name} comes from the package ${route.handler.package} and works on Express's req/res; it runs through the expressMiddleware adapter, but not after ${form}` }), null;
   }
-  const blocker = fallThroughBlocker(ctx, route, where.target, !!state.handOver, laterMiddleware(ctx, route));
+  const blocker = fallThroughBlocker(ctx, route, !!state.handOver, laterMiddleware(ctx, route));
   if (blocker) return block(blocker), null;
   hooks.push(`expressMiddleware(${text})`);
   return { reference: NOT_FOUND_AFTER_NEXT };

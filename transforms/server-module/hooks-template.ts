@@ -209,7 +209,9 @@ export function withNotFound(source: string, entry: HooksModuleFacts, style: Cod
  * It is reached when that function called next(): Express went on with the layers after the route,
  * none of which runs for its URLs (the routes stage checked), and ended where the app's 404 answers
  * — the not-found handler buildFastify registered and keeps as `fastify.expressNotFound`, called
- * directly: reply.callNotFound() would run the bridge, the whole Express app, a second time.
+ * directly (reply.callNotFound() would run the bridge, the whole Express app, a second time), or,
+ * where buildFastify registers none (or under a condition that does not hold), Fastify's default
+ * 404, written as Fastify 5 writes it (checked against it at run time: fixture package-handler-ts).
  */
 function notFoundLines(entry: HooksModuleFacts): string[] {
   const ts = entry.typescript;
@@ -220,10 +222,14 @@ function notFoundLines(entry: HooksModuleFacts): string[] {
     " * The handler of a moved route whose last function is a package's Express function (`passport.authenticate`),",
     ' * run before it as a preHandler hook: when that function calls next(), Express went on with the layers',
     " * after the route, none of which runs for its URLs, and ended at the app's 404 — the not-found handler",
-    ' * buildFastify keeps as `expressNotFound`. Called directly: reply.callNotFound() would run the bridge again.',
+    ' * buildFastify keeps as `expressNotFound`, or, without one, Fastify\'s own 404 (fastify lib/four-oh-four.js',
+    ' * basic404). Not reply.callNotFound(): it would run the bridge, the whole Express app, again.',
     ' */',
     `${exported}function ${NOT_FOUND_AFTER_NEXT}(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}) {`,
-    `  return ${ts ? '(request.server as any)' : 'request.server'}.${NOT_FOUND_DECORATOR}(request, reply);`,
+    `  const notFound = ${ts ? '(request.server as any)' : 'request.server'}.${NOT_FOUND_DECORATOR};`,
+    '  if (notFound) return notFound(request, reply);',
+    '  const { method, url } = request.raw;',
+    "  return reply.code(404).send({ message: `Route ${method}:${url} not found`, error: 'Not Found', statusCode: 404 });",
     '}',
   ];
 }

@@ -14,9 +14,10 @@ import { NOT_FOUND_DECORATOR } from './hooks-template.js';
 
 /**
  * Adds the decorator before the last root `setNotFoundHandler` call of buildFastify; no change when
- * the module has it already.
+ * the module has it already, or has no such call (Fastify's default 404 answers: notFoundAfterNext
+ * answers as it does).
  * @returns whether the module changed.
- * @throws Error when buildFastify registers no not-found handler (edited by hand since the plan read it), or as buildFastifyOf
+ * @throws Error as buildFastifyOf
  */
 export function keepNotFoundHandler(j: JSCodeshift, root: Collection, quote: 'single' | 'double'): boolean {
   if (root.find(j.CallExpression, { callee: { property: { name: 'decorate' } } }).filter((p) => (p.node.arguments[0] as Node)?.value === NOT_FOUND_DECORATOR).size()) return false;
@@ -24,7 +25,7 @@ export function keepNotFoundHandler(j: JSCodeshift, root: Collection, quote: 'si
   // At the top of buildFastify, or inside the `if (…) { … }` the app registered it under.
   const bodies: Node[][] = [build.body, ...build.body.filter((s) => s.type === 'IfStatement' && s.consequent.type === 'BlockStatement').map((s) => s.consequent.body as Node[])];
   const found = bodies.flatMap((body) => body.filter((s) => isSetNotFound(s, build.instance)).map((s) => ({ body, s }))).pop();
-  if (!found) throw new Error(`buildFastify in the generated module registers no not-found handler (${build.instance}.setNotFoundHandler), which the moved routes whose package handler calls next() end at`);
+  if (!found) return false;
   const args: Node[] = found.s.expression.arguments;
   const q = quote === 'double' ? '"' : "'";
   const [statement] = j(`${build.instance}.decorate(${q}${NOT_FOUND_DECORATOR}${q}, ${j(args[args.length - 1]).toSource()});`).find(j.Program).paths()[0].node.body;
