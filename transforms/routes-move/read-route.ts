@@ -134,11 +134,14 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // A registrar rewritten where it is registers each route once, with hooks of its own: not with expressChain, nor with a hand-over left in Express.
   if (state.registrar && (chain || state.handOver)) block({ code: 'route-registrar', reason: `its registrar (${state.registrar.file}) moves whole, and ${chain ? 'functions given in arrays' : 'a hand-over for Express layers registered after it'} cannot go with it yet` });
   const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
+  // A package's function the adapter cannot run stays for route-handler-package (route-blockers.ts): nothing of the project's to find or rewrite.
   const handler = adaptedPackageHandler(route)
     ? packageHandler(ctx, state, wrapped!.handler.node, hooks, !!chain, block)
-    : /Function/.test(wrapped!.handler.node.type)
-      ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block)
-      : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
+    : route.handler.origin === 'package'
+      ? null
+      : /Function/.test(wrapped!.handler.node.type)
+        ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block)
+        : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
