@@ -16,6 +16,7 @@
  */
 import type { Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { prefixMayMatch } from '../../analyzer/path.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { overlaps } from './overlap.js';
@@ -46,7 +47,8 @@ export function adaptedPackageHandler(route: Route): MiddlewareEntry | undefined
  * `laterMiddleware` is the Express middleware after it that may run for its URLs
  * (route-blockers.ts); besides, an Express route registered after it that matches some of its URLs
  * and methods (Express runs it next, moving or not), or a hand-over a former run left there. With
- * none of them, Express ended at the app's 404, which notFoundAfterNext reaches.
+ * none of them, Express ended at the app's 404, which notFoundAfterNext reaches — unless a Fastify
+ * plugin's own not-found handler (a prefix's) answers there.
  */
 export function fallThroughBlocker(ctx: PlanContext, route: Route, handOver: boolean, laterMiddleware: Middleware[]): Blocker | null {
   const name = route.handler.name;
@@ -65,5 +67,8 @@ export function fallThroughBlocker(ctx: PlanContext, route: Route, handOver: boo
     const names = later.length ? [...new Set(later.map((l) => l.name))].join(', ') : 'Express layers after it that may run for its URLs';
     return { code: 'route-handler-next', reason: `${why}: ${names}, which a Fastify route cannot hand the request back to`, ...(later.length ? { where: [...new Set(later.map((l) => `${l.registration.file}:${l.registration.line}`))], at: later[0].registration } : {}) };
   }
+  // notFoundAfterNext calls the server's root not-found handler; a Fastify plugin's own (a prefix's) would answer there instead.
+  const prefixed = ctx.inventory.notFoundHandlers.find((n) => n.framework === 'fastify' && n.fullPath !== '/' && prefixMayMatch(n.fullPath, route.path.full));
+  if (prefixed) return { code: 'route-handler-next', reason: `${why} and ends at the 404: the not-found handler of the Fastify prefix ${prefixed.fullPath} answers some of its URLs, where the moved route would reach the server's root one`, where: [`${prefixed.registration.file}:${prefixed.registration.line}`], at: prefixed.registration };
   return null;
 }
