@@ -45,6 +45,7 @@ const MOVED: Record<string, [number, number]> = {
   'package-handler': [6, 7],
   'package-handler-prefix-404': [5, 7],
   'package-handler-ts': [2, 2],
+  'package-handler-upgrade': [1, 1],
   'package-middleware': [5, 5],
   'param-later': [1, 2],
   'render-ejs': [1, 1],

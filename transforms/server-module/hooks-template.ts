@@ -197,10 +197,10 @@ export function withNotFound(source: string, entry: HooksModuleFacts, style: Cod
   if (!lacksNotFound(entry, source)) return null;
   const functions = restyle(notFoundLines(entry), style);
   const exports = /^module\.exports = \{([^}]*)\};?\r?\n?$/m.exec(source);
-  if (!exports) return `${source.replace(/\s*$/, '')}${style.eol}${style.eol}${functions}${style.eol}`;
+  if (!exports) return `${source.replace(/\s*$/, '')}${style.eol}${style.eol}${functions}`;
   const names = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), NOT_FOUND_AFTER_NEXT].sort();
   const rest = source.slice(exports.index + exports[0].length).replace(/^\r?\n/, '');
-  return `${source.slice(0, exports.index)}${functions}${style.eol}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : style.eol}`;
+  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
 }
 
 /**
