@@ -101,6 +101,7 @@ export const BLOCKERS = {
   'route-start-file': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'It is registered in the file that starts the app, which the generated module would have to import back.' },
   'route-module-system': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its file is an ES module and the generated module is CommonJS.' },
   'route-handler-unknown': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler function was not found where the analysis put it.' },
+  'route-handler-next': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is a package’s Express function that may call next(), and Express layers registered after it may then run for its URLs, which a Fastify route cannot hand the request back to.' },
   'route-handler-shared': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler is also used outside route registrations, with the Express signature.' },
   'route-handler-api': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Its handler uses request or response API the rewrite has no Fastify form for.', covers: ['api-usage', 'res-format', 'res-jsonp'] },
   'route-handler-plugin-api': { subject: 'route', stage: 'routes', liftedBy: 'plugins', summary: 'Its handler uses response API whose Fastify form needs a plugin the plugins stage registers.' },

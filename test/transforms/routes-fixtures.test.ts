@@ -45,6 +45,10 @@ const MOVED: Record<string, [number, number]> = {
   'object-controller': [2, 4],
   'only-one-router': [2, 2],
   overlap: [3, 4],
+  'package-handler': [6, 7],
+  'package-handler-prefix-404': [5, 7],
+  'package-handler-ts': [2, 2],
+  'package-handler-upgrade': [1, 1],
   'package-middleware': [5, 5],
   'param-later': [1, 2],
   'render-ejs': [1, 1],
@@ -91,6 +95,8 @@ const MANUAL: Record<string, string[]> = {
   'helper-shared': ['route-helper-shared', 'route-handler-api'],
   'object-controller': ['route-handler-shared', 'route-handler-api'],
   overlap: ['route-overlap'],
+  'package-handler': ['route-handler-next'],
+  'package-handler-prefix-404': ['route-handler-next', 'route-handler-next'],
   'param-later': ['route-later-middleware'],
   'registrar-stays': ['route-registrar'],
   'sub-app-settings': ['route-sub-app-settings', 'route-router-error-handler', 'route-sub-app-api'],
@@ -239,8 +245,9 @@ async function until(port: number, child: ChildProcess): Promise<void> {
 describe('TypeScript output type-checks', () => {
   // Registrars rewritten to take `fastify`; the hand-over's functions in an Express router
   // (`router.get('/', movedToFastify)`) and in the bridge; reply.renderLikeExpress (its declaration
-  // merged into FastifyReply) and the answers of handlers typed `: void`.
-  for (const name of ['registrar-nested-ts', 'registrar-ts', 'render-replaced-ts', 'ts-later']) {
+  // merged into FastifyReply) and the answers of handlers typed `: void`; notFoundAfterNext as a
+  // route's handler.
+  for (const name of ['package-handler-ts', 'registrar-nested-ts', 'registrar-ts', 'render-replaced-ts', 'ts-later']) {
     it(name, async () => {
       const { root } = await runFixture('routes-move', name, 'routes');
       let output = '';

@@ -15,7 +15,8 @@ import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
-import { lacksChains } from '../server-module/hooks-template.js';
+import { lacksChains, lacksNotFound } from '../server-module/hooks-template.js';
+import { NOT_FOUND_AFTER_NEXT } from './package-handler.js';
 import { leftRoutes } from './left.js';
 import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
 import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RewriteEntry, RoutesEntry } from './model.js';
@@ -152,6 +153,8 @@ function moveRoutes(ctx: PlanContext, moving: RouteState[], add: (file: string, 
         if (like) plugin.likeExpress.add(like);
       }
       if ('chain' in route && route.chain) plugin.adapters.add('expressChain');
+      // A package's Express function as the handler: the route ends at the app's 404 when it calls next() (package-handler.ts).
+      if ('handler' in route && 'reference' in route.handler && route.handler.reference === NOT_FOUND_AFTER_NEXT) plugin.adapters.add(NOT_FOUND_AFTER_NEXT);
       unregistered.add(methodKey);
     }
     if (!unregistered.has(s.statementKey!)) {
@@ -295,15 +298,17 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
   for (const [file, entry] of registrations) {
     const target = [...selection.modules.values()].find((m) => m?.file === file)!;
     const handOver = [...states.values()].some((s) => !s.blockers.length && s.handOver && selection.modules.get(s.route.appId)?.file === file);
-    add(file, handOver ? { ...entry, handOver } : entry);
+    // notFoundAfterNext, and the not-found handler buildFastify keeps for it, where a moved route's handler is a package's function.
+    const notFound = [...plugins.values()].some((p) => selection.modules.get(p.app)?.file === file && p.adapters.has(NOT_FOUND_AFTER_NEXT));
+    add(file, { ...entry, ...(handOver ? { handOver } : {}), ...(notFound ? { notFoundAfterNext: true } : {}) });
     const hooksFile = hooksModuleFile(file);
     // expressChain only where a moved route of the module's apps is registered with arrays (chains.ts).
     const chains = [...plugins.values()].some((p) => selection.modules.get(p.app)?.file === file && p.adapters.has('expressChain'));
-    const facts = { kind: 'hooks-module' as const, module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? (5 as const) : (4 as const), ...(chains ? { chains } : {}), ...(handOver ? { handOver } : {}) };
+    const facts = { kind: 'hooks-module' as const, module: target.module, typescript: target.typescript, expressMajor: ctx.inventory.project.expressVersion.major === 5 ? (5 as const) : (4 as const), ...(chains ? { chains } : {}), ...(handOver ? { handOver } : {}), ...(notFound ? { notFound } : {}) };
     const existing = ctx.readFile(hooksFile);
     if (existing === null) files.set(hooksFile, { file: hooksFile, create: true, entries: [facts] });
-    // A hooks module written by an earlier run gains what a route moved now needs (expressChain, the hand-over's functions).
-    else if (lacksChains(facts, existing) || (handOver && !/\bfunction movedToFastify\(/.test(existing))) files.set(hooksFile, { file: hooksFile, entries: [facts] });
+    // A hooks module written by an earlier run gains what a route moved now needs (expressChain, the hand-over's functions, notFoundAfterNext).
+    else if (lacksChains(facts, existing) || lacksNotFound(facts, existing) || (handOver && !/\bfunction movedToFastify\(/.test(existing))) files.set(hooksFile, { file: hooksFile, entries: [facts] });
   }
   return viewDependencies;
 }

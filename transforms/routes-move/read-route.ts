@@ -26,7 +26,8 @@ import type { PluginRoute } from './model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
 import { arrayChain } from './chains.js';
 import { handOverOf } from './hand-over.js';
-import { inventoryBlockers, ownChain } from './route-blockers.js';
+import { inventoryBlockers, laterMiddleware, ownChain } from './route-blockers.js';
+import { adaptedPackageHandler, fallThroughBlocker, NOT_FOUND_AFTER_NEXT } from './package-handler.js';
 import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
 import { nestedOf, registrarOf } from './registrars.js';
 import { startFileRefusal } from './start-file.js';
@@ -136,7 +137,14 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // A registrar rewritten where it is registers each route once, with hooks of its own: not with expressChain, nor with a hand-over left in Express.
   if (state.registrar && (chain || state.handOver)) block({ code: 'route-registrar', reason: `its registrar (${state.registrar.file}) moves whole, and ${chain ? 'functions given in arrays' : 'a hand-over for Express layers registered after it'} cannot go with it yet` });
   const hooks = hookSources(ctx, route, statement, chain ? null : registration.middleware, parsed, style, block, state);
-  const handler = /Function/.test(wrapped!.handler.node.type) ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block) : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
+  // A package's function the adapter cannot run stays for route-handler-package (route-blockers.ts): nothing of the project's to find or rewrite.
+  const handler = adaptedPackageHandler(route)
+    ? packageHandler(ctx, state, wrapped!.handler.node, hooks, !!chain, block)
+    : route.handler.origin === 'package'
+      ? null
+      : /Function/.test(wrapped!.handler.node.type)
+        ? inlineHandler(ctx, state, reg, wrapped!.handler, options, block)
+        : referencedHandler(ctx, state, parsed, wrapped!.handler.node, options, block, wrapped!.holder);
   if (handler && !state.blockers.length) {
     const forms = fastifyPaths(route, strictRouting(ctx.inventory, route));
     const paths = 'paths' in forms && route.path.syntax !== 'plain' ? forms.paths.map((p) => stringLiteral(p, style)) : [textOf(statement.path) ?? ''];
@@ -149,6 +157,26 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
     state.pluginRoute = { method: route.method, paths, hooks, handler, comments: first ? leadingComments(statement.statement.node) : [], ...(chain && !('refuse' in chain) ? { chain } : {}) };
   }
   return state;
+}
+
+/**
+ * A package's Express function as the handler (`passport.authenticate('github')`, package-handler.ts):
+ * it becomes the route's last preHandler hook, through the expressMiddleware adapter, and the
+ * handler is the hooks module's notFoundAfterNext — what Express reached when it called next(). Not
+ * with functions given in arrays (expressChain takes the last as the handler) nor in a registrar
+ * that moves whole (its registrations import only the hooks).
+ */
+function packageHandler(ctx: PlanContext, state: RouteState, node: Node, hooks: string[], chain: boolean, block: (b: Blocker) => void): PluginRoute['handler'] | null {
+  const route = state.route;
+  const text = textOf(node);
+  if (!text || chain || state.registrar) {
+    const form = !text ? 'its registration' : chain ? 'functions given in arrays' : 'a registrar that moves whole';
+    return block({ code: 'route-handler-package', reason: `its handler ${route.handler.name} comes from the package ${route.handler.package} and works on Express's req/res; it runs through the expressMiddleware adapter, but not after ${form}` }), null;
+  }
+  const blocker = fallThroughBlocker(ctx, route, !!state.handOver, laterMiddleware(ctx, route));
+  if (blocker) return block(blocker), null;
+  hooks.push(`expressMiddleware(${text})`);
+  return { reference: NOT_FOUND_AFTER_NEXT };
 }
 
 /** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */

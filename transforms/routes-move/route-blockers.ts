@@ -19,6 +19,7 @@ import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
 import { replacements } from './replaced-render.js';
+import { adaptedPackageHandler } from './package-handler.js';
 import { subAppBlockers } from './sub-apps.js';
 import { wrapperBlocker } from './unwrap.js';
 import type { ReplacedSend } from './replaced-send.js';
@@ -64,7 +65,8 @@ export function inventoryBlockers(ctx: PlanContext, route: Route, lines: [number
   if (!FASTIFY_ROUTE_METHODS.has(route.method.toLowerCase())) add('route-method', `Fastify routes ${route.method} only once it is added with fastify.addHttpMethod('${route.method}')`);
   if (route.registration.kind === 'all') add('route-all', "app.all() matches every method; Fastify's all() registers only the methods it knows");
   if (route.conditions.length) add('route-conditional', `it is registered only ${route.conditions.join(' and ')}`);
-  if (route.handler.origin !== 'local' || !route.handler.definition) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
+  // A package's Express function as the handler runs through the expressMiddleware adapter where the catalogue allows (package-handler.ts).
+  if ((route.handler.origin !== 'local' || !route.handler.definition) && !adaptedPackageHandler(route)) add('route-handler-package', `its handler ${route.handler.name} comes from ${route.handler.package ? `the package ${route.handler.package}` : 'outside the project'} and works on Express's req/res`);
   const wrapped = wrapperBlocker(route.handler);
   if (wrapped) add('route-handler-wrapped', wrapped);
   const earlier = route.chain.filter((e) => e.scope === 'route' && !inStatement(route, e, lines));

@@ -22,7 +22,8 @@ import { addTodo } from '../lib/todo.js';
 import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
-import { hooksModule, lacksChains, withChains, withHandOver } from '../server-module/hooks-template.js';
+import { hooksModule, lacksChains, withChains, withHandOver, withNotFound } from '../server-module/hooks-template.js';
+import { keepNotFoundHandler } from '../server-module/not-found-after-next.js';
 import { addHandOver } from '../server-module/hand-over.js';
 import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
@@ -44,12 +45,13 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   if (!entries.length) return null;
   const style = detectStyle(file.source, file.path);
   const hooks = entries.find((e) => e.kind === 'hooks-module');
-  // Written once; a later run adds what a route it moves needs: expressChain, the hand-over's functions.
+  // Written once; a later run adds what a route it moves needs: expressChain, the hand-over's functions, notFoundAfterNext.
   if (hooks) {
     if (!file.source.trim()) return hooksModule(hooks, style);
     const chained = lacksChains(hooks, file.source) ? withChains(hooks, file.source, style) : file.source;
     const handed = hooks.handOver ? (withHandOver(chained, hooks, style) ?? chained) : chained;
-    return handed === file.source ? null : handed;
+    const ending = hooks.notFound ? (withNotFound(handed, hooks, style) ?? handed) : handed;
+    return ending === file.source ? null : ending;
   }
   const likeExpress = entries.find((e) => e.kind === 'like-express-module');
   if (likeExpress) return hasLikeExpressFunctions(file.source) ? null : likeExpressModule(likeExpress);
@@ -148,6 +150,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
     } else if (entry.kind === 'register') {
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
+      if (entry.notFoundAfterNext) steps.push(() => keepNotFoundHandler(j, root, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
       if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginCallback');
     }

@@ -20,7 +20,12 @@ export interface HooksModuleFacts {
   chains?: boolean;
   /** A moved route keeps a hand-over in Express (`movedToFastify`, with `markMovedRoute` and `keepFastifyContinuation`: handOverLines). */
   handOver?: boolean;
+  /** A moved route's handler is a package's Express function (routes-move/package-handler.ts): the module has `notFoundAfterNext`. */
+  notFound?: boolean;
 }
+
+/** The decorator under which buildFastify keeps the app's not-found handler for notFoundAfterNext (not-found-after-next.ts). */
+export const NOT_FOUND_DECORATOR = 'expressNotFound';
 
 /** The functions of the hand-over (handOverLines), as the module exports them. */
 export const HAND_OVER_FUNCTIONS = ['keepFastifyContinuation', 'markMovedRoute', 'movedToFastify'] as const;
@@ -126,6 +131,7 @@ export function hooksModule(entry: HooksModuleFacts, style: CodeStyle): string {
     '}',
     ...(entry.chains ? ['', ...chainLines(entry)] : []),
     ...(entry.handOver ? ['', ...handOverLines(entry)] : []),
+    ...(entry.notFound ? ['', ...notFoundLines(entry)] : []),
     ...(entry.module === 'commonjs' && !ts ? ['', `module.exports = { ${exportedNames(entry).join(', ')} };`] : []),
   ];
   return restyle(lines, style);
@@ -171,7 +177,61 @@ function chainLines(entry: HooksModuleFacts): string[] {
 
 /** The names the module exports, sorted. */
 function exportedNames(entry: HooksModuleFacts): string[] {
-  return ['bodyLeftToExpress', 'bodyLikeExpress', ...(entry.chains ? ['expressChain'] : []), 'expressMiddleware', 'expressParam', 'expressWildcard', ...(entry.handOver ? HAND_OVER_FUNCTIONS : [])].sort();
+  return ['bodyLeftToExpress', 'bodyLikeExpress', ...(entry.chains ? ['expressChain'] : []), 'expressMiddleware', 'expressParam', 'expressWildcard', ...(entry.handOver ? HAND_OVER_FUNCTIONS : []), ...(entry.notFound ? [NOT_FOUND_AFTER_NEXT] : [])].sort();
+}
+
+/** The hooks module's handler of a route whose handler is a package's Express function (routes-move/package-handler.ts). */
+const NOT_FOUND_AFTER_NEXT = 'notFoundAfterNext';
+
+/** Whether the hooks module text `source` (written by an earlier run) lacks `notFoundAfterNext`, which `entry` needs. */
+export function lacksNotFound(entry: HooksModuleFacts, source: string): boolean {
+  return !!entry.notFound && !new RegExp(`\\bfunction ${NOT_FOUND_AFTER_NEXT}\\(`).test(source);
+}
+
+/**
+ * A hooks module of an earlier run (`source`, in `style`) with `notFoundAfterNext` added after its
+ * functions and exported like them (CommonJS: in its `module.exports = { … }`, or a line of its own
+ * after what an earlier run added there); null when it has it already.
+ */
+export function withNotFound(source: string, entry: HooksModuleFacts, style: CodeStyle): string | null {
+  if (!lacksNotFound(entry, source)) return null;
+  const functions = restyle(notFoundLines(entry), style);
+  const exports = /^module\.exports = \{([^}]*)\};?\r?\n?$/m.exec(source);
+  if (!exports) return `${source.replace(/\s*$/, '')}${style.eol}${style.eol}${functions}`;
+  const names = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), NOT_FOUND_AFTER_NEXT].sort();
+  const rest = source.slice(exports.index + exports[0].length).replace(/^\r?\n/, '');
+  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
+}
+
+/**
+ * `notFoundAfterNext`: the handler of a moved route whose last function is a package's Express
+ * function, which runs before it as a preHandler hook (`expressMiddleware(passport.authenticate(…))`).
+ * It is reached when that function called next(): Express went on with the layers after the route,
+ * none of which runs for its URLs (the routes stage checked), and ended where the app's 404 answers
+ * — the not-found handler buildFastify registered and keeps as `fastify.expressNotFound`, called
+ * directly (reply.callNotFound() would run the bridge, the whole Express app, a second time), or,
+ * where buildFastify registers none (or under a condition that does not hold), Fastify's default
+ * 404, written as Fastify 5 writes it (checked against it at run time: fixture package-handler-ts).
+ */
+function notFoundLines(entry: HooksModuleFacts): string[] {
+  const ts = entry.typescript;
+  const t = (annotation: string) => (ts ? annotation : '');
+  const exported = entry.module === 'esm' ? 'export ' : '';
+  return [
+    '/**',
+    " * The handler of a moved route whose last function is a package's Express function (`passport.authenticate`),",
+    ' * run before it as a preHandler hook: when that function calls next(), Express went on with the layers',
+    " * after the route, none of which runs for its URLs, and ended at the app's 404 — the not-found handler",
+    ' * buildFastify keeps as `expressNotFound`, or, without one, Fastify\'s own 404 (fastify lib/four-oh-four.js',
+    ' * basic404). Not reply.callNotFound(): it would run the bridge, the whole Express app, again.',
+    ' */',
+    `${exported}function ${NOT_FOUND_AFTER_NEXT}(request${t(': FastifyRequest<any>')}, reply${t(': FastifyReply<any>')}) {`,
+    `  const notFound = ${ts ? '(request.server as any)' : 'request.server'}.${NOT_FOUND_DECORATOR};`,
+    '  if (notFound) return notFound(request, reply);',
+    '  const { method, url } = request.raw;',
+    "  return reply.code(404).send({ message: `Route ${method}:${url} not found`, error: 'Not Found', statusCode: 404 });",
+    '}',
+  ];
 }
 
 /**

@@ -46,6 +46,11 @@ export interface MovedRoutesRegistration {
    * the module gains `handRoutes`, and movedRoutes takes the Express app and registers what was handed.
    */
   handedByApp?: boolean;
+  /**
+   * A moved route's handler is a package's Express function (routes-move/package-handler.ts): buildFastify
+   * keeps the app's not-found handler for the hooks module's notFoundAfterNext (not-found-after-next.ts).
+   */
+  notFoundAfterNext?: boolean;
 }
 
 /**
