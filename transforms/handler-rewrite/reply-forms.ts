@@ -302,6 +302,18 @@ function linkHeader(args: Expr[], ctx: FormContext): FormResult {
   return likeExpress('linksLikeExpress', args, ctx, 'res.links has no Fastify form outside a moved route');
 }
 
+/**
+ * `res.sendFile(path[, options])` without a callback → `sendFileLikeExpress(reply, path[, options])`
+ * on a moved route: Express's own sendFile on Express's response (fastify-like-express module).
+ * Options must be an object literal (a name could hold the callback). Elsewhere, and with a
+ * callback, it waits for the plugins stage (@fastify/static), as the catalogue row says.
+ */
+function sendFile(args: Expr[], ctx: FormContext): FormResult {
+  const row = memberRow('res', 'sendFile')!;
+  if (args.length < 1 || args.length > 2 || args.some((a) => a.type === 'SpreadElement') || (args.length === 2 && args[1].type !== 'ObjectExpression')) return noFormReason(row);
+  return ctx.fastifyRoute ? { steps: [{ likeExpress: 'sendFileLikeExpress', args }] } : noFormReason(row);
+}
+
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
 function locals(_args: Expr[], ctx: FormContext): FormResult {
   if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
@@ -335,6 +347,7 @@ export const REPLY_CONVERTERS: Readonly<Record<string, Convert>> = {
   'res.location': location,
   'res.attachment': attachment,
   'res.locals': locals,
+  'res.sendFile': sendFile,
 };
 
 /** The catalogue row of `res.<member>` when it has a `shape` (the members the rewrite reads), else undefined. */
