@@ -32,6 +32,8 @@ export interface CaseOptions {
   only?: string;
   /** Requests a runtime check sends to the app before and after the stage (`GET /path`, `POST /path {json}`); see the routes tests. */
   requests?: string[];
+  /** Response headers the runtime check compares too (lower case: `etag`, `cache-control`, …), besides status, type, Location and body. */
+  headers?: string[];
   /** Expected exit code of the first run (default: 0 or 1, i.e. not a failure). */
   exitCode?: 0 | 1 | 2;
 }

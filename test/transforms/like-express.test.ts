@@ -497,7 +497,9 @@ for (const major of [4, 5] as const) {
       for (const [i, c] of all.entries()) {
         const [ep, fp] = port();
         const first = await askFile(ep, i, c, c.headers ?? {});
-        const conditional = [first.headers.etag ? { 'if-none-match': first.headers.etag } : null, first.headers['last-modified'] ? { 'if-modified-since': first.headers['last-modified'] } : null].filter((h) => h !== null);
+        const conditional: Array<Record<string, string>> = [];
+        if (first.headers.etag) conditional.push({ 'if-none-match': first.headers.etag });
+        if (first.headers['last-modified']) conditional.push({ 'if-modified-since': first.headers['last-modified'] });
         for (const headers of [c.headers ?? {}, ...conditional]) {
           const e = await askFile(ep, i, c, headers);
           const f = await askFile(fp, i, c, headers);

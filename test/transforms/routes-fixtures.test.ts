@@ -65,6 +65,7 @@ const MOVED: Record<string, [number, number]> = {
   'ts-later': [4, 4],
   'table-loop-block': [2, 3],
   'table-loop-cjs': [5, 5],
+  'table-loop-handed': [4, 4],
   'table-one-stays': [0, 2],
   'ts-router': [3, 3],
   'two-apps-one-module': [0, 2],
@@ -121,10 +122,10 @@ describe('routes-move fixtures', () => {
 describe('moved routes answer as before (real HTTP)', () => {
   for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
     it(name, async () => {
-      const requests = caseOptions('routes-move', name).requests!;
-      const before = await answers(withDeclaredExpress(copyOf(path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input'))), requests);
+      const { requests, headers } = caseOptions('routes-move', name);
+      const before = await answers(withDeclaredExpress(copyOf(path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input'))), requests!, headers);
       const run = await expectFixture('routes-move', name, 'routes');
-      const after = await answers(withDeclaredExpress(run.root), requests);
+      const after = await answers(withDeclaredExpress(run.root), requests!, headers);
       expect(after).toEqual(before);
     }, 60_000);
   }
@@ -156,9 +157,9 @@ function copyOf(dir: string): string {
  * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
  * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON,
  * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
- * `status type location body` per request.
+ * `status type location body` per request, with `name=value` of each of `compared` (response headers).
  */
-async function answers(root: string, requests: string[]): Promise<string[]> {
+async function answers(root: string, requests: string[], compared: string[] = []): Promise<string[]> {
   const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
   const port = await freePort();
   const child = spawn(process.execPath, [...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
@@ -173,7 +174,8 @@ async function answers(root: string, requests: string[]): Promise<string[]> {
       if (header) headers[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
       if (body && !body.startsWith('multipart:')) headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
       const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers, body: body?.startsWith('multipart:') ? formData(body.slice('multipart:'.length)) : body, redirect: 'manual' });
-      out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${res.headers.get('location') ?? '-'} ${await res.text()}`);
+      const more = compared.map((h) => ` ${h}=${res.headers.get(h) ?? '-'}`).join('');
+      out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${res.headers.get('location') ?? '-'}${more} ${await res.text()}`);
     }
     return out;
   } finally {

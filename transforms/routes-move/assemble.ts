@@ -264,7 +264,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
     // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts);
     // a registrar that stays hands the plugin at its end over when it runs (registrars.ts nestedOf).
-    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer) } : undefined;
+    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer), ...(p.nested.inLoop ? { inLoop: p.nested.inLoop } : {}) } : undefined;
     const handed = !nested && startsApp(ctx, p.file);
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
     // How the project writes relative specifiers, read from the server module and the entry (a module the shim wrote has none of its own).
