@@ -84,9 +84,11 @@ export function tableStatementOf(j: JSCodeshift, root: Collection, source: strin
  * or null when it can: the loop is a statement at the top of its module (a loop inside a function
  * runs when that function runs, which nothing hands over yet); the registration is a statement of
  * the loop's body; nothing in the body skips its end (`continue`, `break`, `return`), where the
- * plugin is handed over; and what the registration reads from the loop is the same when Fastify
- * loads the plugin as when the loop ran: a `const` of the iteration (a `let` or a parameter assigned
- * in the loop, or a `var`, which every iteration shares, would be read as it is later).
+ * plugin is handed over; and what the registration reads from the loop when it runs (its path, its
+ * handler and middleware expressions; not what the functions it is given read when called) is the
+ * same when Fastify loads the plugin as when the loop ran: a `const` of the iteration (a `let` or a
+ * parameter assigned in the loop, or a `var`, which every iteration shares, would be read as it is
+ * later).
  */
 function whyLoopCannotHandOver(j: JSCodeshift, loop: Loop, call: ASTPath<Node>): string | null {
   if (loop.statement.parent.node.type !== 'Program') return 'the loop is not at the top of its module';
@@ -98,25 +100,26 @@ function whyLoopCannotHandOver(j: JSCodeshift, loop: Loop, call: ASTPath<Node>):
     return true;
   };
   const skip = ['ContinueStatement', 'BreakStatement', 'ReturnStatement'].flatMap((type) => j(body).find(j[type as 'ContinueStatement']).filter(outsideFunctions).paths())[0];
-  if (skip) return `its body has \`${j(skip).toSource()}\` (line ${skip.node.loc?.start.line}), which would skip the end of the body, where its routes are handed over`;
+  // (No line number: the TODO above the loop moves it, and a second run must write the same words.)
+  if (skip) return `its body has \`${j(skip).toSource()}\`, which would skip the end of the body, where its routes are handed over`;
   // The bindings of the loop: its head's (or the forEach callback's parameters) and its body's.
-  const head = loop.statement.node.type === 'ForOfStatement' ? [loop.statement.node.left] : ((body.parent.node.params ?? []) as Node[]);
   const bindings = new Map<string, string>();
-  for (const h of head) {
-    const kind = h.type === 'VariableDeclaration' ? h.kind : 'param';
-    j(h).find(j.Identifier).filter((p) => isBindingName(p)).forEach((p) => void bindings.set(p.node.name, kind));
-  }
-  j(body)
-    .find(j.VariableDeclaration)
-    .filter((p) => p.parent.node === body.node)
-    .forEach((p) => j(p).find(j.VariableDeclarator).forEach((d) => j(d.get('id')).find(j.Identifier).filter((q) => isBindingName(q)).forEach((q) => void bindings.set(q.node.name, p.node.kind))));
+  const head: Node = loop.statement.node.type === 'ForOfStatement' ? loop.statement.node.left : null;
+  if (head?.type === 'VariableDeclaration') for (const d of head.declarations) for (const name of patternNames(d.id)) bindings.set(name, head.kind);
+  if (!head) for (const param of (body.parent.node.params ?? []) as Node[]) for (const name of patternNames(param)) bindings.set(name, 'param');
+  for (const st of body.node.body as Node[]) if (st.type === 'VariableDeclaration') for (const d of st.declarations) for (const name of patternNames(d.id)) bindings.set(name, st.kind);
   const assigned = new Set<string>();
   j(loop.statement).find(j.AssignmentExpression).forEach((p) => j(p.get('left')).find(j.Identifier).forEach((q) => void assigned.add(q.node.name)));
   j(loop.statement).find(j.AssignmentExpression, { left: { type: 'Identifier' } }).forEach((p) => void assigned.add((p.node.left as Node).name));
   j(loop.statement).find(j.UpdateExpression, { argument: { type: 'Identifier' } }).forEach((p) => void assigned.add((p.node.argument as Node).name));
+  // Read when the registration runs: not inside a function it is given (a handler reads its closure when it is called, on either side).
+  const whenRegistered = (p: ASTPath<Node>) => {
+    for (let q: ASTPath<Node> | null = p.parent; q && q !== call; q = q.parent) if (/Function/.test(q.node.type)) return false;
+    return true;
+  };
   const read = j(call)
     .find(j.Identifier)
-    .filter((p) => bindings.has(p.node.name) && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed) && !(p.parent.node.type === 'ObjectProperty' && p.parent.node.key === p.node && !p.parent.node.computed))
+    .filter((p) => whenRegistered(p) && bindings.has(p.node.name) && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed) && !(p.parent.node.type === 'ObjectProperty' && p.parent.node.key === p.node && !p.parent.node.computed))
     .nodes()
     .map((n) => n.name as string);
   const changing = read.find((name) => bindings.get(name) === 'var' || (bindings.get(name) !== 'const' && assigned.has(name)));
@@ -124,13 +127,23 @@ function whyLoopCannotHandOver(j: JSCodeshift, loop: Loop, call: ASTPath<Node>):
   return null;
 }
 
-/** An identifier that a declaration or parameter binds (not a property key or a default value's reads). */
-function isBindingName(p: ASTPath<Node>): boolean {
-  const parent = p.parent.node;
-  if (parent.type === 'ObjectProperty' || parent.type === 'Property') return parent.value === p.node;
-  if (parent.type === 'AssignmentPattern') return parent.left === p.node;
-  if (parent.type === 'MemberExpression') return false;
-  return true;
+/** The names a binding pattern declares (`x`, `[a, b]`, `{ a, b: c, ...rest }`, `x = 1`). */
+function patternNames(n: Node): string[] {
+  if (!n) return [];
+  switch (n.type) {
+    case 'Identifier':
+      return [n.name];
+    case 'ArrayPattern':
+      return (n.elements as Node[]).flatMap(patternNames);
+    case 'ObjectPattern':
+      return (n.properties as Node[]).flatMap((p) => patternNames(p.type === 'RestElement' ? p.argument : p.value));
+    case 'AssignmentPattern':
+      return patternNames(n.left);
+    case 'RestElement':
+      return patternNames(n.argument);
+    default:
+      return [];
+  }
 }
 
 /**
