@@ -84,9 +84,10 @@ export async function startLane(spec: LaneSpec): Promise<Lane> {
   const dir = path.resolve(spec.dir);
   const entry = path.resolve(dir, spec.entry);
   if (!isDirectory(dir)) throw new LaneError(spec.name, 'LANE_BAD_SPEC', `app folder ${dir} does not exist`);
-  if (!existsSync(entry)) throw new LaneError(spec.name, 'LANE_BAD_SPEC', `entry ${entry} does not exist`);
   const env = laneEnv(spec, dir);
+  // The setup may build the entry (`babel src -d build`, `tsc`): a checked-out baseline has none before it runs.
   if (spec.setup) await runSetup(spec.name, spec.setup, dir, env);
+  if (!existsSync(entry)) throw new LaneError(spec.name, 'LANE_BAD_SPEC', `entry ${entry} does not exist${spec.setup ? ' after the setup command' : ''}`);
   return launch(spec, dir, entry, env);
 }
 

@@ -204,6 +204,15 @@ export default http.createServer((req, res) => {
     });
   });
 
+  it('setup may build the entry: it is looked for after setup (a checked-out baseline has no build yet)', async () => {
+    const dir = project({ 'src.mjs': appSource });
+    const lane = await start({ dir, entry: 'build/server.mjs', setup: 'mkdir -p build && cp src.mjs build/server.mjs && echo built > state.txt' });
+    expect(JSON.parse((await get(lane, '/')).text).state).toBe('built');
+    const err = await failure({ dir, entry: 'build/other.mjs', setup: 'true' });
+    expect(err.code).toBe('LANE_BAD_SPEC');
+    expect(err.message).toContain(`entry ${path.join(dir, 'build/other.mjs')} does not exist after the setup command`);
+  });
+
   it('a failing setup is a LaneError with its output, and the app is not started', async () => {
     const dir = project({ 'server.mjs': appSource });
     const err = await failure({ dir, entry: 'server.mjs', setup: 'echo "resetting the database"; echo "no such table" >&2; exit 3' });
