@@ -305,13 +305,14 @@ function linkHeader(args: Expr[], ctx: FormContext): FormResult {
 /**
  * `res.sendFile(path[, options])` without a callback → `sendFileLikeExpress(reply, path[, options])`
  * on a moved route: Express's own sendFile on Express's response (fastify-like-express module).
- * Options must be an object literal (a name could hold the callback). Elsewhere, and with a
- * callback, it waits for the plugins stage (@fastify/static), as the catalogue row says.
+ * Options must be an object literal (a name could hold the callback). A directory, where Express
+ * went on with next(), gives the error handler a 404 error: delta `send-file-directory`. Elsewhere,
+ * and with a callback, it waits for the plugins stage (@fastify/static), as the catalogue row says.
  */
 function sendFile(args: Expr[], ctx: FormContext): FormResult {
   const row = memberRow('res', 'sendFile')!;
   if (args.length < 1 || args.length > 2 || args.some((a) => a.type === 'SpreadElement') || (args.length === 2 && args[1].type !== 'ObjectExpression')) return noFormReason(row);
-  return ctx.fastifyRoute ? { steps: [{ likeExpress: 'sendFileLikeExpress', args }] } : noFormReason(row);
+  return ctx.fastifyRoute ? { steps: [{ likeExpress: 'sendFileLikeExpress', args }], deltas: ['send-file-directory'] } : noFormReason(row);
 }
 
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */

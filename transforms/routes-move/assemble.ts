@@ -331,7 +331,8 @@ function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry
 
 /**
  * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
- * res.send, which keeps it), the redirect body when a moved handler redirects, and OPTIONS when a
+ * res.send, which keeps it), the redirect body when a moved handler redirects, a directory given to
+ * res.sendFile when one sends files, and OPTIONS when a
  * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
  * hands over, from its registration.
  */
@@ -343,6 +344,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolea
     },
   ];
   if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  if (ids.has('send-file-directory')) out.push({ text: "res.sendFile on the moved routes runs Express's own (headers, ranges, 304 and errors as before), but a path that names a directory, where Express went on to its next route or 404, gives the error handler a 404 error.", restoredByParityExpress: false });
   if (unregistered) out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
 }
