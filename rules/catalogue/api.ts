@@ -1032,8 +1032,9 @@ export const API = {
     difference: 'The absolute path must be split into root + name and the callback form is unsupported; headers follow @fastify/send (`Cache-Control: public, max-age=0`, weak `W/"size-mtime"` ETag), and Express 4 wrote `charset=UTF-8` where @fastify/static writes `utf-8`.',
     requires: ['@fastify/static'],
     shape: { use: 'call', answers: true },
-    stage: 'plugins',
-    source: '§1.4, §2.4',
+    rewrite: { form: "sendFileLikeExpress(reply, path[, options]) (fastify-like-express module: Express's own res.sendFile on Express's response) for a call without a callback, options an object literal", where: 'moved-routes', answersLater: true },
+    stage: 'routes',
+    source: '§1.4, §2.4; Express 4.x/5.x lib/response.js sendFile',
   },
   'res.download': {
     api: 'res.download',

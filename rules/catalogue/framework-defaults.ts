@@ -93,6 +93,16 @@ export const FRAMEWORK_DEFAULTS = {
     expressMajors: [4, 5],
     source: '§2.2, §2.10',
   },
+  'send-file-directory': {
+    id: 'send-file-directory',
+    title: 'res.sendFile of a directory',
+    express: '`res.sendFile(path)` without a callback, where `path` names a directory, calls `next()`: the next matching route, or the app\'s 404.',
+    fastify: 'A Fastify route cannot pass a request on to another route: `sendFileLikeExpress` (routes stage) hands a 404 error (`Not Found`) to the error handler.',
+    visibility: 'regression',
+    fix: 'Point the route at a file, or answer the directory case in the handler (the routes stage keeps Express\'s answer for every file, range and error).',
+    expressMajors: [4, 5],
+    source: '§1.4; Express 4.x/5.x lib/response.js sendFile (EISDIR)',
+  },
   'redirect-body': {
     id: 'redirect-body',
     title: 'Redirect response body',

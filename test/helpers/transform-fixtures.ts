@@ -33,8 +33,8 @@ export interface CaseOptions {
   /** Requests a runtime check sends to the app before and after the stage (`GET /path`, `POST /path {json}`); see the routes tests. */
   requests?: string[];
   /**
-   * Response headers the runtime check compares too (lower-case names; `set-cookie` lists each
-   * cookie), besides status, type, Location and body.
+   * Response headers the runtime check compares too (lower-case names: `etag`, `cache-control`, …;
+   * `set-cookie` lists each cookie), besides status, type, Location and body.
    */
   headers?: string[];
   /** Expected exit code of the first run (default: 0 or 1, i.e. not a failure). */

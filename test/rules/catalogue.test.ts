@@ -405,12 +405,12 @@ describe('the API catalogue is the table the handler rewrite reads (issue 15)', 
     expect(memberRows.filter((r) => converted.has(r.api) && !r.shape).map((r) => r.api)).toEqual([]);
   });
 
-  it('res.sendFile and res.download wait for the plugins stage, named by the plugin they need; res.cookie and res.clearCookie too, but on a moved route', async () => {
+  it('res.download waits for the plugins stage, named by the plugin it needs; res.cookie, res.clearCookie and res.sendFile too, but on a moved route', async () => {
     const { convertReplyChain } = await import('../../transforms/handler-rewrite/reply-forms.js');
     const j = (await import('jscodeshift')).default.withParser('babel');
     const ctx = { j, kindOf: () => 'string' as const, setsContentType: false, jsonSettings: false, scope: 'app' as const, bridged: true, expressMajor: 4 as const };
     const stages = Object.fromEntries(['res.cookie', 'res.clearCookie', 'res.sendFile', 'res.download'].map((api) => [api, apiFor(api)?.stage]));
-    expect(stages).toEqual({ 'res.cookie': 'routes', 'res.clearCookie': 'routes', 'res.sendFile': 'plugins', 'res.download': 'plugins' });
+    expect(stages).toEqual({ 'res.cookie': 'routes', 'res.clearCookie': 'routes', 'res.sendFile': 'routes', 'res.download': 'plugins' });
     // An error handler (no Fastify route): the plugins stage brings @fastify/cookie.
     expect(convertReplyChain([{ member: 'cookie', args: [j.stringLiteral('a'), j.stringLiteral('b')] }], ctx)).toEqual({ refuse: 'res.cookie needs @fastify/cookie, which the plugins stage registers', waitsFor: 'plugins' });
     // A moved route: Express's own res.cookie, through the generated fastify-like-express module.

@@ -11,7 +11,8 @@
  * the app's middleware replaced (recording the body, wrapping JSON). The ES module loads; the
  * TypeScript forms type-check. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -129,7 +130,7 @@ function ask(port: number, i: number, c: Case, etag?: string): Promise<Omit<Answ
   });
 }
 
-type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress' | 'cookieLikeExpress' | 'clearCookieLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
+type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress' | 'cookieLikeExpress' | 'clearCookieLikeExpress' | 'sendFileLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
 
 /** The module's functions (CommonJS JavaScript). */
 function loadModule(): LikeExpress {
@@ -383,6 +384,148 @@ for (const major of [4, 5] as const) {
     });
     it('res.json', async () => {
       expect((await differences(json, all)).slice(0, 5)).toEqual([]);
+    });
+  });
+}
+
+/** One sendFile request: the route's file and options, and the request's method and headers. */
+interface FileCase {
+  label: string;
+  name: string;
+  options?: Record<string, unknown>;
+  method: 'GET' | 'HEAD';
+  headers?: Record<string, string>;
+  /** The route is registered with GET only: HEAD goes to Express's GET route and to Fastify's automatic HEAD route. */
+  getOnly?: true;
+}
+
+/** A request with Node's http client (fetch adds Cache-Control: no-cache to conditional requests). */
+function askFile(port: number, i: number, c: FileCase, headers: Record<string, string>): Promise<Omit<Answer, 'threw'>> {
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port, path: `/${c.getOnly ? 'g' : 'f'}/${i}`, method: c.method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers).sort()) if (!IGNORED.has(k) && v !== undefined) out[k] = String(v);
+        ok({ status: res.statusCode!, headers: out, body: Buffer.concat(chunks).toString('hex') });
+      });
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+for (const major of [4, 5] as const) {
+  describe(`sendFileLikeExpress answers as Express ${major}'s res.sendFile`, () => {
+    // Outside the repository's .tmp: send answers 404 for a path with a dot-folder in it.
+    const dir = mkdtempSync(path.join(tmpdir(), `send-file-${major}-`));
+    // A file with a fixed modification time, so Last-Modified and the ETag are the same on both servers.
+    const files: Record<string, string> = { 'lib.min.js': 'console.log("a library");\n'.repeat(40), 'font.woff2': '\u0000\u0001binary', '.hidden.js': 'secret' };
+    const at = (name: string) => path.join(dir, name);
+    const all: FileCase[] = [
+      { label: 'GET', name: 'lib.min.js', options: { maxAge: '1y' }, method: 'GET' },
+      { label: 'HEAD', name: 'lib.min.js', options: { maxAge: '1y' }, method: 'HEAD' },
+      { label: 'no options', name: 'font.woff2', method: 'GET' },
+      { label: 'a range', name: 'lib.min.js', options: { maxAge: '1y' }, method: 'GET', headers: { range: 'bytes=0-9' } },
+      { label: 'an open range', name: 'lib.min.js', method: 'GET', headers: { range: 'bytes=990-' } },
+      { label: 'a range past the end (416)', name: 'lib.min.js', method: 'GET', headers: { range: 'bytes=99999-' } },
+      { label: 'several ranges', name: 'lib.min.js', method: 'GET', headers: { range: 'bytes=0-1,5-6' } },
+      { label: 'ranges refused by option', name: 'lib.min.js', options: { acceptRanges: false }, method: 'GET', headers: { range: 'bytes=0-9' } },
+      { label: 'immutable, no ETag, no Last-Modified', name: 'lib.min.js', options: { maxAge: 3600000, immutable: true, etag: false, lastModified: false }, method: 'GET' },
+      { label: 'headers option', name: 'lib.min.js', options: { headers: { 'X-From-Option': 'yes' } }, method: 'GET' },
+      { label: 'a relative name under root', name: 'lib.min.js', options: { root: dir }, method: 'GET' },
+      { label: 'a missing file (the error handler)', name: 'missing.js', method: 'GET' },
+      { label: 'a dotfile (ignored: 404)', name: '.hidden.js', method: 'GET' },
+      { label: 'a dotfile allowed', name: '.hidden.js', options: { dotfiles: 'allow' }, method: 'GET' },
+      { label: 'a relative path without root (throws)', name: 'relative.js', method: 'GET' },
+      { label: 'HEAD on a GET-only route', name: 'lib.min.js', options: { maxAge: '1y' }, method: 'HEAD', getOnly: true },
+      { label: 'GET on a GET-only route', name: 'font.woff2', method: 'GET', getOnly: true },
+    ];
+    const target = (c: FileCase) => (c.options?.root || c.name === 'relative.js' ? c.name : at(c.name));
+    let express: Server;
+    let fastify: FastifyInstance;
+    const port = () => [(express.address() as AddressInfo).port, (fastify.server.address() as AddressInfo).port];
+    /** The app's middleware (a header it sets), the same on both sides. */
+    const app = (routes: boolean) => {
+      const e = require(EXPRESS[major]);
+      const a = e();
+      a.use((_req: unknown, res: any, next: () => void) => (res.setHeader('X-Middleware', 'set'), next()));
+      if (routes) {
+        const h = (req: any, res: any) => {
+          const c = all[Number(req.params.i)];
+          res.set('X-Handler', 'before');
+          if (c.options) res.sendFile(target(c), c.options);
+          else res.sendFile(target(c));
+        };
+        a.head('/f/:i', h);
+        a.get('/f/:i', h);
+        a.get('/g/:i', h);
+        a.use((err: any, _req: unknown, res: any, _next: unknown) => res.status(err.status || 500).set('Content-Type', 'text/plain; charset=utf-8').end(`error ${err.status} ${err.message}`));
+      }
+      return a;
+    };
+    beforeAll(async () => {
+      for (const [name, text] of Object.entries(files)) {
+        writeFileSync(at(name), text);
+        utimesSync(at(name), new Date(Date.UTC(2024, 0, 2)), new Date(Date.UTC(2024, 0, 2)));
+      }
+      const a = app(true);
+      express = await new Promise<Server>((ok) => {
+        const s = a.listen(0, '127.0.0.1', () => ok(s));
+      });
+      fastify = Fastify();
+      await fastify.register(fastifyExpress, { expressHook: 'preHandler' });
+      fastify.use(expressBridge(app(false)));
+      const h = (request: any, reply: FastifyReply) => {
+        const c = all[Number(request.params.i)];
+        reply.header('X-Handler', 'before');
+        return c.options ? mod.sendFileLikeExpress(reply, target(c), c.options) : mod.sendFileLikeExpress(reply, target(c));
+      };
+      // HEAD before GET, as apps register both: Fastify makes no HEAD route of its own for the GET.
+      fastify.head('/f/:i', h);
+      fastify.get('/f/:i', h);
+      fastify.get('/g/:i', h);
+      fastify.setErrorHandler((err: any, _request, reply) => reply.code(err.status || 500).type('text/plain; charset=utf-8').send(`error ${err.status} ${err.message}`));
+      await fastify.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterAll(async () => {
+      await new Promise((ok) => express.close(ok));
+      await fastify.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it(`on ${all.length} requests, and again with Express's ETag and Last-Modified (304)`, async () => {
+      const out: string[] = [];
+      let notModified = 0;
+      const statuses = new Set<number>();
+      for (const [i, c] of all.entries()) {
+        const [ep, fp] = port();
+        const first = await askFile(ep, i, c, c.headers ?? {});
+        const conditional: Array<Record<string, string>> = [];
+        if (first.headers.etag) conditional.push({ 'if-none-match': first.headers.etag });
+        if (first.headers['last-modified']) conditional.push({ 'if-modified-since': first.headers['last-modified'] });
+        for (const headers of [c.headers ?? {}, ...conditional]) {
+          const e = await askFile(ep, i, c, headers);
+          const f = await askFile(fp, i, c, headers);
+          if (e.status === 304) notModified++;
+          statuses.add(e.status);
+          if (JSON.stringify(e) !== JSON.stringify(f)) out.push(`${c.label} ${JSON.stringify(headers)}\n  express ${JSON.stringify(e)}\n  fastify ${JSON.stringify(f)}`);
+        }
+      }
+      expect(out).toEqual([]);
+      expect(notModified).toBeGreaterThanOrEqual(4);
+      // The comparison met the file, its ranges, the 416, the errors and Express's throw.
+      expect([...statuses].sort()).toEqual([200, 206, 304, 404, 416, 500]);
+    });
+
+    it("a directory: Express goes on to its 404; the moved route's error handler gets a 404 error (a documented limit)", async () => {
+      const [, fp] = port();
+      const c: FileCase = { label: 'a directory', name: '', method: 'GET' };
+      all.push({ ...c, name: 'sub' });
+      mkdirSync(at('sub'), { recursive: true });
+      const f = await askFile(fp, all.length - 1, all[all.length - 1], {});
+      expect([f.status, Buffer.from(f.body, 'hex').toString()]).toEqual([404, 'error 404 Not Found']);
     });
   });
 }

@@ -144,8 +144,10 @@ const MEMBERS: Record<string, ApiEntry> = Object.fromEntries(
  * Why the rewrite refuses a catalogued member it has no converter for, from the row: the plugins
  * its Fastify form needs when the plugins stage brings them (`res.cookie needs @fastify/cookie,
  * which the plugins stage registers`), else that no codemod form exists, with the difference.
+ * `stage` is the stage the refused form waits for when it is not the row's (a row of the routes
+ * stage whose form holds on moved routes only: res.sendFile elsewhere waits for @fastify/static).
  */
-export function noFormReason(entry: ApiEntry): Refusal {
-  if (entry.stage === 'plugins' && entry.requires?.length) return { refuse: `${entry.api} needs ${entry.requires.join(', ')}, which the plugins stage registers`, waitsFor: 'plugins' };
+export function noFormReason(entry: ApiEntry, stage: ApiEntry['stage'] = entry.stage): Refusal {
+  if (stage === 'plugins' && entry.requires?.length) return { refuse: `${entry.api} needs ${entry.requires.join(', ')}, which the plugins stage registers`, waitsFor: 'plugins' };
   return { refuse: entry.difference ? `${entry.api} has no exact Fastify form (${entry.fastify}): ${entry.difference}` : `${entry.api} becomes ${entry.fastify}, which this codemod does not write yet` };
 }

@@ -316,6 +316,19 @@ function cookie(name: 'cookieLikeExpress' | 'clearCookieLikeExpress', api: strin
   };
 }
 
+/**
+ * `res.sendFile(path[, options])` without a callback → `sendFileLikeExpress(reply, path[, options])`
+ * on a moved route: Express's own sendFile on Express's response (fastify-like-express module).
+ * Options must be an object literal (a name could hold the callback). A directory, where Express
+ * went on with next(), gives the error handler a 404 error: delta `send-file-directory`. Elsewhere,
+ * and with a callback, it waits for the plugins stage (@fastify/static), as the catalogue row says.
+ */
+function sendFile(args: Expr[], ctx: FormContext): FormResult {
+  const row = memberRow('res', 'sendFile')!;
+  if (args.length < 1 || args.length > 2 || args.some((a) => a.type === 'SpreadElement') || (args.length === 2 && args[1].type !== 'ObjectExpression')) return noFormReason(row, 'plugins');
+  return ctx.fastifyRoute ? { steps: [{ likeExpress: 'sendFileLikeExpress', args }], deltas: ['send-file-directory'] } : noFormReason(row, 'plugins');
+}
+
 /** `res.locals` on a moved route: the object Express's middleware filled, on the raw response. */
 function locals(_args: Expr[], ctx: FormContext): FormResult {
   if (!ctx.bridged) return refuse('res.locals is filled by Express middleware; it has no Fastify counterpart until that middleware moves');
@@ -351,6 +364,7 @@ export const REPLY_CONVERTERS: Readonly<Record<string, Convert>> = {
   'res.cookie': cookie('cookieLikeExpress', 'res.cookie', [2, 3]),
   'res.clearCookie': cookie('clearCookieLikeExpress', 'res.clearCookie', [1, 2]),
   'res.locals': locals,
+  'res.sendFile': sendFile,
 };
 
 /** The catalogue row of `res.<member>` when it has a `shape` (the members the rewrite reads), else undefined. */

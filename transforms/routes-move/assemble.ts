@@ -268,7 +268,7 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     if (errors?.rewrite) add(errors.rewrite.file, { kind: 'rewrite', fn: anchorOf(errors.rewrite.fn), options: errors.rewrite.options, module: moduleOf(ctx, errors.rewrite.file) });
     // The file that starts the app hands its plugin to buildFastify; the server module imports the others (start-file.ts);
     // a registrar that stays hands the plugin at its end over when it runs (registrars.ts nestedOf).
-    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer) } : undefined;
+    const nested = p.nested ? { fn: p.nested.fn, receiver: p.nested.receiver, specifier: importSpecifier(p.file, { file: target.file, module, typescript: target.typescript }, importer), ...(p.nested.inLoop ? { inLoop: p.nested.inLoop } : {}) } : undefined;
     const handed = !nested && startsApp(ctx, p.file);
     add(p.file, { kind: 'plugin', name, of: ownerLabel(ctx.inventory, p.owner), module, typescript: isTypeScript(p.file), routes: p.routes, adapters, ...withImport(likeExpressImport(ctx, target, p.file, p.likeExpress)), ...(errors ? { errorHandler: errors.handler } : {}), ...(handed ? { handed } : {}), ...(nested ? { nested } : {}) });
     // How the project writes relative specifiers, read from the server module and the entry (a module the shim wrote has none of its own).
@@ -341,7 +341,7 @@ const ASYNC_REJECTION = FRAMEWORK_DEFAULTS['async-rejection'];
  * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
  * res.send, which keeps it), the redirect body when a moved handler redirects, the rejections of
  * async handlers and native hooks in an Express 4 app (`async-rejection`, read-route.ts,
- * native-hooks.ts), and OPTIONS when a
+ * native-hooks.ts), a directory given to res.sendFile when one sends files, and OPTIONS when a
  * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
  * hands over, from its registration.
  */
@@ -354,6 +354,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolea
   ];
   if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
   if (ids.has('async-rejection')) out.push({ text: `${ASYNC_REJECTION.title} (async handlers and hooks, generators co.wrap runs, on the moved routes): ${ASYNC_REJECTION.express} ${ASYNC_REJECTION.fastify} ${ASYNC_REJECTION.fix}`, restoredByParityExpress: false });
+  if (ids.has('send-file-directory')) out.push({ text: "res.sendFile on the moved routes runs Express's own (headers, ranges, 304 and errors as before), but a path that names a directory, where Express went on to its next route or 404, gives the error handler a 404 error.", restoredByParityExpress: false });
   if (unregistered) out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
 }

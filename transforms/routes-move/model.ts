@@ -136,11 +136,12 @@ export interface PluginEntry {
   /** The file starts the app and hands the plugin to buildFastify (start-file.ts): it is not exported. */
   handed?: boolean;
   /**
-   * The plugin is defined at the end of a registrar that stays (registrars.ts nestedOf), which hands it
+   * The plugin is defined at the end of a registrar that stays (registrars.ts nestedOf), or of the body of
+   * a loop that stays (`inLoop`, route-table.ts LoopStays: `fn` is the loop), which hands it
    * over when it runs: `handRoutes(<receiver>, function <name>(fastify) {…})`, `handRoutes`
    * imported from the server module (`specifier`).
    */
-  nested?: { fn: Anchor; receiver: string; specifier: string };
+  nested?: { fn: Anchor; receiver: string; specifier: string; inLoop?: true };
 }
 
 /** A route that stays on Express: a `// TODO(migrate): …` above its registration (an older one of this step replaced). */

@@ -28,7 +28,7 @@ import { arrayChain } from './chains.js';
 import { handOverOf } from './hand-over.js';
 import { inventoryBlockers, laterMiddleware, ownChain } from './route-blockers.js';
 import { adaptedPackageHandler, fallThroughBlocker, NOT_FOUND_AFTER_NEXT } from './package-handler.js';
-import { tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
+import { loopHandOver, tableMiddleware, tableStatementOf, type TableStatement } from './route-table.js';
 import { nestedOf, registrarOf } from './registrars.js';
 import { startFileRefusal } from './start-file.js';
 import { renderReplacedAt, rendersLikeExpress } from './replaced-render.js';
@@ -61,11 +61,13 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   if (!reg) return block({ code: 'route-parse', reason: `${route.registration.file} could not be parsed` }), state;
   // A loop over a route table is the statement that moves (route-table.ts); otherwise the registration itself.
   const inLoop = tableStatementOf(reg.j, reg.root, reg.source, route);
-  const statement = inLoop ?? routeStatementOf(reg.j, reg.root, reg.source, route);
+  // A loop that stays hands its routes over from its end (route-table.ts LoopStays): the registration moves as one of its own.
+  const stays = inLoop && 'stays' in inLoop ? inLoop.stays : null;
+  const statement = (inLoop && !('stays' in inLoop) ? inLoop : null) ?? routeStatementOf(reg.j, reg.root, reg.source, route);
   if ('refuse' in statement) {
     // Its TODO still goes above the statement, when there is one.
     if (statement.statement) state.todoAt = { anchor: anchorOf(statement.statement), key: `${route.registration.file}:${statement.statement.node.loc?.start.line}` };
-    return block({ code: inLoop ? 'route-table-form' : 'route-registration-shape', reason: statement.refuse }), state;
+    return block({ code: inLoop && !stays ? 'route-table-form' : 'route-registration-shape', reason: statement.refuse }), state;
   }
   state.statement = statement;
   state.statementKey = `${route.registration.file}:${statement.lines[0]}`;
@@ -86,8 +88,12 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // A registrar that reads its own variables moves whole; its calls go into the plugins (registrars.ts).
   // One that cannot moves its registrations that read only the module into a plugin at the top of it, as before.
   // Else its registrations on the app that read its variables go into a plugin it hands over when it runs.
-  const registrar = topLevel ? null : registrarOf(ctx, route, parsed, statement);
-  if (registrar && !('refuse' in registrar)) state.registrar = registrar;
+  const registrar = topLevel || stays ? null : registrarOf(ctx, route, parsed, statement);
+  if (stays) {
+    const loopStays = loopHandOver(ctx, route, stays, statement);
+    if ('refuse' in loopStays) block({ code: 'route-table-form', reason: loopStays.refuse });
+    else state.nested = loopStays;
+  } else if (registrar && !('refuse' in registrar)) state.registrar = registrar;
   else if (!topLevel && !usesOnlyModuleScope(reg.j, statement.statement, receivers)) {
     const nested = registrar ? nestedOf(route, parsed, statement) : null;
     if (nested && !('refuse' in nested)) state.nested = nested;
@@ -227,10 +233,14 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   return { reference: text };
 }
 
-/** The comments above a statement as source lines, the TODO(migrate) notes of a former run left out (the route moves, the note goes). */
+/**
+ * The comments above a statement, and one after it on its last line (`app.head(url, h); // for
+ * proxies`, which goes above the route), as source lines; the TODO(migrate) notes of a former run
+ * left out (the route moves, the note goes).
+ */
 function leadingComments(node: Node): string[] {
   return ((node.comments ?? []) as Node[])
-    .filter((c) => c.leading && !String(c.value).includes('TODO(migrate)'))
+    .filter((c) => (c.leading || (c.trailing && c.type === 'CommentLine' && c.loc?.start.line === node.loc?.end.line)) && !String(c.value).includes('TODO(migrate)'))
     .flatMap((c) => (c.type === 'CommentLine' ? [`//${c.value}`] : `/*${c.value}*/`.split('\n').map((l) => l.trim().replace(/^\*/, ' *'))));
 }
 

@@ -266,6 +266,8 @@ export interface NestedRead {
   fn: Anchor;
   /** The app as the registrar names it (`app`): what the plugin is handed over for. */
   receiver: string;
+  /** `fn` is a loop that stays (route-table.ts LoopStays): the plugin is handed over at the end of its body. */
+  inLoop?: true;
 }
 
 /**

@@ -12,10 +12,12 @@
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Route } from '../../analyzer/model.js';
-import { findByAnchor, notFound } from '../lib/anchor.js';
+import { anchorOf, findByAnchor, notFound } from '../lib/anchor.js';
 import { pathsOfType, startsAt, type Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
+import type { PlanContext } from '../model.js';
 import type { PluginLoop } from './model.js';
+import type { NestedRead } from './registrars.js';
 import { fastifyPaths } from './paths.js';
 import { ownChain } from './route-blockers.js';
 
@@ -30,11 +32,24 @@ export interface TableStatement extends RouteStatement {
 }
 
 /**
- * The loop that registers `route` (from `root`, parsed from `source`), when its registration sits in
- * one: the loop as its statement, or why that loop cannot move whole. Null when the registration is
- * not in a loop (lib/route-statement.ts reads it).
+ * A loop that does more than register (`for (const [url, file] of assets) { if (exists(…)) throw …;
+ * const h = …; app.head(url, h); app.get(url, h); hash(url); }`): moved whole, its other statements
+ * would run when Fastify loads the plugin. It stays where it is, running when it ran, and each
+ * registration of it (a statement of its body) goes into a plugin defined at the end of its body,
+ * closing over the iteration's bindings, which it hands to the server module on every iteration
+ * (`handRoutes(app, async function …(fastify) {…})`, server-module/handed-routes.ts; read-route.ts
+ * gives the route its plugin). The registration, read as a statement of its own, moves as any other.
  */
-export function tableStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'registration'>): TableStatement | { refuse: string; statement?: ASTPath<Node> } | null {
+export interface LoopStays {
+  stays: ASTPath<Node>;
+}
+
+/**
+ * The loop that registers `route` (from `root`, parsed from `source`), when its registration sits in
+ * one: the loop as its statement, the loop that stays and hands its routes over (LoopStays), or why
+ * neither can be. Null when the registration is not in a loop (lib/route-statement.ts reads it).
+ */
+export function tableStatementOf(j: JSCodeshift, root: Collection, source: string, route: Pick<Route, 'registration'>): TableStatement | LoopStays | { refuse: string; statement?: ASTPath<Node> } | null {
   const call = pathsOfType(j, root, 'CallExpression').find((p) => p.node.loc?.start.line === route.registration.line && startsAt(p.node, route.registration, source) && isRegistrationCall(p.node));
   if (!call) return null;
   const loop = loopAround(call);
@@ -43,7 +58,11 @@ export function tableStatementOf(j: JSCodeshift, root: Collection, source: strin
   const args: Node[] = call.node.arguments;
   if (args.length < 2 || args[0].type === 'SpreadElement' || args[args.length - 1].type === 'SpreadElement') return refuse('its registration in a loop has a spread path or handler, or too few arguments');
   const busy = loop.others.find((s) => !isPlainDeclaration(j, s));
-  if (busy) return refuse(`its loop also runs \`${j(busy).toSource().split('\n')[0].slice(0, 60)}\`, which would run on Fastify, when it loads the plugin, if the loop moved whole`);
+  if (busy) {
+    // The loop stays and runs as before; its registrations are handed over from it (LoopStays).
+    const stays = whyLoopCannotHandOver(j, loop, call);
+    return stays ? refuse(`its loop also runs \`${j(busy).toSource().split('\n')[0].slice(0, 60)}\`, which would run on Fastify, when it loads the plugin, if the loop moved whole; and it cannot stay and hand its routes over: ${stays}`) : { stays: loop.statement };
+  }
   const collection = loop.collection;
   if (collection.type !== 'Identifier' && collection.type !== 'ArrayExpression') return refuse(`its loop goes over \`${j(collection).toSource()}\`, which would be evaluated again when Fastify loads the plugin; loop over a table (an array of routes)`);
   const table = collection.type === 'Identifier' ? tableBinding(j, root, loop.statement, collection.name) : { range: [(collection as Node).start, (collection as Node).end] as [number, number] };
@@ -58,6 +77,92 @@ export function tableStatementOf(j: JSCodeshift, root: Collection, source: strin
     methods: [{ method: method ?? '', middleware: args.slice(1, -1), handler: call.get('arguments', args.length - 1) }],
     table: { call, ...(table.range ? { range: table.range } : {}) },
   };
+}
+
+/**
+ * Why the loop around `call` cannot stay and hand its registration over from the end of its body,
+ * or null when it can: the loop is a statement at the top of its module (a loop inside a function
+ * runs when that function runs, which nothing hands over yet); the registration is a statement of
+ * the loop's body; nothing in the body skips its end (`continue`, `break`, `return`), where the
+ * plugin is handed over; and what the registration reads from the loop when it runs (its path, its
+ * handler and middleware expressions; not what the functions it is given read when called) is the
+ * same when Fastify loads the plugin as when the loop ran: a `const` of the iteration (a `let` or a
+ * parameter assigned in the loop, or a `var`, which every iteration shares, would be read as it is
+ * later).
+ */
+function whyLoopCannotHandOver(j: JSCodeshift, loop: Loop, call: ASTPath<Node>): string | null {
+  if (loop.statement.parent.node.type !== 'Program') return 'the loop is not at the top of its module';
+  const own = call.parent;
+  const body = own.parent;
+  if (own.node.type !== 'ExpressionStatement' || body.node.type !== 'BlockStatement' || own.node.expression !== call.node) return 'its registration is not a statement of the loop\'s body';
+  const outsideFunctions = (p: ASTPath<Node>) => {
+    for (let q: ASTPath<Node> | null = p.parent; q && q !== body; q = q.parent) if (/Function/.test(q.node.type)) return false;
+    return true;
+  };
+  const skip = ['ContinueStatement', 'BreakStatement', 'ReturnStatement'].flatMap((type) => j(body).find(j[type as 'ContinueStatement']).filter(outsideFunctions).paths())[0];
+  // (No line number: the TODO above the loop moves it, and a second run must write the same words.)
+  if (skip) return `its body has \`${j(skip).toSource()}\`, which would skip the end of the body, where its routes are handed over`;
+  // The bindings of the loop: its head's (or the forEach callback's parameters) and its body's.
+  const bindings = new Map<string, string>();
+  const head: Node = loop.statement.node.type === 'ForOfStatement' ? loop.statement.node.left : null;
+  if (head?.type === 'VariableDeclaration') for (const d of head.declarations) for (const name of patternNames(d.id)) bindings.set(name, head.kind);
+  if (!head) for (const param of (body.parent.node.params ?? []) as Node[]) for (const name of patternNames(param)) bindings.set(name, 'param');
+  for (const st of body.node.body as Node[]) if (st.type === 'VariableDeclaration') for (const d of st.declarations) for (const name of patternNames(d.id)) bindings.set(name, st.kind);
+  const assigned = new Set<string>();
+  j(loop.statement).find(j.AssignmentExpression).forEach((p) => j(p.get('left')).find(j.Identifier).forEach((q) => void assigned.add(q.node.name)));
+  j(loop.statement).find(j.AssignmentExpression, { left: { type: 'Identifier' } }).forEach((p) => void assigned.add((p.node.left as Node).name));
+  j(loop.statement).find(j.UpdateExpression, { argument: { type: 'Identifier' } }).forEach((p) => void assigned.add((p.node.argument as Node).name));
+  // Read when the registration runs: not inside a function it is given (a handler reads its closure when it is called, on either side).
+  const whenRegistered = (p: ASTPath<Node>) => {
+    for (let q: ASTPath<Node> | null = p.parent; q && q !== call; q = q.parent) if (/Function/.test(q.node.type)) return false;
+    return true;
+  };
+  const read = j(call)
+    .find(j.Identifier)
+    .filter((p) => whenRegistered(p) && bindings.has(p.node.name) && !(p.parent.node.type === 'MemberExpression' && p.parent.node.property === p.node && !p.parent.node.computed) && !(p.parent.node.type === 'ObjectProperty' && p.parent.node.key === p.node && !p.parent.node.computed))
+    .nodes()
+    .map((n) => n.name as string);
+  const changing = read.find((name) => bindings.get(name) === 'var' || (bindings.get(name) !== 'const' && assigned.has(name)));
+  if (changing) return `its registration reads ${changing}, ${bindings.get(changing) === 'var' ? 'a `var` every iteration shares' : 'which the loop assigns'}, and would read it as it is when Fastify loads the plugin`;
+  return null;
+}
+
+/** The names a binding pattern declares (`x`, `[a, b]`, `{ a, b: c, ...rest }`, `x = 1`). */
+function patternNames(n: Node): string[] {
+  if (!n) return [];
+  switch (n.type) {
+    case 'Identifier':
+      return [n.name];
+    case 'ArrayPattern':
+      return (n.elements as Node[]).flatMap(patternNames);
+    case 'ObjectPattern':
+      return (n.properties as Node[]).flatMap((p) => patternNames(p.type === 'RestElement' ? p.argument : p.value));
+    case 'AssignmentPattern':
+      return patternNames(n.left);
+    case 'RestElement':
+      return patternNames(n.argument);
+    default:
+      return [];
+  }
+}
+
+/**
+ * How the routes of a loop that stays reach Fastify (LoopStays), for `route` registered by
+ * `statement` in `loop`: in a plugin handed over for the app at the end of the loop's body
+ * (registrars.ts NestedRead, `inLoop`). Only on the app itself (a router's plugin would need its
+ * mount path, which nothing knows at run time), and only when the routes the loop makes at that
+ * registration differ by method and path (Express answers a repeated one with the first; Fastify
+ * refuses to start on a duplicate route).
+ */
+export function loopHandOver(ctx: PlanContext, route: Route, loop: ASTPath<Node>, statement: RouteStatement): NestedRead | { refuse: string } {
+  if (route.ownerId !== route.appId) return { refuse: 'its loop stays on Express (it does more than register), and it registers on a router, whose mount path a plugin the loop hands over when it runs could not know' };
+  const at = route.registration;
+  const same = ctx.inventory.routes.filter((r) => r.registration.file === at.file && r.registration.line === at.line && r.registration.column === at.column);
+  const keys = same.map((r) => `${r.method} ${r.path.full}`);
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice) return { refuse: `its loop registers ${twice} more than once: Express answers with the first, Fastify would not start` };
+  const start = loop.node.loc?.start;
+  return { key: `${at.file}:${start?.line}:${(start?.column ?? 0) + 1}`, file: at.file, fn: anchorOf(loop), receiver: statement.receiver, inLoop: true };
 }
 
 /** `X[expr](…)` or `X.get(…)` (an Express verb) on an identifier. */

@@ -19,7 +19,7 @@ import { addImport, importedSpecifiers, removeUnusedImport } from '../lib/import
 import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
 import { addTodo } from '../lib/todo.js';
-import { functionPaths, jFor, pathsOfType, type Node } from '../lib/ast.js';
+import { functionPaths, jFor, pathsOfType, statementPaths, type Node } from '../lib/ast.js';
 import type { TypeImport } from '../handler-rewrite/types.js';
 import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-imports.js';
 import { hooksModule, lacksChains, withChains, withHandOver, withNotFound } from '../server-module/hooks-template.js';
@@ -181,7 +181,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const locals = new Map([...adapters].map(([name, p]) => [name, addImport(j, root, { specifier: p.adapters!.specifier, form: { kind: 'named', name }, local: name, module: p.module }, style.quote)]));
   handOverName = locals.get('movedToFastify') ?? 'movedToFastify';
   // A registrar that stays hands its plugin over through the server module (server-module/handed-routes.ts).
-  const handing = plugins.find((p) => p.nested && !importedSpecifiers(j, root).has(p.nested.specifier));
+  // (The file that starts the app imports the server module already, for buildFastify: handRoutes joins that import.)
+  const handing = plugins.find((p) => p.nested && !importsName(j, root, HAND_ROUTES));
   if (handing) addImport(j, root, { specifier: handing.nested!.specifier, form: { kind: 'named', name: HAND_ROUTES }, local: HAND_ROUTES, module: handing.module }, style.quote);
   let changed = needed.size > 0 || adapters.size > 0 || likeAdded || !!handing;
   for (const step of steps) changed = step() || changed;
@@ -256,6 +257,15 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   return true;
 }
 
+/** Whether the file imports `name` (`import { name } from …`, `const { name } = require(…)`). */
+function importsName(j: JSCodeshift, root: Collection, name: string): boolean {
+  if (root.find(j.ImportSpecifier, { imported: { name } }).size()) return true;
+  return root
+    .find(j.VariableDeclarator, { init: { type: 'CallExpression', callee: { type: 'Identifier', name: 'require' } } })
+    .filter((d) => d.node.id.type === 'ObjectPattern' && (d.node.id.properties as Node[]).some((p) => p.key?.name === name))
+    .size() > 0;
+}
+
 /**
  * The plugin of a registrar that stays (registrars.ts nestedOf), defined at its end (before a final
  * `return`) and handed over when it runs: `handRoutes(app, function <name>(fastify) {…});`.
@@ -263,15 +273,21 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
  */
 function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, lines: string[]): void {
   const nested = plugin.nested!;
-  const fn = findByAnchor(functionPaths(j, root), nested.fn) ?? notFound(plugin.name, 'the registrar to hand its routes over from', nested.fn);
+  const fn = nested.inLoop
+    ? (findByAnchor(statementPaths(j, root), nested.fn) ?? notFound(plugin.name, 'the loop to hand its routes over from', nested.fn))
+    : (findByAnchor(functionPaths(j, root), nested.fn) ?? notFound(plugin.name, 'the registrar to hand its routes over from', nested.fn));
   const param = plugin.typescript ? 'fastify: FastifyInstance' : 'fastify';
   const text = [
-    `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
+    nested.inLoop
+      ? `// Its routes, on Fastify (\`migrate run --stage routes\`): handed to the server on each pass of the loop, which stays.`
+      : `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
     `${HAND_ROUTES}(${nested.receiver}, function ${plugin.name}(${param}) {`,
     ...lines.map((l) => (l ? `  ${l}` : '')),
     '});',
   ].join('\n');
-  const body: Node[] = fn.node.body.body;
+  // A loop's body: `for (…) {…}`, or the block of the callback of `table.forEach(…)`.
+  const holder = nested.inLoop ? (fn.node.type === 'ForOfStatement' ? fn.node : fn.node.expression.arguments[0]) : fn.node;
+  const body: Node[] = holder.body.body;
   const last = body[body.length - 1];
   body.splice(last?.type === 'ReturnStatement' ? body.length - 1 : body.length, 0, ...j(text).find(j.Program).paths()[0].node.body);
 }

@@ -27,13 +27,13 @@ export interface LikeExpressFacts {
 }
 
 /** The functions the module exports, which the handler rewrite calls (reply-forms.ts), each `(reply, …Express's arguments)`, returning the reply. */
-export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'clearCookieLikeExpress', 'cookieLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
+export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'clearCookieLikeExpress', 'cookieLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendFileLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
 
 /** A function of the module. */
 export type LikeExpressFunction = (typeof LIKE_EXPRESS_FUNCTIONS)[number];
 
 /** The Express method each reply function runs on the stand-in (RAW_METHODS run on Express's response itself; the others are route hooks: routeHooks). */
-const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildcardLikeExpress' | keyof typeof RAW_METHODS>, { method: string; params: string[]; doc: string }> = {
+const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildcardLikeExpress' | 'sendFileLikeExpress' | keyof typeof RAW_METHODS>, { method: string; params: string[]; doc: string }> = {
   appendLikeExpress: { method: 'append', params: ['field: string', 'value: unknown'], doc: "Express's `res.append(field, value)`: the value after the header's, written as res.set writes it." },
   jsonLikeExpress: { method: 'json', params: ['body?: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
   linksLikeExpress: { method: 'links', params: ['links: Record<string, string | string[]>'], doc: "Express's `res.links(links)`: the Link header, after the one set before." },
@@ -124,10 +124,46 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
     '}',
     ...functions,
     ...rawFunctions,
+    ...sendFile(t, exported, reply),
     ...routeHooks(t, exported),
     ...(facts.module === 'commonjs' && !ts ? ['', `module.exports = { ${LIKE_EXPRESS_FUNCTIONS.join(', ')} };`] : []),
   ];
   return restyle(lines, DEFAULT_STYLE);
+}
+
+/**
+ * Express's own `res.sendFile(path[, options])` (the send package, as the app's Express version
+ * calls it: Cache-Control with `maxAge`, ETag, Last-Modified, Accept-Ranges, the type of the
+ * extension, HEAD, conditional GET's 304, ranges and 416, 412), written by Express on its own
+ * response, which `reply.raw` is after the bridge; Fastify's response listeners (logging,
+ * onResponse) see it finish. Express's answer without a callback, kept: a write error or an aborted
+ * request is dropped; any other error goes to the error handler (`next(err)` in Express:
+ * `reply.send(err)` here), or ends the socket once the headers are out (Express's final handler).
+ * A path that names a directory is Express's `next()` — its next route or its 404 —, which a route
+ * Fastify matched cannot reach: its error handler gets a 404 error instead (docs/stages/routes.md,
+ * Limits). Headers the reply holds go on Express's response first, where send keeps them.
+ * Checked at run time against Express 4 and 5 (test/transforms/like-express.test.ts).
+ */
+function sendFile(t: (annotation: string) => string, exported: string, reply: string): string[] {
+  return [
+    '',
+    '/**',
+    " * Express's `res.sendFile(path, options)`: the file, answered by Express's own (the send package) on",
+    " * Express's response; its errors go to the error handler as Express's went to next. Returns the reply,",
+    ' * which an async handler returns (Fastify waits for the answer).',
+    ' */',
+    `${exported}function sendFileLikeExpress(reply${reply}, path${t(': string')}, options${t('?: Record<string, unknown>')})${t(': FastifyReply<any>')} {`,
+    `  const res = reply.raw${t(' as any')};`,
+    `  const held = reply.getHeaders()${t(' as Record<string, any>')};`,
+    '  for (const name of Object.keys(held)) if (held[name] !== undefined) res.setHeader(name, held[name]);',
+    `  res.sendFile(path, options || {}, (err${t('?: any')}) => {`,
+    "    if (!err || err.code === 'ECONNABORTED' || err.syscall === 'write') return;",
+    '    if (res.headersSent) return void res.req.socket.destroy();',
+    "    reply.send(err.code === 'EISDIR' ? Object.assign(new Error('Not Found'), { status: 404, statusCode: 404, expose: true }) : err);",
+    '  });',
+    '  return reply;',
+    '}',
+  ];
 }
 
 /**
