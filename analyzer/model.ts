@@ -290,6 +290,25 @@ export interface ApiUse {
   as?: 'tested' | 'dereferenced';
 }
 
+/**
+ * `req` handed on as a value to a project function (issue 17): `sendMail({ mailOptions, req })`,
+ * `audit(req)`, `const mail = { req }; send(mail)` (analyzer/request-hand-offs.ts). The routes
+ * stage hands such a function Express's own request (`request.raw`) on a moved route when every
+ * member it reads is one Express's request holds there as on the Express route.
+ */
+export interface RequestHandOff {
+  /** Where `req` is handed on (the identifier: an argument, or a property's value). */
+  location: Location;
+  /** The callee as written (`nodemailerConfig.sendMail`). */
+  callee: string;
+  /** Where the callee is defined. */
+  definition: Location;
+  /** The members the callee uses on the request (`settings.req.flash(…)`: `flash`, called), in source order. */
+  reads: Array<{ member: string; location: Location; call?: true; write?: true }>;
+  /** Set when the callee does more with it than use its members (hands it on, returns it, stores it): what it reads is not known. */
+  opaque?: string;
+}
+
 export interface Route {
   id: string;
   framework: Framework;
@@ -323,9 +342,11 @@ export interface Route {
   /**
    * `req.*`, `res.*` and `next(…)` uses in the handler's own body and the helpers it calls (first
    * use of each; writes apart); `calls`: package middleware the handler or the route's own
-   * middleware runs itself (`upload.single('f')(req, res, cb)`), as `callee [package]`.
+   * middleware runs itself (`upload.single('f')(req, res, cb)`), as `callee [package]`;
+   * `handOffs`: where the handler (or a helper it passes `req` to) hands `req` on as a value to a
+   * project function, with what that function reads of it.
    */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[]; handOffs?: RequestHandOff[] };
   /** Conditions the registration sits under, as source text (`if (dev)`). */
   conditions: string[];
   /** Position in the flattened routing tree of its app (0-based); first match wins. */
@@ -505,9 +526,9 @@ export interface Middleware {
   /**
    * `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package
    * middleware); `calls` lists middleware it runs itself (`lusca.csrf()(req, res, next)`), as
-   * `callee [package]` when the callee comes from a package.
+   * `callee [package]` when the callee comes from a package; `handOffs` as a route's.
    */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[]; handOffs?: RequestHandOff[] };
 }
 
 export interface ErrorHandler {

@@ -21,6 +21,7 @@ import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
 import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
+import { requestHandOffsIn } from './request-hand-offs.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
@@ -151,7 +152,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
 /** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */
 function inlineHandler(ctx: PlanContext, state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
   const file = state.route.registration.file;
-  const own = { ...options, typescript: isTypeScript(file) };
+  const own = { ...options, typescript: isTypeScript(file), ...requestHandOffsIn(ctx, state.route, file) };
   const { rewrite, helpers } = withHelpers(ctx, state, file, reg, handler, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
@@ -174,7 +175,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   if (!text || !def || !defFile || !fn) return block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' }), null;
   // `users.list.bind(users)`: `this` stays the controller on Fastify.
   const bound = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.name === 'bind' && node.arguments.length === 1;
-  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}) };
+  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}), ...requestHandOffsIn(ctx, route, def.file) };
   const { rewrite, helpers } = withHelpers(ctx, state, def.file, defFile, fn, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
