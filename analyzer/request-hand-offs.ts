@@ -127,7 +127,9 @@ function memberReads(fn: ts.Node, name: string, text: Text, locate: Locate, own:
 /** `value.<member>` at `value` (the request): the member, whether it is called or written; else why not. */
 function memberRead(value: ts.Expression, text: Text, locate: Locate): RequestHandOff['reads'][number] | { opaque: string } {
   const access = value.parent;
-  if (!ts.isPropertyAccessExpression(access) || access.expression !== value) return { opaque: `uses it as a value (\`${snippet(access, text)}\`)` };
+  // In an object literal (`{ req }`), the literal is what a reader recognises.
+  const shown = ts.isShorthandPropertyAssignment(access) || ts.isPropertyAssignment(access) ? access.parent : access;
+  if (!ts.isPropertyAccessExpression(access) || access.expression !== value) return { opaque: `uses it as a value (\`${snippet(shown, text)}\`)` };
   const call = ts.isCallExpression(access.parent) && access.parent.expression === access;
   return { member: access.name.text, location: locate(access), ...(call ? { call: true as const } : {}), ...(isWritten(access) ? { write: true as const } : {}) };
 }
