@@ -53,6 +53,7 @@ const MOVED: Record<string, [number, number]> = {
   'registrar-ts': [2, 2],
   'render-replaced': [3, 3],
   'request-hand-off': [2, 4],
+  'request-hand-off-ts': [1, 1],
   'router-error-chain': [0, 1],
   'send-like-express': [3, 3],
   'send-like-express-ts': [3, 3],
