@@ -92,6 +92,8 @@ function readsOf(callee: FunctionNode, carrier: Carrier, text: Text, locate: Loc
   const node = callee.compilerNode as ts.SignatureDeclaration;
   const param = node.parameters[carrier.index];
   if (!param) return { reads: [], opaque: 'takes no parameter at that position' };
+  // `arguments[0]` reaches the request past the parameter.
+  if (descendants(node, (c): c is ts.Identifier => ts.isIdentifier(c) && c.text === 'arguments').length) return { reads: [], opaque: 'reads `arguments`' };
   if (carrier.key === null) return ts.isIdentifier(param.name) ? memberReads(node, param.name.text, text, locate, param.name) : { reads: [], opaque: 'destructures the parameter that receives it' };
   if (ts.isObjectBindingPattern(param.name)) {
     const element = param.name.elements.find((e) => text(e.propertyName ?? e.name) === carrier.key);

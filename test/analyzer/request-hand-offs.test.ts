@@ -10,6 +10,7 @@ const MAIL = [
   'exports.keep = (settings) => { list.push(settings.req); };',
   'exports.whole = (settings) => log(settings);',
   'exports.direct = (r) => { r.user.seen = true; };',
+  'exports.args = function (settings) { return arguments[0].req.params; };',
   'const list = []; function log() {}',
   '',
 ].join('\n');
@@ -40,7 +41,11 @@ describe('request hand-offs', () => {
   });
 
   it('is opaque when the callee hands the request or the object that holds it on', async () => {
-    expect(await handOffs('(req, res) => { mail.keep({ req }); mail.whole({ req }); res.end(); }')).toEqual(['app.js:4:48 mail.keep → uses it as a value (`list.push(settings.req)`)', 'app.js:4:69 mail.whole → uses the object that holds it as a value (`log(settings)`)']);
+    expect(await handOffs('(req, res) => { mail.keep({ req }); mail.whole({ req }); mail.args({ req }); res.end(); }')).toEqual([
+      'app.js:4:48 mail.keep → uses it as a value (`list.push(settings.req)`)',
+      'app.js:4:69 mail.whole → uses the object that holds it as a value (`log(settings)`)',
+      'app.js:4:89 mail.args → reads `arguments`',
+    ]);
   });
 
   it("records a helper's own hand-off, and counts the callee's reads as the route's usage", async () => {
