@@ -38,6 +38,7 @@ const MOVED: Record<string, [number, number]> = {
   'later-middleware': [2, 2],
   'later-route-stays': [5, 5],
   'middleware-array': [4, 4],
+  'method-override-header': [5, 5],
   'mounted-twice': [4, 4],
   'object-controller': [2, 4],
   'only-one-router': [2, 2],

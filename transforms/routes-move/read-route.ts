@@ -21,6 +21,7 @@ import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
 import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
+import { methodOverrideRefusedFor } from './method-override.js';
 import { requestHandOffsIn } from './request-hand-offs.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
@@ -78,6 +79,9 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // A table's loop moves whole: it has no single registration to leave in Express as a hand-over.
   else if (handOver && table) block({ code: 'route-table-form', reason: 'Express layers registered after its table may run for its URLs, and a hand-over is made for a registration of its own, not for a loop over a table' });
   else state.handOver = handOver;
+  // The app's method-override is applied in the generated listener (method-override.ts): the module must have the shim's listener and bridge.
+  const overrideRefused = methodOverrideRefusedFor(ctx, route, target, parsed);
+  if (overrideRefused) block({ code: 'route-finding', reason: overrideRefused });
   const registration = table ? table.methods[0] : statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = table ? table.statement.parent.node.type === 'Program' : (route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program');
