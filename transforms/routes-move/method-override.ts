@@ -12,16 +12,10 @@ import type { Inventory, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
-import { methodOverrideRefusal } from '../server-module/method-override.js';
+import { methodOverrideRefusal, type MethodOverride } from '../server-module/method-override.js';
 import type { GeneratedModule } from '../server-module/locate.js';
 
-/** The override the listener applies: the header (lower-cased, as Node keys it), the methods it applies to, where the app registers it. */
-export interface MethodOverride {
-  header: string;
-  methods: string[];
-  /** `src/config/express.js:31`, for the generated comment. */
-  at: string;
-}
+export type { MethodOverride };
 
 /**
  * The app's method override when the listener can apply it as Express does; `{ refuse }` saying

@@ -10,10 +10,17 @@
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
-import type { MethodOverride } from '../routes-move/method-override.js';
 import { bridgeCall, calls, statements } from './hand-over.js';
 
 type Quote = 'single' | 'double';
+
+/** The override the listener applies: the header (lower-cased, as Node keys it), the methods it applies to, where the app registers it. */
+export interface MethodOverride {
+  header: string;
+  methods: string[];
+  /** `src/config/express.js:31`, for the generated comment. */
+  at: string;
+}
 
 const OVERRIDE = 'overrideMethodForRouting';
 const RESTORE = 'restoreMethodForExpress';
