@@ -284,7 +284,7 @@ export interface ApiUse {
   inCallback?: boolean;
   /** For a call (`res.status(201)`), the source of its first argument, at most 60 characters. */
   arg?: string;
-  /** Set when the use is in a helper the handler calls (`validate(req)`, in any file): the call site in the handler. */
+  /** Set when the use is in a helper the handler calls (`validate(req)`, in any file): the call site in the handler; for a use in a function `req` is handed to as a value (`usage.handOffs`), where it is handed on. */
   via?: Location;
   /** How the value is used when that matters for a rule: `tested` (`!req.body`, `req.body ||`, `== null`), `dereferenced` (`req.body.x`, `const { x } = req.body`). */
   as?: 'tested' | 'dereferenced';
