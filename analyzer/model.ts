@@ -288,10 +288,29 @@ export interface ApiUse {
   inCallback?: boolean;
   /** For a call (`res.status(201)`), the source of its first argument, at most 60 characters. */
   arg?: string;
-  /** Set when the use is in a helper the handler calls (`validate(req)`, in any file): the call site in the handler. */
+  /** Set when the use is in a helper the handler calls (`validate(req)`, in any file): the call site in the handler; for a use in a function `req` is handed to as a value (`usage.handOffs`), where it is handed on. */
   via?: Location;
   /** How the value is used when that matters for a rule: `tested` (`!req.body`, `req.body ||`, `== null`), `dereferenced` (`req.body.x`, `const { x } = req.body`). */
   as?: 'tested' | 'dereferenced';
+}
+
+/**
+ * `req` handed on as a value to a project function (issue 17): `sendMail({ mailOptions, req })`,
+ * `audit(req)`, `const mail = { req }; send(mail)` (analyzer/request-hand-offs.ts). The routes
+ * stage hands such a function Express's own request (`request.raw`) on a moved route when every
+ * member it reads is one Express's request holds there as on the Express route.
+ */
+export interface RequestHandOff {
+  /** Where `req` is handed on (the identifier: an argument, or a property's value). */
+  location: Location;
+  /** The callee as written (`nodemailerConfig.sendMail`). */
+  callee: string;
+  /** Where the callee is defined. */
+  definition: Location;
+  /** The members the callee uses on the request (`settings.req.flash(…)`: `flash`, called), in source order. */
+  reads: Array<{ member: string; location: Location; call?: true; write?: true }>;
+  /** Set when the callee does more with it than use its members (hands it on, returns it, stores it): what it reads is not known. */
+  opaque?: string;
 }
 
 export interface Route {
@@ -327,9 +346,11 @@ export interface Route {
   /**
    * `req.*`, `res.*` and `next(…)` uses in the handler's own body and the helpers it calls (first
    * use of each; writes apart); `calls`: package middleware the handler or the route's own
-   * middleware runs itself (`upload.single('f')(req, res, cb)`), as `callee [package]`.
+   * middleware runs itself (`upload.single('f')(req, res, cb)`), as `callee [package]`;
+   * `handOffs`: where the handler (or a helper it passes `req` to) hands `req` on as a value to a
+   * project function, with what that function reads of it.
    */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[]; handOffs?: RequestHandOff[] };
   /** Conditions the registration sits under, as source text (`if (dev)`). */
   conditions: string[];
   /** Position in the flattened routing tree of its app (0-based); first match wins. */
@@ -509,9 +530,9 @@ export interface Middleware {
   /**
    * `req.*`, `res.*` and `next(…)` uses of a local middleware function (empty for package
    * middleware); `calls` lists middleware it runs itself (`lusca.csrf()(req, res, next)`), as
-   * `callee [package]` when the callee comes from a package.
+   * `callee [package]` when the callee comes from a package; `handOffs` as a route's.
    */
-  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[] };
+  usage: { req: ApiUse[]; res: ApiUse[]; next: ApiUse[]; calls?: ApiUse[]; handOffs?: RequestHandOff[] };
 }
 
 export interface ErrorHandler {

@@ -10,6 +10,8 @@ import type { HelperLookup, FunctionNode } from './helpers.js';
 import type { ApiUse, Location, Route } from './model.js';
 import { importBindingOf } from './bindings.js';
 import { descendants, descendantsWhere, textOf, type Text } from './syntax.js';
+import { FUNCTION_KINDS, isWritten, shadowed } from './scope-walk.js';
+import { requestHandOffs } from './request-hand-offs.js';
 
 /** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
 type Locate = (node: Node | ts.Node) => Location;
@@ -44,6 +46,15 @@ function parameterUses(fn: FunctionNode, locate: Locate, helpers: HelperLookup):
     collectUses(fn, p, prefix, list, locate);
     for (const use of helperUses(fn, p, prefix, locate, helpers, HELPER_DEPTH, new Set([fn]))) if (!list.some((u) => u.api === use.api)) list.push(use);
   });
+  // `req` handed on as a value to a project function: what that function reads counts as the handler's own use, made there.
+  const handOffs = params[0] && params.length <= 3 ? requestHandOffs(fn, params[0], locate, helpers) : [];
+  for (const handOff of handOffs) {
+    for (const read of handOff.reads) {
+      const api = `req.${read.member}`;
+      if (!usage.req.some((u) => u.api === api)) usage.req.push({ api, location: read.location, via: handOff.location, ...(read.write ? { write: true } : {}) });
+    }
+  }
+  if (handOffs.length) usage.handOffs = handOffs;
   const next = params[2];
   if (next && ts.isIdentifier(next.name)) {
     const text = textOf(fn);
@@ -101,7 +112,7 @@ export function usageCache(locate: Locate, helpers: HelperLookup): Usage {
   const usesOf = (fn: FunctionNode) => {
     let usage = known.get(fn);
     if (!usage) known.set(fn, (usage = parameterUses(fn, locate, helpers)));
-    return { req: usage.req.map(copy), res: usage.res.map(copy), next: usage.next.map(copy) };
+    return { req: usage.req.map(copy), res: usage.res.map(copy), next: usage.next.map(copy), ...(usage.handOffs ? { handOffs: structuredClone(usage.handOffs) } : {}) };
   };
   return (e) => usageOf(e, usesOf);
 }
@@ -256,22 +267,6 @@ function usageNodesWhere<T extends ts.Node>(fn: Node, match: (c: ts.Node) => c i
   return nodes.filter(match);
 }
 
-/** Functions, whose parameters and body open a scope (ts-morph's isFunctionLikeDeclaration plus function expressions). */
-const FUNCTION_KINDS = new Set([SyntaxKind.ArrowFunction, SyntaxKind.Constructor, SyntaxKind.FunctionDeclaration, SyntaxKind.FunctionExpression, SyntaxKind.GetAccessor, SyntaxKind.MethodDeclaration, SyntaxKind.SetAccessor]);
-
-/**
- * Whether `name` at `node` is another binding than `fn`'s parameter: a nested function's parameter
- * (`.then((res) => res.json())`) or a variable declared in a block or function between them
- * (`const res = await fetch(url)` in a helper). Syntactic scope walk, no type checker.
- */
-function shadowed(node: ts.Node, fn: ts.Node, name: string, text: Text): boolean {
-  for (let n = node.parent; n && n !== fn; n = n.parent) {
-    if (FUNCTION_KINDS.has(n.kind) && (n as ts.SignatureDeclaration).parameters.some((p) => text(p.name) === name)) return true;
-    if (ts.isBlock(n) && n.statements.some((st) => ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => text(d.name) === name))) return true;
-  }
-  return false;
-}
-
 /** Operators that test presence whatever the other operand: `x.p || d`, `x.p ?? d`, `x.p == null`, `x.p != null`. */
 const PRESENCE_TESTS = new Set([SyntaxKind.BarBarToken, SyntaxKind.QuestionQuestionToken, SyntaxKind.EqualsEqualsToken, SyntaxKind.ExclamationEqualsToken]);
 /** Operators that test presence against `null` or `undefined` only. */
@@ -289,18 +284,6 @@ function valueUse(pa: ts.Node, text: Text): ApiUse['as'] {
   if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === pa) return 'dereferenced';
   if (ts.isVariableDeclaration(parent) && parent.initializer === pa && ts.isObjectBindingPattern(parent.name)) return 'dereferenced';
   return undefined;
-}
-
-/** Assignment operators that write the property on their left. */
-const ASSIGNMENTS = new Set([SyntaxKind.EqualsToken, SyntaxKind.PlusEqualsToken, SyntaxKind.MinusEqualsToken, SyntaxKind.BarBarEqualsToken, SyntaxKind.AmpersandAmpersandEqualsToken, SyntaxKind.QuestionQuestionEqualsToken]);
-
-/** `x.p = …`, `x.p += …`, `x.p.q = …` (a write into the object `x.p`), `delete x.p`. */
-function isWritten(pa: ts.Node): boolean {
-  let node = pa;
-  while ((ts.isPropertyAccessExpression(node.parent) || ts.isElementAccessExpression(node.parent)) && node.parent.expression === node) node = node.parent;
-  const parent = node.parent;
-  if (ts.isBinaryExpression(parent) && parent.left === node) return ASSIGNMENTS.has(parent.operatorToken.kind);
-  return ts.isDeleteExpression(parent);
 }
 
 /**

@@ -108,6 +108,18 @@ export interface MiddlewareEntry {
   /** The methods of the routes it matters for, when not all (method-override: the methods a form is overridden to). */
   affectsMethods?: readonly string[];
   /**
+   * The middleware re-routes a request by changing `req.method` before the app's routes match
+   * (method-override), read from its source (method-override 3.0.0 index.js): called without a
+   * getter it reads the `defaultHeader` header (a getter string starting with `X-` names another
+   * header; any other string is a query key, a function anything), only on requests whose method is
+   * one of `defaultMethods` (the `methods` option), takes the header's first comma-separated value,
+   * trimmed, and makes it the method, upper-cased, when it names a method Node knows (the `methods`
+   * package: `http.METHODS`, compared lower-cased). Fastify routes before any middleware runs, so
+   * the routes stage applies the header form in the generated module's request listener, before
+   * Fastify routes (transforms/routes-move/method-override.ts).
+   */
+  overridesMethod?: { defaultHeader: string; defaultMethods: readonly string[] };
+  /**
    * Routes the Fastify plugin registers itself, as `METHOD path`, `{prefix}` standing for the
    * middleware's mount path: an app route with the same method and path makes Fastify refuse to
    * boot (FST_ERR_DUPLICATED_ROUTE).
@@ -804,6 +816,7 @@ export const MIDDLEWARE = {
     stage: 'manual',
     safety: 'no-equivalent',
     affectsMethods: ['PUT', 'PATCH', 'DELETE'],
+    overridesMethod: { defaultHeader: 'X-HTTP-Method-Override', defaultMethods: ['POST'] },
     source: '§3',
   },
   'express-validator': {

@@ -109,6 +109,17 @@ export interface HandlerOptions {
    */
   routeParams?: boolean;
   /**
+   * Roles `route`, `hook`, `helper`: where the function hands `req` on as a value to a project
+   * function the analyzer followed (Inventory `usage.handOffs`, analyzer/request-hand-offs.ts),
+   * keyed by the character offset of that `req` in the function's file (a plain object: options
+   * cross to the workers as JSON): the callee, the members it uses on the request, or why that is
+   * not known (`opaque`). After the bridge `request.raw` is Express's request itself, so the
+   * reference becomes `request.raw` when every member the callee uses is one a moved handler reads
+   * there too (request-forms.ts `onRaw`: what middleware set, Express's own getters); otherwise it
+   * refuses, naming the member. Absent: every such value use refuses.
+   */
+  requestHandOffs?: Readonly<Record<string, RequestHandOffUse>>;
+  /**
    * Role `route`: the registration binds the function (`router.get('/', users.list.bind(users))`), so
    * its `this` is the object it was bound to on Fastify as in Express (Fastify's own `this` for a
    * handler, the instance, does not reach a bound function): reading `this` does not refuse.
@@ -158,6 +169,16 @@ export interface HandlerOptions {
    * rejected `yield`, reach the error handler).
    */
   generatorAwaited?: boolean;
+}
+
+/** What a callee does with the request a handler hands it (HandlerOptions.requestHandOffs). */
+export interface RequestHandOffUse {
+  /** The callee as written, for messages (`nodemailerConfig.sendMail`). */
+  callee: string;
+  /** The members it uses on the request: read, called, written. */
+  reads: Array<{ member: string; call?: true; write?: true }>;
+  /** Why what it reads is not known (it hands the request on, returns it, …). */
+  opaque?: string;
 }
 
 /** The outcome of looking at a handler. */
@@ -340,7 +361,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   // A helper's answers must come before its caller's own end (a moved handler returns the reply then); from a callback they may not.
   const nestedAnswers = options.role === 'helper' ? 'it answers from a callback, which may run after the handler that called it returned' : !bridged && fn.node.async ? 'it is async and answers from a callback (Fastify would answer first with an empty 200)' : null;
   const replies = resParam ? planReplyUses(j, fn, resParam.name, ctxBase, raw, { nestedAnswers, forwarded, toHelper: (ref) => toHelper(ref, 'reply'), answers: options.role === 'route' }) : { refusals: [], waiting: [], edits: [], chains: [], needs: [], deltas: [], plugins: [], likeExpress: [] };
-  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, (ref) => toHelper(ref, 'request'), forwarded, bridged ? { routeParams: !!options.routeParams } : null) : { refusals: [], edits: [], reads: [] };
+  const requests = reqParam ? planRequestUses(j, fn, reqParam.name, requestName, ctxBase, raw, (ref) => toHelper(ref, 'request'), forwarded, bridged ? { routeParams: !!options.routeParams, handOffs: options.requestHandOffs ?? {} } : null) : { refusals: [], edits: [], reads: [] };
   for (const part of [replies, requests]) {
     part.refusals.forEach((r) => refusals.add(r));
     edits.push(...part.edits);
@@ -475,7 +496,7 @@ function likeExpressNameRefusals(j: JSCodeshift, program: ASTPath<Node>, fileNam
  * those in `helpers` allowed (renaming the parameter is their whole edit), as are the calls
  * `forwarded` allows (forwards.ts).
  */
-function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, toHelper: (ref: ASTPath<Node>) => boolean, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
+function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, requestName: string, ctxBase: Omit<FormContext, 'kindOf'>, raw: RawAccess, toHelper: (ref: ASTPath<Node>) => boolean, forwarded: (ref: ASTPath<Node>) => boolean, route: { routeParams: boolean; handOffs: Readonly<Record<string, RequestHandOffUse>> } | null): UsesPlan & { reads: Array<{ part: RequestPart; path: ASTPath<Node> }> } {
   const plan = { refusals: [] as string[], edits: [] as Edit[], reads: [] as Array<{ part: RequestPart; path: ASTPath<Node> }> };
   const ctx: FormContext = { ...ctxBase, kindOf: () => 'unknown' };
   for (const ref of referencesOf(j, fn, reqName)) {
@@ -501,6 +522,17 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     }
     const use = memberUse(ref);
     if (!use && toHelper(ref)) continue;
+    // Handed on to a project function the analyzer followed: Express's own request, when it reads only what that holds alike.
+    const handOff = route && !use && Object.hasOwn(route.handOffs, String(ref.node.start)) ? route.handOffs[String(ref.node.start)] : null;
+    if (handOff) {
+      const why = handOffRefusal(handOff, reqName, requestName, ctx);
+      if (why) plan.refusals.push(why);
+      else {
+        raw.use('Request');
+        plan.edits.push({ size: sizeOf(ref.node), run: () => handRawRequest(j, ref, raw.request(j.identifier(requestName))) });
+      }
+      continue;
+    }
     if (!use) {
       const to = receivingCall(ref);
       plan.refusals.push(ref.parent.node.type === 'MemberExpression' && ref.parent.node.computed ? `it reads \`${reqName}[…]\` with a computed key` : `it passes \`${reqName}\` on as a value${to ? ` to \`${to}\`` : ''} (Express's request object is not Fastify's)`);
@@ -522,6 +554,34 @@ function planRequestUses(j: JSCodeshift, fn: ASTPath<Node>, reqName: string, req
     if (REQUEST_PARTS.has(use.member) && use.args === null) plan.reads.push({ part: use.member as RequestPart, path: use.top });
   }
   return plan;
+}
+
+/**
+ * Why a callee that receives `req` as a value cannot be given Express's own request on a moved
+ * route, or null when it can: what it does with it is not known, or it uses a member a moved
+ * handler would not read on `request.raw` (route data Fastify holds — `params`, `body`, `query` —,
+ * mount-relative URLs, Express's `next`): there Express's request on Fastify differs from the one
+ * the Express route had, or is not known to be alike.
+ */
+function handOffRefusal(handOff: RequestHandOffUse, reqName: string, requestName: string, ctx: FormContext): string | null {
+  const to = `it passes \`${reqName}\` on as a value to \`${handOff.callee}\`, which`;
+  if (handOff.opaque) return `${to} ${handOff.opaque} (what it reads of Express's request is not known)`;
+  for (const read of handOff.reads) {
+    const result = convertRequestUse(read.member, read.call ? [] : null, ctx.j.identifier(requestName), ctx);
+    if ('onRaw' in result) continue;
+    return `${to} uses req.${read.member}: ${'refuse' in result ? result.refuse : "on a moved route Express's request (request.raw) does not hold it as the Express route did"}`;
+  }
+  return null;
+}
+
+/** Puts Express's request (`raw`) where `ref` handed `req` on; a shorthand property (`{ req }`) gets its key back (`{ req: request.raw }`). */
+function handRawRequest(j: JSCodeshift, ref: ASTPath<Node>, raw: Expr): void {
+  const parent = ref.parent.node;
+  if ((parent.type === 'ObjectProperty' || parent.type === 'Property') && parent.shorthand && parent.value === ref.node) {
+    parent.shorthand = false;
+    parent.key = j.identifier(ref.node.name);
+  }
+  ref.replace(raw);
 }
 
 /**

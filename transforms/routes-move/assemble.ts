@@ -22,6 +22,7 @@ import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
 import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RewriteEntry, RoutesEntry } from './model.js';
 import { groupName, ownerLabel, pluginName, prefixOf } from './names.js';
 import { queryReplacedBy } from './query-hand-over.js';
+import { methodOverrideOf } from './method-override.js';
 import type { NativeHook } from './native-hooks.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
 import { HAND_ROUTES } from '../../analyzer/generated.js';
@@ -277,6 +278,9 @@ function registerPlugins(ctx: PlanContext, settled: Settled, plugins: Map<string
     registrations.set(target.file, register);
     // The app's middleware replaces req.query in the bridge: the moved routes read Express's (query-hand-over.ts).
     register.queryFrom ??= queryReplacedBy(ctx, p.app) ?? undefined;
+    // The app's method-override: the listener applies it before Fastify routes (method-override.ts).
+    const override = methodOverrideOf(ctx.inventory, p.app);
+    if (override && !('refuse' in override)) register.methodOverride ??= override;
     if (nested) register.handedByApp = true;
     else if (handed) {
       add(p.file, { kind: 'hand-routes', plugin: name, prefixes: [...p.prefixes].sort() });

@@ -15,6 +15,7 @@ import { parsedFiles } from '../lib/parsed-files.js';
 import { otherUseNodes } from '../lib/references.js';
 import type { PlanContext } from '../model.js';
 import { collect, type RouteState } from './state.js';
+import { requestHandOffsIn } from './request-hand-offs.js';
 
 /** A parsed module: what the helpers are looked up in. */
 type Parsed = { j: JSCodeshift; root: Collection };
@@ -50,7 +51,7 @@ export function withHelpers(ctx: PlanContext, state: RouteState, file: string, p
     const helperParams = { ...(at.request.length ? { request: at.request[0] } : {}), ...(at.reply.length ? { reply: at.reply[0] } : {}) };
     // A helper of the same module may hand them on to the handler's other helpers; one of another module to none.
     const sameModule = helper!.file === file;
-    const helperOptions: HandlerOptions = { ...options, role: 'helper', helperParams, typescript: isTypeScript(helper!.file) };
+    const helperOptions: HandlerOptions = { ...options, role: 'helper', helperParams, typescript: isTypeScript(helper!.file), requestHandOffs: requestHandOffsIn(ctx, state.route, helper!.file).requestHandOffs };
     const own = planHandlerRewrite(helper!.parsed.j, helper!.fn, sameModule ? { ...helperOptions, helpers: names } : helperOptions);
     if (own.refusals.length) return refuse(name, own.refusals, own.waitsFor);
     // The like-express functions it calls are imported where it is, not in the handler's file.

@@ -9,6 +9,7 @@ import type { LikeExpressFacts } from '../server-module/like-express-template.js
 import type { MovedRoutesRegistration } from '../server-module/moved-routes.js';
 import type { HandRoutesEntry } from './start-file.js';
 import type { ArrayChain } from './chains.js';
+import type { MethodOverride } from './method-override.js';
 
 /** One Fastify route of a plugin, as source text pieces taken from the Express registration. */
 export interface PluginRoute {
@@ -156,6 +157,8 @@ export interface RegisterEntry extends MovedRoutesRegistration {
   kind: 'register';
   /** A moved route of the module's app hands over: the bridge and movedRoutes learn it (server-module/hand-over.ts). */
   handOver?: boolean;
+  /** The app's method-override, which the listener applies before Fastify routes (server-module/method-override.ts). */
+  methodOverride?: MethodOverride;
 }
 
 /**

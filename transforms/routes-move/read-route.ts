@@ -21,6 +21,8 @@ import { detectStyle, stringLiteral } from '../lib/style.js';
 import type { Blocker, PlanContext } from '../model.js';
 import type { GeneratedModule } from '../server-module/locate.js';
 import { withHelpers } from './handler-helpers.js';
+import { methodOverrideRefusedFor } from './method-override.js';
+import { requestHandOffsIn } from './request-hand-offs.js';
 import { hookSources } from './hook-sources.js';
 import type { PluginRoute } from './model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
@@ -80,6 +82,9 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // A table's loop moves whole: it has no single registration to leave in Express as a hand-over.
   else if (handOver && table) block({ code: 'route-table-form', reason: 'Express layers registered after its table may run for its URLs, and a hand-over is made for a registration of its own, not for a loop over a table' });
   else state.handOver = handOver;
+  // The app's method-override is applied in the generated listener (method-override.ts): the module must have the shim's listener and bridge.
+  const overrideRefused = methodOverrideRefusedFor(ctx, route, target, parsed);
+  if (overrideRefused) block({ code: 'route-finding', reason: overrideRefused });
   const registration = table ? table.methods[0] : statement.methods.find((m) => m.method === route.method);
   if (!registration) return block({ code: 'route-registration-shape', reason: `no .${route.method.toLowerCase()}(…) was found in its registration` }), state;
   const topLevel = table ? table.statement.parent.node.type === 'Program' : (route.statement?.topLevel ?? statement.statement.parent.node.type === 'Program');
@@ -188,7 +193,7 @@ function packageHandler(ctx: PlanContext, state: RouteState, node: Node, hooks: 
 /** A handler written in the registration (`router.get('/', (req, res) => …)`): rewritten where it is, then moved into the plugin. */
 function inlineHandler(ctx: PlanContext, state: RouteState, reg: ParsedFile, handler: ASTPath<Node>, options: HandlerOptions, block: (b: Blocker) => void): PluginRoute['handler'] {
   const file = state.route.registration.file;
-  const own = { ...options, typescript: isTypeScript(file) };
+  const own = { ...options, typescript: isTypeScript(file), ...requestHandOffsIn(ctx, state.route, file) };
   const { rewrite, helpers } = withHelpers(ctx, state, file, reg, handler, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);
@@ -211,7 +216,7 @@ function referencedHandler(ctx: PlanContext, state: RouteState, parsed: ParsedFi
   if (!text || !def || !defFile || !fn) return block({ code: 'route-handler-unknown', reason: 'its handler function was not found where the analysis put it' }), null;
   // `users.list.bind(users)`: `this` stays the controller on Fastify.
   const bound = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.name === 'bind' && node.arguments.length === 1;
-  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}) };
+  const own = { ...options, typescript: isTypeScript(def.file), ...(bound ? { boundThis: true } : {}), ...requestHandOffsIn(ctx, route, def.file) };
   const { rewrite, helpers } = withHelpers(ctx, state, def.file, defFile, fn, own);
   handlerBlockers(rewrite).forEach(block);
   collect(state, rewrite);

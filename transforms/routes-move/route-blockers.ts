@@ -15,6 +15,7 @@ import type { ChainEntry, Finding, Inventory, Location, Middleware, Route } from
 import { prefixMayMatch } from '../../analyzer/path.js';
 import { BLOCKERS, type BlockerCode } from '../../rules/catalogue/blockers.js';
 import { middlewareFor, runsThroughAdapter } from '../../rules/catalogue/middleware.js';
+import { methodOverrideOf } from './method-override.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { fastifyPaths, strictRouting } from './paths.js';
@@ -120,7 +121,8 @@ export function laterMiddleware(ctx: PlanContext, route: Route): Middleware[] {
  * `appliesTo`), that need a human — an error, or a finding no stage acts on (stage `manual`), not
  * fixed unaided — other than those a check of this step decides itself (BlockerFacts.covers):
  * method-override at app level would re-route a moved route's requests in Express, after Fastify
- * routed them. A finding about app or router middleware the bridge keeps for moved routes (catalogue
+ * routed them — unless the generated listener applies its header form first (method-override.ts). A
+ * finding about app or router middleware the bridge keeps for moved routes (catalogue
  * `keptInBridge`: xss-clean) holds none back: what it does still reaches them.
  */
 function humanFindings(inventory: Inventory, route: Route): Finding[] {
@@ -129,7 +131,10 @@ function humanFindings(inventory: Inventory, route: Route): Finding[] {
   const subjects = new Set([route.id, ...route.chain.flatMap((c) => (c.middlewareId ? [c.middlewareId] : []))]);
   const applies = (f: Finding) => (!f.appliesTo?.methods || f.appliesTo.methods.includes(route.method)) && (!f.appliesTo?.uses || f.appliesTo.uses.some((u) => uses.has(u)));
   const kept = (f: Finding) => inventory.middleware.some((m) => m.id === f.subject && !!m.package && !!middlewareFor(m.name, m.package)?.keptInBridge);
-  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f) && !kept(f));
+  // method-override's header form, which the generated listener applies before Fastify routes (method-override.ts).
+  const override = methodOverrideOf(inventory, route.appId);
+  const overridden = (f: Finding) => !!override && !('refuse' in override) && inventory.middleware.some((m) => m.id === f.subject && !!m.package && !!middlewareFor(m.name, m.package)?.overridesMethod);
+  return (inventory.findings ?? []).filter((f) => subjects.has(f.subject) && !covered.has(f.rule) && !f.autoFixable && (f.severity === 'error' || f.stage === 'manual') && applies(f) && !kept(f) && !overridden(f));
 }
 
 /** Under a mount path with parameters, in a router without mergeParams, where the handler or its own middleware would see req.params. */

@@ -25,6 +25,7 @@ import { addFastifyTypes, addTypeImports, dropUnusedImports } from '../lib/type-
 import { hooksModule, lacksChains, withChains, withHandOver, withNotFound } from '../server-module/hooks-template.js';
 import { keepNotFoundHandler } from '../server-module/not-found-after-next.js';
 import { addHandOver } from '../server-module/hand-over.js';
+import { addMethodOverride } from '../server-module/method-override.js';
 import { hasLikeExpressFunctions, likeExpressModule } from '../server-module/like-express-template.js';
 import type { PluginEntry, RoutesEntry } from './model.js';
 import { TODO_PREFIX } from './left.js';
@@ -151,6 +152,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       steps.push(() => registerPlugins(j, root, entry, style.quote));
       if (entry.handOver) steps.push(() => addHandOver(j, root, { module: entry.module, hooksSpecifier: entry.hooksSpecifier }, style.quote));
       if (entry.notFoundAfterNext) steps.push(() => keepNotFoundHandler(j, root, style.quote));
+      const override = entry.methodOverride;
+      if (override) steps.push(() => addMethodOverride(j, root, override, style.quote));
       if (entry.typescript) types.add('FastifyInstance');
       if (entry.typescript && (entry.handed || entry.handedByApp)) types.add('FastifyPluginCallback');
     }
@@ -192,11 +195,11 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   addTypeImports(j, root, typeImports);
   dropUnusedImports(j, root, [...dropped]);
   const printed = printEdited(j, root, file.source, style, importsBefore);
-  // recast puts an appended plugin (or movedRoutes) right under the statement before it (two of them on one line): a blank line sets each apart.
+  // recast puts an appended plugin (or movedRoutes, or the method override's functions) right under the statement before it (two of them on one line): a blank line sets each apart.
   const eol = style.eol;
   // Two requires added to a file that had none come out on one line (recast joins nodes of separate snippets): one a line.
   return printed
-    .replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`)
+    .replace(/([^\r\n])[ \t]*(\r?\n)?(\/\*\*\r?\n \* (?:Fastify routes of the Express |The routes moved off Express,|Where overrideMethodForRouting keeps))/g, (_, end: string, _nl: string, doc: string) => `${end}${eol}${eol}${doc}`)
     .replace(/(= require\([^()\r\n]*\);)(const \{)/g, `$1${eol}$2`);
 }
 

@@ -19,7 +19,7 @@ export interface HandOverRegistration {
 }
 
 /** Where the bridge runs the Express app: the statement `app(req, res, next);` of the function `expressBridge` returns, and the names it uses. */
-interface BridgeCall {
+export interface BridgeCall {
   statement: ASTPath<Node>;
   /** `app`, `req`, `res`, `next` as the module names them. */
   names: [string, string, string, string];
@@ -69,7 +69,7 @@ export function addHandOver(j: JSCodeshift, root: Collection, entry: HandOverReg
 }
 
 /** The bridge's `app(req, res, next);`, or null. */
-function bridgeCall(j: JSCodeshift, root: Collection): BridgeCall | null {
+export function bridgeCall(j: JSCodeshift, root: Collection): BridgeCall | null {
   const bridge = root.find(j.FunctionDeclaration, { id: { name: 'expressBridge' } }).paths()[0];
   const app = bridge?.node.params[0];
   if (!bridge || app?.type !== 'Identifier') return null;
@@ -89,11 +89,11 @@ function bridgeCall(j: JSCodeshift, root: Collection): BridgeCall | null {
 }
 
 /** Whether `statement` is a call of the function named `name` (`name(…);`). */
-function calls(statement: Node, name: string): boolean {
+export function calls(statement: Node, name: string): boolean {
   const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
   return e?.type === 'CallExpression' && e.callee.type === 'Identifier' && e.callee.name === name;
 }
 
-function statements(j: JSCodeshift, text: string): Node[] {
+export function statements(j: JSCodeshift, text: string): Node[] {
   return j(text).find(j.Program).paths()[0].node.body;
 }
