@@ -4,7 +4,7 @@
  * callback, the tail of its control flow), what a value is, and fresh names. Nothing here edits.
  */
 import type { ASTPath, JSCodeshift } from 'jscodeshift';
-import { identifierNames, isReference, type Node } from '../lib/ast.js';
+import { identifierNames, isReference, patternNames, type Node } from '../lib/ast.js';
 import type { ValueKind } from './forms.js';
 
 export type { Node };
@@ -40,25 +40,6 @@ function shadowedInBlock(p: ASTPath<Node>, fn: ASTPath<Node>, name: string): boo
     }
   }
   return false;
-}
-
-/** The names a binding pattern declares (`a`, `{ a, b: c }`, `[d, ...e]`, `f = 1`). */
-function patternNames(pattern: Node): string[] {
-  if (!pattern) return [];
-  switch (pattern.type) {
-    case 'Identifier':
-      return [pattern.name];
-    case 'ObjectPattern':
-      return pattern.properties.flatMap((prop: Node) => patternNames(prop.type === 'RestElement' ? prop.argument : prop.value));
-    case 'ArrayPattern':
-      return pattern.elements.flatMap((e: Node) => patternNames(e));
-    case 'AssignmentPattern':
-      return patternNames(pattern.left);
-    case 'RestElement':
-      return patternNames(pattern.argument);
-    default:
-      return [];
-  }
 }
 
 /**

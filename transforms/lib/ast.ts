@@ -150,3 +150,22 @@ export function isReference(p: ASTPath<Node>): boolean {
   if (/^TS/.test(parent.type) && parent.type !== 'TSAsExpression' && parent.type !== 'TSNonNullExpression' && parent.type !== 'TSSatisfiesExpression' && parent.type !== 'TSTypeAssertion') return false;
   return true;
 }
+
+/** The names a binding pattern declares (`x`, `[a, b]`, `{ a, b: c, ...rest }`, `x = 1`); none for another node. */
+export function patternNames(pattern: Node): string[] {
+  if (!pattern) return [];
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return (pattern.properties as Node[]).flatMap((prop) => patternNames(prop.type === 'RestElement' ? prop.argument : prop.value));
+    case 'ArrayPattern':
+      return (pattern.elements as Node[]).flatMap((e) => patternNames(e));
+    case 'AssignmentPattern':
+      return patternNames(pattern.left);
+    case 'RestElement':
+      return patternNames(pattern.argument);
+    default:
+      return [];
+  }
+}

@@ -13,7 +13,7 @@ import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Route } from '../../analyzer/model.js';
 import { anchorOf, findByAnchor, notFound } from '../lib/anchor.js';
-import { pathsOfType, startsAt, type Node } from '../lib/ast.js';
+import { pathsOfType, patternNames, startsAt, type Node } from '../lib/ast.js';
 import type { RouteStatement } from '../lib/route-statement.js';
 import type { PlanContext } from '../model.js';
 import type { PluginLoop } from './model.js';
@@ -125,25 +125,6 @@ function whyLoopCannotHandOver(j: JSCodeshift, loop: Loop, call: ASTPath<Node>):
   const changing = read.find((name) => bindings.get(name) === 'var' || (bindings.get(name) !== 'const' && assigned.has(name)));
   if (changing) return `its registration reads ${changing}, ${bindings.get(changing) === 'var' ? 'a `var` every iteration shares' : 'which the loop assigns'}, and would read it as it is when Fastify loads the plugin`;
   return null;
-}
-
-/** The names a binding pattern declares (`x`, `[a, b]`, `{ a, b: c, ...rest }`, `x = 1`). */
-function patternNames(n: Node): string[] {
-  if (!n) return [];
-  switch (n.type) {
-    case 'Identifier':
-      return [n.name];
-    case 'ArrayPattern':
-      return (n.elements as Node[]).flatMap(patternNames);
-    case 'ObjectPattern':
-      return (n.properties as Node[]).flatMap((p) => patternNames(p.type === 'RestElement' ? p.argument : p.value));
-    case 'AssignmentPattern':
-      return patternNames(n.left);
-    case 'RestElement':
-      return patternNames(n.argument);
-    default:
-      return [];
-  }
 }
 
 /**

@@ -195,12 +195,7 @@ export function lacksNotFound(entry: HooksModuleFacts, source: string): boolean 
  */
 export function withNotFound(source: string, entry: HooksModuleFacts, style: CodeStyle): string | null {
   if (!lacksNotFound(entry, source)) return null;
-  const functions = restyle(notFoundLines(entry), style);
-  const exports = /^module\.exports = \{([^}]*)\};?\r?\n?$/m.exec(source);
-  if (!exports) return `${source.replace(/\s*$/, '')}${style.eol}${style.eol}${functions}`;
-  const names = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), NOT_FOUND_AFTER_NEXT].sort();
-  const rest = source.slice(exports.index + exports[0].length).replace(/^\r?\n/, '');
-  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
+  return withFunctions(source, restyle(notFoundLines(entry), style), [NOT_FOUND_AFTER_NEXT], style, `${source.replace(/\s*$/, '')}${style.eol}${style.eol}`);
 }
 
 /**
@@ -241,13 +236,21 @@ function notFoundLines(entry: HooksModuleFacts): string[] {
  */
 export function withHandOver(source: string, entry: HooksModuleFacts, style: CodeStyle): string | null {
   if (/\bfunction movedToFastify\(/.test(source)) return null;
-  const functions = restyle(handOverLines(entry), style);
+  return withFunctions(source, restyle(handOverLines(entry), style), HAND_OVER_FUNCTIONS, style, `${source}${style.eol}`);
+}
+
+/**
+ * `source` (a hooks module an earlier run wrote) with `functions` (restyled text) added: in a
+ * CommonJS module before its `module.exports = { … }` line, which gains `names` (sorted), what an
+ * earlier run added after that line (expressChain: withChains) staying after it; in a module without
+ * that line (ESM, TypeScript: the functions export themselves), after `head`, the source as it ends.
+ */
+function withFunctions(source: string, functions: string, names: readonly string[], style: CodeStyle, head: string): string {
   const exports = /^module\.exports = \{([^}]*)\};?\r?\n?$/m.exec(source);
-  if (!exports) return `${source}${style.eol}${functions}`;
-  const names = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), ...HAND_OVER_FUNCTIONS].sort();
-  // What an earlier run added after the exports line (expressChain: withChains) stays after it.
+  if (!exports) return `${head}${functions}`;
+  const all = [...exports[1].split(',').map((n) => n.trim()).filter(Boolean), ...names].sort();
   const rest = source.slice(exports.index + exports[0].length).replace(/^\r?\n/, '');
-  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${names.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
+  return `${source.slice(0, exports.index)}${functions}${style.eol}${restyle([`module.exports = { ${all.join(', ')} };`], style)}${rest.trim() ? `${style.eol}${rest}` : ''}`;
 }
 
 /**
