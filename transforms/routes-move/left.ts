@@ -32,7 +32,7 @@ export function leftRoutes(staying: RouteState[]): Left {
     // A reason a later stage lifts is not the human's to act on while another one needs them.
     const shown = waitsFor ? reasons : reasons.filter((b) => !stageThatLifts([b]) || reasons.length === 1);
     const where = [...new Set(shown.flatMap((b) => b.where ?? []))];
-    const text = `${shown.map((b) => b.reason).join('; ')}${where.length ? ` (${where.join(', ')})` : ''}`;
+    const text = `${joinReasons(shown.map((b) => b.reason))}${where.length ? ` (${where.join(', ')})` : ''}`;
     // At the statement's first line, where its TODO goes above (a route() chain's verb can be lines below).
     const line = s.statement?.lines[0] ?? (s.todoAt ? s.todoAt.anchor.line : r.registration.line);
     const item: ManualItem = { file: r.registration.file, line, code: shown[0].code, reason: `${r.method} ${r.path.full} stays on Express: ${text}` };
@@ -50,9 +50,14 @@ export function leftRoutes(staying: RouteState[]): Left {
   }
   // One TODO per statement, naming every reason; each of its items is paired with it.
   for (const t of byStatement.values()) {
-    const reason = `${TODO_PREFIX} ${t.reasons.join('; ')}`;
+    const reason = `${TODO_PREFIX} ${joinReasons(t.reasons)}`;
     left.todos.push({ file: t.file, statement: t.statement, reason });
     for (const item of t.items) item.todo = reason;
   }
   return left;
+}
+
+/** Reasons as one sentence: `a; b` (a reason's own closing full stop dropped, so none reads `…).; b`). */
+function joinReasons(reasons: string[]): string {
+  return reasons.map((r, i) => (i < reasons.length - 1 ? r.replace(/\.$/, '') : r)).join('; ');
 }
