@@ -91,7 +91,8 @@ export class ModuleResolver {
     if (isBare && !out && this.isPathAlias(specifier)) return { kind: 'unresolved' };
     if (isBare) {
       const name = packageName(specifier);
-      return { kind: 'package', name, subpath: specifier.slice(name.length) };
+      const own = out ? null : this.fromRoot(specifier, name);
+      return own ?? { kind: 'package', name, subpath: specifier.slice(name.length) };
     }
     return this.resolveByProbing(specifier, fromFile);
   }
@@ -104,6 +105,37 @@ export class ModuleResolver {
       const star = pattern.indexOf('*');
       return star < 0 ? specifier === pattern : specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1));
     });
+  }
+
+  /**
+   * A bare specifier that names a project file from the root (`require('_helpers/authorize')` beside
+   * `_helpers/authorize.js`): what `require('rootpath')()`, app-module-path or `NODE_PATH=.` make
+   * Node resolve at run time. Only a path into a folder (`_helpers/x`) or a file named with its
+   * extension (`config.json`): a single name (`tsoa`) is a package even beside `tsoa.json`; and only
+   * when package.json declares no package of that name and none is installed at the root (Node
+   * looks in node_modules before NODE_PATH).
+   */
+  private fromRoot(specifier: string, name: string): Resolved | null {
+    if (specifier.startsWith('@') || !(specifier.includes('/') || /\.(?:[cm]?[jt]s|json)$/.test(specifier))) return null;
+    if (ts.sys.directoryExists(path.join(this.opts.root, 'node_modules', name)) || this.declared().has(name)) return null;
+    const own = this.resolveByProbing(`./${specifier}`, path.join(this.opts.root, 'package.json'));
+    return own.kind === 'file' ? own : null;
+  }
+
+  private declaredNames: Set<string> | null = null;
+
+  /** The packages the root package.json declares (dependencies of every kind); none when it cannot be read. */
+  private declared(): Set<string> {
+    if (this.declaredNames) return this.declaredNames;
+    let pkg: Record<string, unknown> = {};
+    try {
+      pkg = JSON.parse(ts.sys.readFile(path.join(this.opts.root, 'package.json')) ?? '{}') as Record<string, unknown>;
+    } catch {
+      pkg = {};
+    }
+    const sections = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].map((k) => pkg[k]);
+    this.declaredNames = new Set(sections.flatMap((d) => (d && typeof d === 'object' ? Object.keys(d) : [])));
+    return this.declaredNames;
   }
 
   /** Declaration files stand for their JS twin when one exists (`x.d.ts` next to `x.js`). */

@@ -103,6 +103,16 @@ export const FRAMEWORK_DEFAULTS = {
     expressMajors: [4, 5],
     source: '§1.4; Express 4.x/5.x lib/response.js sendFile (EISDIR)',
   },
+  'next-non-error': {
+    id: 'next-non-error',
+    title: 'A value that is not an Error, passed on with next',
+    express: "`next(value)` gives any value but 'route'/'router' to the error middleware: an Error, a string (`throw 'Username or password is incorrect'` caught by `.catch(next)`), a plain object.",
+    fastify: "The routes stage writes `reply.send(value)` for `next(value)` in a sync handler and in a callback: an Error goes to the error handler, any other value is sent as the answer (200, a string as text, an object as JSON).",
+    visibility: 'regression',
+    fix: "Pass Errors on (`next(new Error('…'))`, services that throw Errors), or let the handler return the promise so that its rejection reaches the error handler (Fastify gives a rejection to the error handler whatever its value).",
+    expressMajors: [4, 5],
+    source: 'Express 4.x/5.x lib/router `next(err)`; Fastify 5 lib/reply.js `send` (`payload instanceof Error`), lib/wrap-thenable.js',
+  },
   'redirect-body': {
     id: 'redirect-body',
     title: 'Redirect response body',

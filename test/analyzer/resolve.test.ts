@@ -38,4 +38,26 @@ describe('ModuleResolver', () => {
     expect(resolver.resolve('@/routes/users', `${dir}/src/app.ts`)).toEqual({ kind: 'file', path: `${dir}/src/routes/users.ts` });
     expect(resolver.resolve('@/routes/missing', `${dir}/src/app.ts`)).toEqual({ kind: 'unresolved' });
   });
+
+  it("resolves a bare specifier naming a file from the project's root (rootpath, app-module-path) as that file, unless a package of that name is installed", () => {
+    const dir = project({
+      'server.js': "require('rootpath')(); const authorize = require('_helpers/authorize'); const config = require('config.json');",
+      '_helpers/authorize.js': 'module.exports = () => (req, res, next) => next();',
+      'config.json': '{}',
+      'users/users.controller.js': "const authorize = require('_helpers/authorize');",
+      'node_modules/lodash/package.json': '{ "name": "lodash" }',
+      'lodash/index.js': 'module.exports = 1;',
+      'tsoa.json': '{}',
+      'package.json': JSON.stringify({ dependencies: { 'left-pad': '^1.0.0' } }),
+      'left-pad/index.js': 'module.exports = 1;',
+    });
+    const resolver = new ModuleResolver({ root: dir });
+    expect(resolver.resolve('_helpers/authorize', `${dir}/server.js`)).toEqual({ kind: 'file', path: `${dir}/_helpers/authorize.js` });
+    expect(resolver.resolve('_helpers/authorize', `${dir}/users/users.controller.js`)).toEqual({ kind: 'file', path: `${dir}/_helpers/authorize.js` });
+    expect(resolver.resolve('config.json', `${dir}/server.js`)).toEqual({ kind: 'file', path: `${dir}/config.json` });
+    expect(resolver.resolve('lodash', `${dir}/server.js`)).toEqual({ kind: 'package', name: 'lodash', subpath: '' });
+    expect(resolver.resolve('rootpath', `${dir}/server.js`)).toEqual({ kind: 'package', name: 'rootpath', subpath: '' });
+    expect(resolver.resolve('tsoa', `${dir}/server.js`)).toEqual({ kind: 'package', name: 'tsoa', subpath: '' });
+    expect(resolver.resolve('left-pad/index.js', `${dir}/server.js`)).toEqual({ kind: 'package', name: 'left-pad', subpath: '/index.js' });
+  });
 });

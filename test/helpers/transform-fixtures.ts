@@ -5,7 +5,7 @@
  * `.tmp/` (gitignored) so the app resolves `express`, `fastify`, … from the repository's
  * node_modules.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { runStage, type RunOptions, type RunResult } from '../../runner/run.js';
@@ -136,4 +136,21 @@ export async function expectFixture(step: string, caseName: string, stage: Stage
 function runOptionsOf(step: string, caseName: string, fixturesDir: string): Partial<RunOptions> {
   const { parity, entry, app, only } = caseOptions(step, caseName, fixturesDir);
   return { parity, entry, app, only };
+}
+
+/**
+ * A fixtures folder (for `runFixture(…, { fixturesDir })`) holding the case `routes-move/<name>`: the
+ * app of `co-generators-stay` (server.js building Fastify from app.js) with app.js replaced by an
+ * Express app running `app` (its routes) and the error handler the errors stage leaves. Removed
+ * after the file's tests.
+ */
+export function withRoutesApp(name: string, app: string): string {
+  mkdirSync(TMP, { recursive: true });
+  const dir = mkdtempSync(path.join(TMP, `${name}-`));
+  made.push(dir);
+  const input = path.join(dir, 'routes-move', name, 'input');
+  cpSync(path.join(TRANSFORM_FIXTURES, 'routes-move', 'co-generators-stay', 'input'), input, { recursive: true });
+  const errors = "const errorHandler = (err, request, reply) => {\n  reply.code(500).send({ error: err.message });\n};\n\nmodule.exports = app;\nmodule.exports.errorHandler = errorHandler;\n";
+  writeFileSync(path.join(input, 'app.js'), `'use strict';\n\nconst express = require('express');\n\nconst app = express();\n${app}\n${errors}`);
+  return dir;
 }

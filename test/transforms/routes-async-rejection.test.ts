@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_DEFAULTS } from '../../rules/catalogue/framework-defaults.js';
 import type { FrameworkDelta } from '../../transforms/model.js';
-import { runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { runFixture, TRANSFORM_FIXTURES, withRoutesApp } from '../helpers/transform-fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const TITLE = FRAMEWORK_DEFAULTS['async-rejection'].title;
@@ -35,17 +35,6 @@ function asExpress5(): string {
   return dir;
 }
 
-/** A fixtures folder holding `co-generators-stay` with its app.js replaced by `app` (the errors stage's handler kept). */
-function withApp(name: string, app: string): string {
-  mkdirSync(path.join(REPO, '.tmp'), { recursive: true });
-  const dir = mkdtempSync(path.join(REPO, '.tmp', 'async-hook-'));
-  made.push(dir);
-  const input = path.join(dir, 'routes-move', name, 'input');
-  cpSync(path.join(TRANSFORM_FIXTURES, 'routes-move', 'co-generators-stay', 'input'), input, { recursive: true });
-  const errors = "const errorHandler = (err, request, reply) => {\n  reply.code(500).send({ error: err.message });\n};\n\nmodule.exports = app;\nmodule.exports.errorHandler = errorHandler;\n";
-  writeFileSync(path.join(input, 'app.js'), `'use strict';\n\nconst express = require('express');\n\nconst app = express();\n${app}\n${errors}`);
-  return dir;
-}
 
 describe('routes: the async-rejection delta', () => {
   it('is reported for co.wrap generators moved in an Express 4 app, with the catalogue’s words', async () => {
@@ -71,10 +60,10 @@ describe('routes: the async-rejection delta', () => {
 
   it('is reported for an async route middleware that becomes a native hook, not for a sync one', async () => {
     const hook = (fn: string) => `${fn} loadUser(req, res, next) {\n  req.user = await Promise.resolve({ name: 'Ada' });\n  next();\n}\napp.get('/me', loadUser, (req, res) => {\n  res.send(req.user.name);\n});\n`;
-    const asyncRun = await runFixture('routes-move', 'async-hook', 'routes', { fixturesDir: withApp('async-hook', hook('async function')) });
+    const asyncRun = await runFixture('routes-move', 'async-hook', 'routes', { fixturesDir: withRoutesApp('async-hook', hook('async function')) });
     expect(asyncRun.files['app.js']).toContain('async function loadUser(request, reply) {');
     expect(routeDeltas(asyncRun.result.deltas).filter((t) => t.startsWith(TITLE))).toHaveLength(1);
-    const sync = await runFixture('routes-move', 'sync-hook', 'routes', { fixturesDir: withApp('sync-hook', hook('function').replace('await ', '')) });
+    const sync = await runFixture('routes-move', 'sync-hook', 'routes', { fixturesDir: withRoutesApp('sync-hook', hook('function').replace('await ', '')) });
     expect(sync.files['app.js']).toContain('function loadUser(request, reply, next) {');
     expect(routeDeltas(sync.result.deltas).filter((t) => t.startsWith(TITLE))).toEqual([]);
   }, 60_000);

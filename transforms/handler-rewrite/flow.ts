@@ -69,6 +69,8 @@ export interface FlowPlan {
   refusals: string[];
   edits: Edit[];
   late: Array<() => void>;
+  /** Framework deltas the flow brings (rules/catalogue/framework-defaults.ts): `next-non-error` where `next(err)` became `reply.send(err)`. */
+  deltas: string[];
 }
 
 /**
@@ -86,7 +88,7 @@ type NextMeaning = 'continue' | 'route' | 'router' | 'error' | 'unknown';
 
 /** Plans the flow rules for `input.fn`; see the module comment. */
 export function planFlow(input: FlowInput): FlowPlan {
-  const plan: FlowWork = { refusals: [], edits: [], late: [], unwraps: [] };
+  const plan: FlowWork = { refusals: [], edits: [], late: [], unwraps: [], deltas: [] };
   const { j, fn } = input;
   const async = !!fn.node.async || !!input.awaited;
   const refuse = (reason: string) => void (plan.refusals.includes(reason) || plan.refusals.push(reason));
@@ -99,6 +101,7 @@ export function planFlow(input: FlowInput): FlowPlan {
       const isCall = ref.parent.node.type === 'CallExpression' && ref.parent.node.callee === ref.node;
       if (!isCall && input.role === 'route' && isErrorCallback(ref)) {
         plan.edits.push(errorCallbackEdit(input, ref));
+        sendsError(plan);
         callbackAnswers = true;
         continue;
       }
@@ -146,7 +149,7 @@ export function planFlow(input: FlowInput): FlowPlan {
   // An answer that completes after the call (reply.view reads its template first) is one from a callback too.
   const laterAnswers = input.chains.some((c) => answersLater(c.links));
   if ((nestedAnswers || laterAnswers) && async && input.role === 'route') planReturnReply(input, plan, refuse, handledReturns);
-  return { refusals: plan.refusals, edits: plan.edits, late: plan.late };
+  return { refusals: plan.refusals, edits: plan.edits, late: plan.late, deltas: plan.deltas };
 }
 
 /** Whether the reference `ref` of next is a promise's error callback: the only argument of `.catch(next)`, or the second of `.then(onOk, next)`. */
@@ -173,6 +176,11 @@ function errorCallbackEdit(input: FlowInput, ref: ASTPath<Node>): Edit {
     // Parsed from text, so recast prints the parameter in parentheses as written (its builder would drop them).
     run: () => void (call.arguments[index] = j(`(${name}) => ${input.replyName}.send(${name})`).find(j.ArrowFunctionExpression).paths()[0].node),
   };
+}
+
+/** `next(err)` became `reply.send(err)`: a value that is not an Error is sent, where Express gave it to the error middleware (delta `next-non-error`). */
+function sendsError(plan: FlowWork): void {
+  if (!plan.deltas.includes('next-non-error')) plan.deltas.push('next-non-error');
 }
 
 /** Whether the expression at `p` is assigned to or updated (`res.statusCode = 500`). */
@@ -213,6 +221,7 @@ function planNextCall(input: FlowInput, call: ASTPath<Node>, site: Site, meaning
   if (input.role === 'route' && (!async || (nested && meaning === 'error'))) {
     const node = call.node;
     plan.edits.push({ size: sizeOf(node), run: () => void (node.callee = j.memberExpression(j.identifier(input.replyName), j.identifier('send'))) });
+    sendsError(plan);
     if (async) plan.callbackErrors = true;
     // `return next(err)` → `return reply.send(err)`, which a function typed `: void` may not return.
     else if (site.kind === 'return' && !nested && declaresVoid(fn)) plan.late.push(() => answerThenReturn(j, site.path, fn));

@@ -369,11 +369,13 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
   const waiting = new Set(replies.waiting);
   if (program) likeExpressNameRefusals(j, program, fileNames, replies.likeExpress).forEach((r) => refusals.add(r));
 
+  const flowDeltas: string[] = [];
   if (flowRole) {
     const flow = planFlow({ j, fn, role: flowRole, replyName, nextName: nextParam?.name ?? null, chains: replies.chains, taken, replyToHelpers: helperArgs.names().some((n) => helperArgs.positions()[n].reply.length > 0), resultAwaited: flowRole === 'route' && !!options.resultAwaited, awaited: flowRole === 'route' && !!options.generatorAwaited && !!fn.node.generator });
     flow.refusals.forEach((r) => refusals.add(r));
     edits.push(...flow.edits);
     late.push(...flow.late);
+    flowDeltas.push(...flow.deltas);
   } else if (nextParam) planErrorNext(j, fn, nextParam, replyName, options).forEach((e) => ('reason' in e ? refusals.add(e.reason) : edits.push(e)));
 
   if (errParam) edits.push(...errorReadEdits(j, fn, errParam, options));
@@ -394,7 +396,7 @@ export function planHandlerRewrite(j: JSCodeshift, fn: ASTPath<Node>, options: H
     droppedTypes: signature.droppedTypes,
     imports: [encodeUrl, contentDisposition].flatMap((b) => (b && !b.imported && replies.needs.includes(b.from) ? [{ local: b.local, from: b.from }] : [])),
     typeImports: raw.imports(),
-    deltas: replies.deltas,
+    deltas: [...new Set([...replies.deltas, ...flowDeltas])].sort(),
     likeExpress: replies.likeExpress,
     plugins: replies.plugins,
     apply() {

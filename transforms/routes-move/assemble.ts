@@ -340,12 +340,14 @@ function withImport(likeExpress: RewriteEntry['likeExpress']): Pick<RewriteEntry
 }
 
 const ASYNC_REJECTION = FRAMEWORK_DEFAULTS['async-rejection'];
+const NEXT_NON_ERROR = FRAMEWORK_DEFAULTS['next-non-error'];
 
 /**
  * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
  * res.send, which keeps it), the redirect body when a moved handler redirects, the rejections of
  * async handlers and native hooks in an Express 4 app (`async-rejection`, read-route.ts,
- * native-hooks.ts), a directory given to res.sendFile when one sends files, and OPTIONS when a
+ * native-hooks.ts), a value that is not an Error where next(err) became reply.send(err)
+ * (`next-non-error`, flow.ts), a directory given to res.sendFile when one sends files, and OPTIONS when a
  * route left Express (`unregistered`): Express still answers OPTIONS for the path of a route that
  * hands over, from its registration.
  */
@@ -358,6 +360,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolea
   ];
   if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
   if (ids.has('async-rejection')) out.push({ text: `${ASYNC_REJECTION.title} (async handlers and hooks, generators co.wrap runs, on the moved routes): ${ASYNC_REJECTION.express} ${ASYNC_REJECTION.fastify} ${ASYNC_REJECTION.fix}`, restoredByParityExpress: false });
+  if (ids.has('next-non-error')) out.push({ text: `${NEXT_NON_ERROR.title} (next(err) in a sync handler or a callback of a moved route is reply.send(err)): ${NEXT_NON_ERROR.express} ${NEXT_NON_ERROR.fastify} ${NEXT_NON_ERROR.fix}`, restoredByParityExpress: false });
   if (ids.has('send-file-directory')) out.push({ text: "res.sendFile on the moved routes runs Express's own (headers, ranges, 304 and errors as before), but a path that names a directory, where Express went on to its next route or 404, gives the error handler a 404 error.", restoredByParityExpress: false });
   if (unregistered) out.push({ text: "OPTIONS for the paths of the moved routes: Express answered 200 with an Allow header, Fastify answers 404; @fastify/cors answers CORS preflights, or add an options route where clients need it.", restoredByParityExpress: false });
   return out;
