@@ -84,6 +84,7 @@ const MOVED: Record<string, [number, number]> = {
   'two-routers': [2, 3],
   'validator-callbacks': [1, 2],
   'view-helpers-bridge': [2, 2],
+  'tab-indented': [1, 1],
   'wrapped-cjs-exports': [5, 5],
   'wrapped-esm-controllers': [3, 3],
   'wrapped-no-change': [0, 0],

@@ -29,7 +29,7 @@ import type { CodeStyle } from './style.js';
  * jscodeshift parses with recast's default of 4; printing with the same width keeps the
  * reprinted code's indentation consistent, and the new lines are re-tabbed afterwards.
  */
-const RECAST_PARSE_TAB_WIDTH = 4;
+export const RECAST_PARSE_TAB_WIDTH = 4;
 
 /**
  * Prints `root` (parsed from `original` with jscodeshift's default options) in `style`:

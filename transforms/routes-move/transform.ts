@@ -13,8 +13,8 @@
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { printEdited } from '../lib/print.js';
-import { detectStyle } from '../lib/style.js';
+import { printEdited, RECAST_PARSE_TAB_WIDTH } from '../lib/print.js';
+import { detectStyle, type CodeStyle } from '../lib/style.js';
 import { addImport, importedSpecifiers, removeUnusedImport } from '../lib/imports.js';
 import { complete, planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
 import { findByAnchor, notFound } from '../lib/anchor.js';
@@ -118,7 +118,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
       steps.unshift(() => (rewrite.apply(), true));
       errorHandler = fn.node;
     } else if (plugin.errorHandler) errorHandler = j.identifier(plugin.errorHandler.reference);
-    steps.push(() => addRoutes(j, root, plugin, routes, errorHandler));
+    steps.push(() => addRoutes(j, root, plugin, routes, errorHandler, style.indent));
     if (plugin.typescript) types.add('FastifyInstance');
   }
   for (const entry of entries) {
@@ -209,7 +209,7 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
  * line breaks inside a snippet); inline handlers and the router's error handler take the place of
  * placeholders in it as nodes, so recast keeps their own text.
  */
-function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node): boolean {
+function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes: Array<{ route: PluginEntry['routes'][number]; handler: ASTPath<Node> | null }>, errorHandler: Node, indent: CodeStyle['indent']): boolean {
   const loops = new Map<string, Node>();
   const existing = (plugin.nested ? root.find(j.FunctionExpression, { id: { name: plugin.name } }) : root.find(j.FunctionDeclaration, { id: { name: plugin.name } })).paths()[0]?.node;
   const placeholders = new Map<string, Node>();
@@ -247,8 +247,8 @@ function addRoutes(j: JSCodeshift, root: Collection, plugin: PluginEntry, routes
   // Statements that will hold a whole handler get a blank line between them (a comment stays on its statement).
   const spaced = placeholders.size || loops.size ? lines.flatMap((l, i) => (i && !/^\s*(\/\/|\/\*| \*)/.test(lines[i - 1]) ? ['', l] : [l])) : lines;
   if (existing) existing.body.body.push(...j(spaced.join('\n')).find(j.Program).paths()[0].node.body);
-  else if (plugin.nested) handPluginOver(j, root, plugin, spaced);
-  else program.push(...j(pluginText(plugin, spaced)).find(j.Program).paths()[0].node.body);
+  else if (plugin.nested) handPluginOver(j, root, plugin, inBody(spaced, indent));
+  else program.push(...j(pluginText(plugin, inBody(spaced, indent))).find(j.Program).paths()[0].node.body);
   root
     .find(j.Identifier)
     .filter((p) => placeholders.has(p.node.name))
@@ -285,7 +285,7 @@ function handPluginOver(j: JSCodeshift, root: Collection, plugin: PluginEntry, l
       ? `// Its routes, on Fastify (\`migrate run --stage routes\`): handed to the server on each pass of the loop, which stays.`
       : `// Its routes that read its variables, on Fastify (\`migrate run --stage routes\`): handed to the server when it runs.`,
     `${HAND_ROUTES}(${nested.receiver}, function ${plugin.name}(${param}) {`,
-    ...lines.map((l) => (l ? `  ${l}` : '')),
+    ...lines,
     '});',
   ].join('\n');
   // A loop's body: `for (…) {…}`, or the block of the callback of `table.forEach(…)`.
@@ -313,10 +313,25 @@ function pluginText(plugin: PluginEntry, lines: string[]): string {
         ]),
     ' */',
     `${plugin.module === 'esm' && !plugin.handed ? 'export ' : ''}function ${plugin.name}(${param}) {`,
-    ...lines.map((l) => (l ? `  ${l}` : '')),
+    ...lines,
     '}',
     ...(plugin.module === 'esm' || plugin.handed ? [] : ['', `module.exports.${plugin.name} = ${plugin.name};`]),
   ].join('\n');
+}
+
+/**
+ * `lines` (written with two spaces a level) as the body of a function: two spaces a level, or in a
+ * tab-indented file a tab a level, written as RECAST_PARSE_TAB_WIDTH spaces, which the print turns
+ * into a tab (lib/print.ts), so that a handler recast moves in keeps its own lines' depth under it
+ * (express-es6-rest-api's tabs came out `\t  reply.send(…)`, which its ESLint rejects as mixed).
+ */
+function inBody(lines: string[], indent: CodeStyle['indent']): string[] {
+  const unit = ' '.repeat(indent.tabs ? RECAST_PARSE_TAB_WIDTH : 2);
+  return lines.map((l) => {
+    if (!l) return '';
+    const depth = l.length - l.trimStart().length;
+    return unit.repeat(1 + Math.floor(depth / 2)) + ' '.repeat(depth % 2) + l.trimStart();
+  });
 }
 
 /**
