@@ -40,6 +40,7 @@ export const BLOCKERS = {
   'setting-not-copied': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: 'An app setting Fastify must copy is known only at run time.' },
   'shared-server-settings': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "The app is started in the same folder as another, so it runs behind a module that copies the other app's settings, which differ from its own." },
   'body-parser-options': { subject: 'app', stage: 'shim', liftedBy: 'human', summary: "A body parser's options are known only at run time, so Fastify's routes cannot parse bodies the same way yet." },
+  'typescript-without-fastify-types': { subject: 'project', stage: 'shim', liftedBy: 'human', summary: "The project's TypeScript is older than 5.0 and cannot read Fastify 5's type declarations: its type-check (tsc, ts-jest) fails on the generated server module, and on every file a later stage makes import fastify, until TypeScript is upgraded." },
   'test-runner-without-fastify': { subject: 'project', stage: 'shim', liftedBy: 'human', summary: "The app's test runner is a version that cannot load Fastify (jest before 27.1.0), so its tests stay on the Express app until it is upgraded (reported by the shim, errors and routes stages alike)." },
   'test-drives-express': { subject: 'file', stage: 'shim', liftedBy: 'human', summary: 'A test sends requests to the Express app itself in a form the stages cannot point at the Fastify server in front of it (reported by the shim, errors and routes stages alike), so it would miss what they move.' },
 

@@ -20,3 +20,14 @@ export interface TestRunnerLimit {
 export const TEST_RUNNER_LIMITS: Record<string, TestRunnerLimit> = {
   jest: { from: '27.1.0', lacks: "`node:` built-in specifiers (require('node:http')), with which Fastify 5 loads its own" },
 };
+
+/**
+ * The TypeScript that reads Fastify 5's type declarations: they use `const` type parameters
+ * (types/instance.d.ts `route<…, const SchemaCompiler extends FastifySchema = …>`), which
+ * TypeScript has from 5.0 (TypeScript 5.0 release notes, "const Type Parameters"). An older one
+ * stops at their syntax (TS1139 "Type parameter declaration expected"), skipLibCheck or not, so the
+ * project's `tsc` and ts-jest fail on every file that imports fastify. Measured on
+ * microsoft/TypeScript-Node-Starter (typescript 4.1.3: its build and its ts-jest tests failed
+ * after the stages; with 5.4 they compiled).
+ */
+export const TYPESCRIPT_FOR_FASTIFY: TestRunnerLimit = { from: '5.0.0', lacks: "`const` type parameters, which Fastify 5's type declarations use" };

@@ -35,6 +35,21 @@ describe('what the shim reports', () => {
     await expect(runStage({ root, stage: 'shim', dry: true })).rejects.toMatchObject({ code: 'no-app', message: expect.stringContaining('server.js') });
   });
 
+  it("a TypeScript project whose TypeScript cannot read Fastify 5's types (before 5.0) gets an item at its line in package.json; 5.x does not", async () => {
+    const app = (typescript: string) => project({
+      'package.json': `{\n  "name": "ts-old",\n  "private": true,\n  "main": "src/server.ts",\n  "dependencies": { "express": "^4.21.2" },\n  "devDependencies": {\n    "typescript": "${typescript}"\n  }\n}\n`,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', esModuleInterop: true } }),
+      'src/server.ts': "import express from 'express';\nconst app = express();\napp.get('/', (req, res) => res.send('ok'));\napp.listen(3000);\n",
+    });
+    const old = await runStage({ root: app('4.1.3'), stage: 'shim', allowDirty: true });
+    // Line 12 of package.json as the stage writes it (its dependencies gain @fastify/express, fastify, qs, one a line).
+    expect(old.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['typescript-without-fastify-types', 'package.json:12']]);
+    expect(old.manual[0].reason).toContain('typescript 4.1.3 lacks `const` type parameters');
+    expect(old.exitCode).toBe(1);
+    const current = await runStage({ root: app('^5.4.5'), stage: 'shim', dry: true });
+    expect(current.manual).toEqual([]);
+  });
+
   it('settings known only at run time are reported with file and line, the rest copied', async () => {
     const { result, files } = await runFixture('shim-server', 'unknown-settings', 'shim');
     expect(result.manual.map((m) => [m.code, `${m.file}:${m.line}`])).toEqual([['body-parser-options', 'server.js:8']]);

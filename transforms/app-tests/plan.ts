@@ -12,10 +12,10 @@
  * a `TODO(migrate)`.
  */
 import path from 'node:path';
-import semver from 'semver';
 import type { App, TestDriver } from '../../analyzer/model.js';
 import { TEST_RUNNER_LIMITS } from '../../rules/catalogue/test-runners.js';
 import { isTypeScript } from '../lib/ast.js';
+import { dependencyBelow } from '../lib/dependency-version.js';
 import { importSpecifier, moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
 import type { FilePlan, ManualItem, PlanContext, StageName, StepPlan } from '../model.js';
 import { generatedModuleFor, plannedModuleFor } from '../server-module/locate.js';
@@ -97,11 +97,8 @@ const places = (n: number) => (n === 1 ? '1 place' : `${n} places`);
  */
 function runnerWithoutFastify(ctx: PlanContext): ManualItem | null {
   for (const [name, limit] of Object.entries(TEST_RUNNER_LIMITS)) {
-    const dep = ctx.inventory.project.dependencies[name];
-    const version = dep?.installed ?? (dep?.declared && semver.validRange(dep.declared) ? semver.minVersion(dep.declared)?.version : null);
-    if (!version || !semver.valid(version) || !semver.lt(version, limit.from)) continue;
-    const line = (ctx.readFile('package.json') ?? '').split('\n').findIndex((l) => l.includes(`"${name}"`)) + 1;
-    return { file: 'package.json', line: Math.max(line, 1), code: 'test-runner-without-fastify', reason: `${name} ${version}, which lacks ${limit.lacks} (${name} ${limit.from} has them)` };
+    const old = dependencyBelow(ctx, name, limit.from);
+    if (old) return { file: 'package.json', line: old.line, code: 'test-runner-without-fastify', reason: `${name} ${old.version}, which lacks ${limit.lacks} (${name} ${limit.from} has them)` };
   }
   return null;
 }

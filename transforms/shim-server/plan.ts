@@ -7,13 +7,15 @@
  * written, its settings-derived parts are rewritten (refresh.ts), and only those.
  */
 import type { App, Inventory } from '../../analyzer/model.js';
-import type { FilePlan, PlanContext, StepPlan } from '../model.js';
+import type { FilePlan, ManualItem, PlanContext, StepPlan } from '../model.js';
+import { TYPESCRIPT_FOR_FASTIFY } from '../../rules/catalogue/test-runners.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { serverFactsOf } from './facts.js';
 import { staleModules } from './refresh.js';
 import { generatedModuleFor, serverModuleFor } from '../server-module/locate.js';
 import { importsGeneratedModule, startSites } from '../server-module/start-sites.js';
 import type { ServerFacts, SettingsKey } from '../server-module/template.js';
+import { dependencyBelow } from '../lib/dependency-version.js';
 import { detectStyle, type CodeStyle } from '../lib/style.js';
 
 /**
@@ -45,6 +47,8 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     if (!shimmed.includes(app)) shimmed.push(app);
   }
   const created = files.size;
+  const typescript = [...files.values()].some(({ entries: [e] }) => e.kind === 'create' && e.facts.typescript) ? typescriptWithoutFastifyTypes(ctx) : null;
+  if (typescript) manual.push(typescript);
   const refresh = staleModules(ctx);
   for (const m of refresh.stale) files.set(m.file, { file: m.file, entries: [{ kind: 'refresh', facts: m.facts, keys: m.keys, reasons: m.reasons }] });
   manual.push(...refresh.manual);
@@ -60,6 +64,16 @@ export function plan(ctx: PlanContext): StepPlan<ServerEntry> {
     moved: { what: 'apps behind Fastify', done: created, of: created },
     deltas: ctx.parity === 'express' ? [] : deltasOf(ctx.inventory, shimmed),
   };
+}
+
+/**
+ * The item for a TypeScript project whose TypeScript cannot read Fastify 5's types
+ * (rules/catalogue/test-runners.ts TYPESCRIPT_FOR_FASTIFY), at its line in package.json; null otherwise.
+ */
+function typescriptWithoutFastifyTypes(ctx: PlanContext): ManualItem | null {
+  const old = dependencyBelow(ctx, 'typescript', TYPESCRIPT_FOR_FASTIFY.from);
+  if (!old) return null;
+  return { file: 'package.json', line: old.line, code: 'typescript-without-fastify-types', reason: `typescript ${old.version} lacks ${TYPESCRIPT_FOR_FASTIFY.lacks} (typescript ${TYPESCRIPT_FOR_FASTIFY.from} has them): the project's type-check (tsc, ts-jest) fails on the server module that imports fastify until typescript is raised to ^5` };
 }
 
 /**
