@@ -163,7 +163,9 @@ describe('handler-rewrite TypeScript outputs', () => {
     const dir = mkdtempSync(path.join(TMP, 'tsc-'));
     dirs.push(dir);
     for (const c of typed) {
-      writeFileSync(path.join(dir, `${c.name}.ts`), c.output!);
+      // The routes stage imports the fastify-like-express functions a moved handler calls (likeExpress).
+      const likeExpress = c.expected.likeExpress?.length && !c.output!.includes('./fastify-like-express') ? `import { ${c.expected.likeExpress.join(', ')} } from './fastify-like-express.js';\n` : '';
+      writeFileSync(path.join(dir, `${c.name}.ts`), likeExpress + c.output!);
     }
     // The module the routes stage writes next to the server module (a TypeScript ES module of an Express 4 app).
     writeFileSync(path.join(dir, 'fastify-like-express.ts'), likeExpressModule({ module: 'esm', typescript: true }));

@@ -130,7 +130,7 @@ function ask(port: number, i: number, c: Case, etag?: string): Promise<Omit<Answ
   });
 }
 
-type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress' | 'cookieLikeExpress' | 'clearCookieLikeExpress' | 'sendFileLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
+type LikeExpress = Record<'sendLikeExpress' | 'jsonLikeExpress' | 'sendStatusLikeExpress' | 'appendLikeExpress' | 'varyLikeExpress' | 'linksLikeExpress' | 'cookieLikeExpress' | 'clearCookieLikeExpress' | 'sendFileLikeExpress' | 'redirectLikeExpress', (reply: FastifyReply, ...args: any[]) => FastifyReply>;
 
 /** The module's functions (CommonJS JavaScript). */
 function loadModule(): LikeExpress {
@@ -360,6 +360,30 @@ for (const major of [4, 5] as const) {
     beforeAll(() => pair.start());
     afterAll(() => pair.stop());
     it(`on ${calls.length} calls, with and without headers set before`, async () => {
+      expect(await differences(pair, all)).toEqual([]);
+    });
+  });
+
+  describe(`redirectLikeExpress answers as Express ${major}'s res.redirect`, () => {
+    const calls: Array<{ express: (res: any) => void; fastify: (reply: FastifyReply) => void; label: string }> = [
+      { label: "redirect('/a b?q=é')", express: (res) => res.redirect('/a b?q=é'), fastify: (r) => mod.redirectLikeExpress(r, '/a b?q=é') },
+      { label: "redirect(301, '/x')", express: (res) => res.redirect(301, '/x'), fastify: (r) => mod.redirectLikeExpress(r, 301, '/x') },
+      { label: "redirect('back')", express: (res) => res.redirect('back'), fastify: (r) => mod.redirectLikeExpress(r, 'back') },
+      { label: "status(301).redirect('/z')", express: (res) => res.status(301).redirect('/z'), fastify: (r) => mod.redirectLikeExpress(r.code(301), '/z') },
+      { label: "redirect('http://example.com/<p>')", express: (res) => res.redirect('http://example.com/<p>'), fastify: (r) => mod.redirectLikeExpress(r, 'http://example.com/<p>') },
+    ];
+    // Each call alone, and after the app's middleware set Vary on Express's response.
+    const all: Case[] = calls.flatMap((_, i) => [false, true].map((middleware) => ({ preset: middleware ? ({ kind: 'middleware', value: 'headers' } as Preset) : { kind: 'none' }, status: null, value: i, method: 'GET' as const })));
+    const pair = new Pair(major, all, {
+      middleware: (_req, res, c) => {
+        if (c.preset.kind === 'middleware') res.setHeader('Vary', 'Origin');
+      },
+      express: (res, c) => calls[c.value as number].express(res),
+      fastify: (reply, c) => calls[c.value as number].fastify(reply),
+    });
+    beforeAll(() => pair.start());
+    afterAll(() => pair.stop());
+    it(`on ${calls.length} calls: Location, status, the 'Redirecting to' body by Accept, Vary`, async () => {
       expect(await differences(pair, all)).toEqual([]);
     });
   });

@@ -54,7 +54,7 @@ describe('routes: the async-rejection delta', () => {
   it('is not reported in an Express 5 app, whose router hands a rejection to next', async () => {
     const run = await runFixture('routes-move', 'co-e5', 'routes', { fixturesDir: asExpress5() });
     expect(run.result.moved.find((m) => m.step === 'routes-move')?.done).toBe(8);
-    expect(routeDeltas(run.result.deltas).some((t) => t.startsWith('Redirects of the moved routes'))).toBe(true);
+    expect(routeDeltas(run.result.deltas).some((t) => t.startsWith('Answers of the moved routes'))).toBe(true);
     expect(routeDeltas(run.result.deltas).filter((t) => t.startsWith(TITLE))).toEqual([]);
   }, 60_000);
 

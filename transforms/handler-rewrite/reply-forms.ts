@@ -191,6 +191,10 @@ function location(args: Expr[], ctx: FormContext): FormResult {
 }
 
 /**
+ * `res.redirect(…)` on a moved route → `redirectLikeExpress(reply, …)`: Express's own redirect
+ * (fastify-like-express module), so Location, status, the 'Redirecting to' body and Vary: Accept
+ * are what the app's Express writes, whatever the arguments' order, 'back' or a status set before.
+ * Elsewhere (after the bridge, not a Fastify route):
  * `res.redirect([status,] url)` → `reply.redirect(url, status?)` (Fastify 5: url first), the URL
  * encoded as Express does. Express 4 also takes `(url, status)` and decides the order by
  * `typeof` of the first argument; Express 5 always reads two arguments as (status, url).
@@ -199,6 +203,7 @@ function location(args: Expr[], ctx: FormContext): FormResult {
  * The body differs (Express: "Found. Redirecting to …", Fastify: empty): delta `redirect-body`.
  */
 function redirect(args: Expr[], ctx: FormContext, before: string[]): FormResult {
+  if (ctx.fastifyRoute && args.length >= 1 && args.length <= 2 && !args.some((a) => a.type === 'SpreadElement')) return { steps: [{ likeExpress: 'redirectLikeExpress', args }] };
   if (!ctx.bridged) return refuse("res.redirect: Fastify's reply.redirect sends an empty body where Express sends 'Found. Redirecting to …'");
   if (before.includes('status')) return refuse('res.status(…).redirect(…): Express ignores the status set before a redirect (it answers 302), Fastify answers with it; pass the status to res.redirect instead');
   if (ctx.statusSetApart) return refuse("res.redirect(…) in a function that sets a status apart (res.status(c); or res.statusCode = c): Fastify's reply.redirect would answer with that status where Express answers 302");

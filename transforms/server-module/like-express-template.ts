@@ -27,7 +27,7 @@ export interface LikeExpressFacts {
 }
 
 /** The functions the module exports, which the handler rewrite calls (reply-forms.ts), each `(reply, …Express's arguments)`, returning the reply. */
-export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'clearCookieLikeExpress', 'cookieLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'sendFileLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
+export const LIKE_EXPRESS_FUNCTIONS = ['appendLikeExpress', 'clearCookieLikeExpress', 'cookieLikeExpress', 'jsonLikeExpress', 'linksLikeExpress', 'paramsLikeExpress', 'redirectLikeExpress', 'sendFileLikeExpress', 'sendLikeExpress', 'sendStatusLikeExpress', 'varyLikeExpress', 'wildcardLikeExpress'] as const;
 
 /** A function of the module. */
 export type LikeExpressFunction = (typeof LIKE_EXPRESS_FUNCTIONS)[number];
@@ -37,6 +37,7 @@ const METHODS: Record<Exclude<LikeExpressFunction, 'paramsLikeExpress' | 'wildca
   appendLikeExpress: { method: 'append', params: ['field: string', 'value: unknown'], doc: "Express's `res.append(field, value)`: the value after the header's, written as res.set writes it." },
   jsonLikeExpress: { method: 'json', params: ['body?: unknown'], doc: "Express's `res.json(body)`: JSON text with the app's JSON settings, typed application/json unless a type is set." },
   linksLikeExpress: { method: 'links', params: ['links: Record<string, string | string[]>'], doc: "Express's `res.links(links)`: the Link header, after the one set before." },
+  redirectLikeExpress: { method: 'redirect', params: ['...args: any[]'], doc: "Express's `res.redirect([status,] url)`: the Location Express writes (encoded; 'back' read from the Referrer in Express 4), the status, and its 'Redirecting to' body by the Accept header, with Vary: Accept." },
   sendLikeExpress: { method: 'send', params: ['body?: unknown'], doc: "Express's `res.send(body)`: the type and body Express picks from the value and from a type set before." },
   sendStatusLikeExpress: { method: 'sendStatus', params: ['status: number'], doc: "Express's `res.sendStatus(status)`: the status and its text." },
   varyLikeExpress: { method: 'vary', params: ['field: string | string[]'], doc: "Express's `res.vary(field)`: the field added to Vary unless it names it already." },
