@@ -2,6 +2,8 @@
  * One exchange judged by the verifier's own replayOne (verifier/exchange.ts) against lanes that
  * answer with fixed responses: baseline, candidate, and the noise lane when a third is given.
  */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { LaneBindings } from '../../verifier/correlate.js';
 import { replayOne, type ReplayContext, type RunFindings } from '../../verifier/exchange.js';
 import type { RawResponse, ReplayRequest } from '../../verifier/model.js';
@@ -10,7 +12,7 @@ import type { Side } from '../../verifier/sides.js';
 import { parseVerifyRules } from '../../verifier/verify-rules.js';
 import type { VerifyOptions } from '../../verifier/verify.js';
 
-/** Sides that answer every request with `answers[i]` — an Error is thrown by the send, as undici throws a timeout (each side's app folder `/tmp/side-<i>`). */
+/** Sides that answer every request with `answers[i]` — an Error is thrown by the send, as undici throws a timeout (each side's app folder `<tmpdir>/side-<i>`, made up: never read). */
 function fixedSides(answers: Array<RawResponse | Error>): Side[] {
   return answers.map((answer, i) => ({
     name: (['baseline', 'candidate', 'noise'] as const)[i],
@@ -22,7 +24,7 @@ function fixedSides(answers: Array<RawResponse | Error>): Side[] {
       },
     } as unknown as Side['connection'],
     bindings: new LaneBindings(new Map()),
-    root: `/tmp/side-${i}`,
+    root: path.join(tmpdir(), `side-${i}`),
   }));
 }
 

@@ -18,13 +18,17 @@ const json = (body: unknown, etag = 'W/"86-lIS6KsiDVePKbkGAENJgLCGtt9I"'): Canon
   bodyKind: 'json',
 });
 
+/** Each side's app folder: made-up folders under the machine's temporary directory (never read). */
+const BASELINE_ROOT = path.join(tmpdir(), 'migrate-baseline-x', 'shop');
+const CANDIDATE_ROOT = path.join(tmpdir(), 'working-tree', 'shop');
+
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('withoutAppRoot', () => {
   it('makes an error message naming each side\'s checkout equal, ETag included', () => {
-    const baseline = withoutAppRoot(json({ message: "ENOENT: no such file or directory, stat '/tmp/migrate-baseline-x/shop/frontend/build/index.html'", stack: ['at /tmp/migrate-baseline-x/shop/a.js:1'] }), '/tmp/migrate-baseline-x/shop');
-    const candidate = withoutAppRoot(json({ message: "ENOENT: no such file or directory, stat '/work/shop/frontend/build/index.html'", stack: ['at /work/shop/a.js:1'] }, 'W/"76-rgBLUvVPqBu20xav64Iv7S9gHcw"'), '/work/shop');
+    const baseline = withoutAppRoot(json({ message: `ENOENT: no such file or directory, stat '${BASELINE_ROOT}/frontend/build/index.html'`, stack: [`at ${BASELINE_ROOT}/a.js:1`] }), BASELINE_ROOT);
+    const candidate = withoutAppRoot(json({ message: `ENOENT: no such file or directory, stat '${CANDIDATE_ROOT}/frontend/build/index.html'`, stack: [`at ${CANDIDATE_ROOT}/a.js:1`] }, 'W/"76-rgBLUvVPqBu20xav64Iv7S9gHcw"'), CANDIDATE_ROOT);
     expect(baseline.body).toEqual({ message: `ENOENT: no such file or directory, stat '${APP_ROOT}/frontend/build/index.html'`, stack: [`at ${APP_ROOT}/a.js:1`] });
     expect(baseline.headers.etag).toBe(APP_ROOT_EXPRESS_ETAG);
     expect(diffResponses(baseline, candidate)).toEqual([]);
@@ -33,9 +37,9 @@ describe('withoutAppRoot', () => {
   it("keeps whether the tag was Express's automatic one, so a candidate without an ETag is still the etag framework delta (proshop-v2 GET *)", () => {
     const message = (root: string) => ({ message: `ENOENT: no such file or directory, stat '${root}/frontend/build/index.html'` });
     const explain = (baselineEtag: string) => {
-      const baseline = withoutAppRoot(json(message('/tmp/migrate-baseline-x/shop'), baselineEtag), '/tmp/migrate-baseline-x/shop');
+      const baseline = withoutAppRoot(json(message(BASELINE_ROOT), baselineEtag), BASELINE_ROOT);
       const { etag: _none, ...headers } = json(null).headers;
-      const candidate = withoutAppRoot({ ...json(message('/work/shop')), headers }, '/work/shop');
+      const candidate = withoutAppRoot({ ...json(message(CANDIDATE_ROOT)), headers }, CANDIDATE_ROOT);
       const out = explainDifferences({ request: { id: 'e64', session: 'default', method: 'GET', path: '/any/thing', headers: [] }, baseline, candidate, differences: diffResponses(baseline, candidate), expressMajor: 4 });
       return { explained: out.explained.map((e) => e.id), unexplained: out.unexplained.map((d) => `${d.pointer} ${String(d.baseline)}`) };
     };
@@ -46,7 +50,7 @@ describe('withoutAppRoot', () => {
 
   it('leaves an answer that does not name the folder as it is (its ETag is compared)', () => {
     const answer = json({ message: 'not found' });
-    expect(withoutAppRoot(answer, '/work/shop')).toBe(answer);
+    expect(withoutAppRoot(answer, CANDIDATE_ROOT)).toBe(answer);
   });
 
   it('still reports a body that differs elsewhere', () => {

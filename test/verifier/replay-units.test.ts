@@ -230,8 +230,9 @@ describe('explainDifferences takes only what a default explains', () => {
 
   it("a stack trace's frames (the checkout's paths, the framework below the app) are the stack-frames delta; another message is not", () => {
     const stack = (at: string, msg = 'Error: Not Found - /nope') => json(404, { message: 'Not Found - /nope', stack: `${msg}\n    at notFound (file://${at}/backend/errorMiddleware.js:2:17)\n    at Layer.handle (${at}/node_modules/express/lib/router/layer.js:95:5)` });
-    expect(explain(req('/nope'), stack('/tmp/baseline'), stack('/tmp/work'))).toEqual({ explained: ['stack-frames'], unexplained: [] });
-    expect(explain(req('/nope'), stack('/tmp/baseline'), stack('/tmp/work', 'Error: Other'))).toEqual({ explained: [], unexplained: ['/body/stack'] });
+    const [baseline, work] = [path.join(os.tmpdir(), 'baseline'), path.join(os.tmpdir(), 'work')];
+    expect(explain(req('/nope'), stack(baseline), stack(work))).toEqual({ explained: ['stack-frames'], unexplained: [] });
+    expect(explain(req('/nope'), stack(baseline), stack(work, 'Error: Other'))).toEqual({ explained: [], unexplained: ['/body/stack'] });
   });
 
   it('a 304 against a 200 explains the validators and the body, not a lost Cache-Control', () => {
