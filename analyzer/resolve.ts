@@ -7,6 +7,7 @@
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { ts } from 'ts-morph';
+import { readPackageJson } from './project.js';
 
 /** Where a specifier leads. */
 export type Resolved =
@@ -117,22 +118,18 @@ export class ModuleResolver {
    */
   private fromRoot(specifier: string, name: string): Resolved | null {
     if (specifier.startsWith('@') || !(specifier.includes('/') || /\.(?:[cm]?[jt]s|json)$/.test(specifier))) return null;
-    if (ts.sys.directoryExists(path.join(this.opts.root, 'node_modules', name)) || this.declared().has(name)) return null;
+    if (this.declared().has(name) || ts.sys.directoryExists(path.join(this.opts.root, 'node_modules', name))) return null;
     const own = this.resolveByProbing(`./${specifier}`, path.join(this.opts.root, 'package.json'));
     return own.kind === 'file' ? own : null;
   }
 
+  /** The root package.json's declared packages, read once (declared()). */
   private declaredNames: Set<string> | null = null;
 
   /** The packages the root package.json declares (dependencies of every kind); none when it cannot be read. */
   private declared(): Set<string> {
     if (this.declaredNames) return this.declaredNames;
-    let pkg: Record<string, unknown> = {};
-    try {
-      pkg = JSON.parse(ts.sys.readFile(path.join(this.opts.root, 'package.json')) ?? '{}') as Record<string, unknown>;
-    } catch {
-      pkg = {};
-    }
+    const pkg = (readPackageJson(this.opts.root) ?? {}) as Record<string, unknown>;
     const sections = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].map((k) => pkg[k]);
     this.declaredNames = new Set(sections.flatMap((d) => (d && typeof d === 'object' ? Object.keys(d) : [])));
     return this.declaredNames;

@@ -999,7 +999,7 @@ export const API = {
     difference: "Express writes a short body (\"Found. Redirecting to …\" or HTML) with Vary: Accept and percent-encodes the URL; Fastify sends an empty body, no Content-Type, no Vary, and the URL as given. `res.status(301).redirect(u)` gives 302 in Express but 301 in Fastify; Express 4 `'back'` → `request.headers.referer || '/'`.",
     requires: ['encodeurl'],
     shape: { use: 'call', answers: true },
-    rewrite: { form: 'reply.redirect(encodeUrl(url), status?) (the body differs: framework default redirect-body)', where: 'moved-routes' },
+    rewrite: { form: "redirectLikeExpress(reply, …) on a moved route (fastify-like-express module: Express's own res.redirect, body, Vary and 'back' included); in a moved error handler reply.redirect(encodeUrl(url), status?) (the body differs: framework default redirect-body)", where: 'moved-routes' },
     stage: 'routes',
     source: '§1.4, §2.11',
   },

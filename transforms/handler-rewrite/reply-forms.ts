@@ -316,7 +316,7 @@ function linkHeader(args: Expr[], ctx: FormContext): FormResult {
 function cookie(name: 'cookieLikeExpress' | 'clearCookieLikeExpress', api: string, counts: number[]): (args: Expr[], ctx: FormContext) => FormResult {
   return (args, ctx) => {
     if (!counts.includes(args.length)) return refuse(`${api} with ${args.length} argument(s)`);
-    if (!ctx.fastifyRoute) return { refuse: `${api} needs @fastify/cookie, which the plugins stage registers`, waitsFor: 'plugins' };
+    if (!ctx.fastifyRoute) return noFormReason(memberRow('res', api.slice(4))!, 'plugins');
     return { steps: [{ likeExpress: name, args }] };
   };
 }

@@ -203,7 +203,7 @@ export interface HandlerRewrite {
   imports: Array<{ local: string; from: string }>;
   /** Type-only named imports the rewritten function needs (Express's `Request` for a `request.raw` cast in TypeScript): lib/type-imports.ts addTypeImports. */
   typeImports: TypeImport[];
-  /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `redirect-body`. Roles error and not-found: always empty. */
+  /** Framework-default ids (rules/catalogue/framework-defaults.ts) the rewrite causes, e.g. `next-non-error`, or `redirect-body` in an error handler (a moved route's redirect runs Express's own). */
   deltas: string[];
   /**
    * The functions of the generated fastify-like-express module the rewritten function calls

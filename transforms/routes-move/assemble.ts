@@ -15,8 +15,7 @@ import { importSpecifier, moduleSystemOfFile } from '../lib/module-system.js';
 import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StageName, StepPlan, Verdict } from '../model.js';
 import { hooksModuleFile, startsApp } from '../server-module/locate.js';
-import { lacksChains, lacksNotFound } from '../server-module/hooks-template.js';
-import { NOT_FOUND_AFTER_NEXT } from './package-handler.js';
+import { lacksChains, lacksNotFound, NOT_FOUND_AFTER_NEXT } from '../server-module/hooks-template.js';
 import { leftRoutes } from './left.js';
 import { likeExpressImport, likeExpressModulePlan } from './like-express.js';
 import type { PluginCall, PluginLoop, PluginRoute, RegisterEntry, RegistrarEntry, RewriteEntry, RoutesEntry } from './model.js';
@@ -344,7 +343,7 @@ const NEXT_NON_ERROR = FRAMEWORK_DEFAULTS['next-non-error'];
 
 /**
  * The framework deltas of moved routes: always ETag (`likeExpress`: some answers run Express's own
- * res.send, which keeps it), the redirect body when a moved handler redirects, the rejections of
+ * res.send, which keeps it), the redirect body when a moved router's error handler redirects, the rejections of
  * async handlers and native hooks in an Express 4 app (`async-rejection`, read-route.ts,
  * native-hooks.ts), a value that is not an Error where next(err) became reply.send(err)
  * (`next-non-error`, flow.ts), a directory given to res.sendFile when one sends files, and OPTIONS when a
@@ -358,7 +357,7 @@ function deltaTexts(ids: Set<string>, likeExpress: boolean, unregistered: boolea
       restoredByParityExpress: false,
     },
   ];
-  if (ids.has('redirect-body')) out.push({ text: "Redirects of the moved routes have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
+  if (ids.has('redirect-body')) out.push({ text: "Redirects the moved routers' error handlers answer have an empty body and no Vary: Accept (Express sent 'Found. Redirecting to …'); browsers and clients follow the Location header either way.", restoredByParityExpress: false });
   if (ids.has('async-rejection')) out.push({ text: `${ASYNC_REJECTION.title} (async handlers and hooks, generators co.wrap runs, on the moved routes): ${ASYNC_REJECTION.express} ${ASYNC_REJECTION.fastify} ${ASYNC_REJECTION.fix}`, restoredByParityExpress: false });
   if (ids.has('next-non-error')) out.push({ text: `${NEXT_NON_ERROR.title} (next(err) in a sync handler or a callback of a moved route is reply.send(err)): ${NEXT_NON_ERROR.express} ${NEXT_NON_ERROR.fastify} ${NEXT_NON_ERROR.fix}`, restoredByParityExpress: false });
   if (ids.has('send-file-directory')) out.push({ text: "res.sendFile on the moved routes runs Express's own (headers, ranges, 304 and errors as before), but a path that names a directory, where Express went on to its next route or 404, gives the error handler a 404 error.", restoredByParityExpress: false });

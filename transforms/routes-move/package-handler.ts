@@ -21,9 +21,6 @@ import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { overlaps } from './overlap.js';
 
-/** The hooks module's handler of such a route (server-module/hooks-template.ts). */
-export const NOT_FOUND_AFTER_NEXT = 'notFoundAfterNext';
-
 /**
  * The catalogue entry of the package whose function is `route`'s handler, when that function can
  * run through the `expressMiddleware` adapter: a package function (not wrapped), whose package works

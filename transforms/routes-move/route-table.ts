@@ -37,7 +37,7 @@ export interface TableStatement extends RouteStatement {
  * would run when Fastify loads the plugin. It stays where it is, running when it ran, and each
  * registration of it (a statement of its body) goes into a plugin defined at the end of its body,
  * closing over the iteration's bindings, which it hands to the server module on every iteration
- * (`handRoutes(app, async function …(fastify) {…})`, server-module/handed-routes.ts; read-route.ts
+ * (`handRoutes(app, function …(fastify) {…})`, server-module/handed-routes.ts; read-route.ts
  * gives the route its plugin). The registration, read as a statement of its own, moves as any other.
  */
 export interface LoopStays {

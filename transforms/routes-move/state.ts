@@ -26,7 +26,7 @@ export interface RouteState {
   pluginRoute?: PluginRoute | PluginLoop;
   /** The rewrite of a handler defined elsewhere (`helpers`: the helpers it may hand `request` to). */
   rewrite?: { file: string; fn: ASTPath<Node>; options: HandlerOptions; helpers: string[] };
-  /** Framework-default ids its rewrite causes (`redirect-body`). */
+  /** Framework-default ids its rewrite causes (`next-non-error`, `send-file-directory`). */
   deltas: string[];
   /** Default imports its rewrite needs (`encodeUrl` from 'encodeurl'). */
   imports: Array<{ local: string; from: string }>;

@@ -181,7 +181,7 @@ function exportedNames(entry: HooksModuleFacts): string[] {
 }
 
 /** The hooks module's handler of a route whose handler is a package's Express function (routes-move/package-handler.ts). */
-const NOT_FOUND_AFTER_NEXT = 'notFoundAfterNext';
+export const NOT_FOUND_AFTER_NEXT = 'notFoundAfterNext';
 
 /** Whether the hooks module text `source` (written by an earlier run) lacks `notFoundAfterNext`, which `entry` needs. */
 export function lacksNotFound(entry: HooksModuleFacts, source: string): boolean {

@@ -69,16 +69,14 @@ export function likeExpressModule(facts: LikeExpressFacts): string {
   const t = (annotation: string) => (ts ? annotation : '');
   const exported = facts.module === 'esm' ? 'export ' : '';
   const reply = t(': FastifyReply<any>');
-  const functions = (Object.keys(METHODS) as Array<keyof typeof METHODS>).flatMap((name) => {
-    const { method, params, doc } = METHODS[name];
-    const names = params.map((p) => p.split(/\??:/)[0]);
-    return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? params : names).join(', ')})${t(': FastifyReply<any>')} {`, `  expressResponse(reply).${method}(${names.join(', ')});`, '  return reply;', '}'];
-  });
-  const rawFunctions = (Object.keys(RAW_METHODS) as Array<keyof typeof RAW_METHODS>).flatMap((name) => {
-    const { method, params, doc } = RAW_METHODS[name];
-    const names = params.map((p) => p.split(/\??:/)[0]);
-    return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? [...params] : names).join(', ')})${t(': FastifyReply<any>')} {`, `  ${ts ? '(reply.raw as any)' : 'reply.raw'}.${method}(${names.join(', ')});`, '  return reply;', '}'];
-  });
+  // Each function calls its Express method on `receiver` and returns the reply.
+  const build = (table: Record<string, { method: string; params: readonly string[]; doc: string }>, receiver: string) =>
+    Object.entries(table).flatMap(([name, { method, params, doc }]) => {
+      const names = params.map((p) => p.split(/\??:/)[0]);
+      return ['', `/** ${doc} */`, `${exported}function ${name}(reply${reply}, ${(ts ? params : names).join(', ')})${t(': FastifyReply<any>')} {`, `  ${receiver}.${method}(${names.join(', ')});`, '  return reply;', '}'];
+    });
+  const functions = build(METHODS, 'expressResponse(reply)');
+  const rawFunctions = build(RAW_METHODS, ts ? '(reply.raw as any)' : 'reply.raw');
   const lines = [
     `// Express's answers on Fastify's reply for routes moved off Express: ${ROUTES_HOOKS_MARK} (express-to-fastify migrate).`,
     "// Express's own response methods, run for the handlers of moved routes on a stand-in for Express's response",
