@@ -5,7 +5,7 @@
  * responses): e.g. finalhandler's 404 page is HTML `<pre>Cannot GET /x</pre>`, Fastify's is JSON
  * `{"message":"Route GET:/x not found",…}`.
  */
-import { FRAMEWORK_DEFAULTS, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
+import { appliesToMajor, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
 import { APP_ROOT_EXPRESS_ETAG } from './app-root.js';
 import { isExpressEtag } from './etags.js';
 import type { CanonicalResponse, Difference, ReplayRequest } from './model.js';
@@ -110,7 +110,7 @@ export function explainDifferences(ctx: DeltaContext): { explained: Explanation[
   const explained: Explanation[] = [];
   for (const [id, detect] of DETECTORS) {
     if (!left.length) break;
-    if (!FRAMEWORK_DEFAULTS[id].expressMajors.some((m) => ctx.expressMajor === null || m === ctx.expressMajor)) continue;
+    if (!appliesToMajor(id, ctx.expressMajor)) continue;
     const hit = new Set(detect({ ...ctx, differences: left }));
     if (!hit.size) continue;
     const prior = explained.find((e) => e.id === id);
@@ -133,7 +133,7 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
  * @param error what sending to the baseline threw (undici's error, `code` set)
  */
 export function explainUnanswered(ctx: { error: Error; candidateStatus: number; expressMajor: number | null }): Explanation | null {
-  if (!FRAMEWORK_DEFAULTS['async-rejection'].expressMajors.some((m) => ctx.expressMajor === null || m === ctx.expressMajor)) return null;
+  if (!appliesToMajor('async-rejection', ctx.expressMajor)) return null;
   const code = String((ctx.error as NodeJS.ErrnoException).code);
   if (!TIMEOUTS.has(code) || ctx.candidateStatus < 400) return null;
   return { id: 'async-rejection', differences: [{ pointer: '/status', kind: 'status', baseline: `no response (${code})`, candidate: ctx.candidateStatus }] };

@@ -276,3 +276,8 @@ function compareVersions(a: string, b: string): number {
 
 /** The id of a catalogued default difference. */
 export type FrameworkDefaultId = keyof typeof FRAMEWORK_DEFAULTS;
+
+/** Whether the framework default `id` can hold in an app of Express major `major` (its `expressMajors`; an unknown major: it may). */
+export function appliesToMajor(id: FrameworkDefaultId, major: number | null): boolean {
+  return major === null || FRAMEWORK_DEFAULTS[id].expressMajors.some((m) => m === major);
+}

@@ -2,6 +2,7 @@
  * Step 5 of the routes plan: which local route middleware of the moving routes becomes a native
  * Fastify hook rather than running through the `expressMiddleware` adapter.
  */
+import { appliesToMajor } from '../../rules/catalogue/framework-defaults.js';
 import type { ASTPath } from 'jscodeshift';
 import type { Route } from '../../analyzer/model.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
@@ -58,7 +59,7 @@ export function nativeHooks(ctx: PlanContext, parsed: ParsedFiles, all: Route[],
     const rewrite = planHandlerRewrite(file.j, fn, options);
     if (rewrite.refusals.length || rewrite.imports.length) continue;
     // Express 4 never read an async middleware's promise (through expressMiddleware it still does not); a native hook's rejection reaches the error handler.
-    const rejects = !!fn.node.async && ctx.inventory.project.expressVersion.major !== 5;
+    const rejects = !!fn.node.async && appliesToMajor('async-rejection', ctx.inventory.project.expressVersion.major);
     for (const u of uses) {
       const route = u.state.pluginRoute!;
       if ('hooks' in route) route.hooks[u.index] = u.text;

@@ -5,6 +5,7 @@
  * (handler-rewrite/, role `route`, with the helpers it hands `req` to), its hooks, and the Fastify
  * route it becomes.
  */
+import { appliesToMajor } from '../../rules/catalogue/framework-defaults.js';
 import type { ASTPath } from 'jscodeshift';
 import type { App, Inventory, Route } from '../../analyzer/model.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
@@ -118,7 +119,7 @@ export function readRoute(ctx: PlanContext, route: Route, input: ReadInput): Rou
   // Wrappers that only forward rejections to next go (unwrap.ts); the handler is what they wrap.
   const wrapped = table ? null : unwrapHandler(state, parsed, { file: reg, handler: registration.handler, lines: statement.lines }, block);
   // Express 4 never read the promise of an async handler, or of a generator co.wrap runs; a wrapper that went handed its rejection to next already.
-  if (ctx.inventory.project.expressVersion.major !== 5 && (route.handler.async || runsAsGenerator(route.handler)) && !state.unwraps.length) state.deltas.push('async-rejection');
+  if (appliesToMajor('async-rejection', ctx.inventory.project.expressVersion.major) && (route.handler.async || runsAsGenerator(route.handler)) && !state.unwraps.length) state.deltas.push('async-rejection');
   const options: HandlerOptions = {
     role: 'route',
     nextToDefault: false,
