@@ -10,10 +10,16 @@
  * (`ReferenceError: regeneratorRuntime is not defined` when it starts); a route plugin is a
  * synchronous plugin (avvio: "If the plugin is ready immediately after the function is evaluated,
  * `done` can be omitted").
+ * And they name no global newer than ES5 (Symbol, Reflect, WeakMap, Promise, …): an app whose lint
+ * knows only ES5 globals fails on them (express-es6-rest-api: `eslint src` with `env: node` and no
+ * `es6` reported `'Symbol' is not defined`). Checked with ESLint's own no-undef, given ES5's and
+ * Node's globals.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'acorn';
+import { Linter } from 'eslint';
+import globals from 'globals';
 import { describe, expect, it } from 'vitest';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/transforms');
@@ -40,6 +46,20 @@ function asyncPlugins(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * `line:column message` of every global `text` names that ES5 and Node do not define, as an app's
+ * `.eslintrc` with `env: { node: true }` and no `es6` sees it (the legacy config form: a flat config's
+ * `ecmaVersion` adds that version's globals).
+ */
+function undefinedGlobals(text: string, sourceType: 'module' | 'script'): string[] {
+  const messages = new Linter({ configType: 'eslintrc' }).verify(text, {
+    parserOptions: { ecmaVersion: 2018, sourceType },
+    globals: Object.fromEntries(Object.keys({ ...globals.es5, ...globals.node }).map((name) => [name, 'readonly'])),
+    rules: { 'no-undef': 'error' },
+  });
+  return messages.map((m) => `${m.line}:${m.column} ${m.message}`);
+}
+
 function generatedFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = path.join(dir, name);
@@ -62,6 +82,7 @@ describe('generated JavaScript modules parse as ES2018', () => {
       const sourceType = /^\s*(import|export)\s/m.test(text) ? 'module' : 'script';
       const tree = parse(text, { ecmaVersion: 2018, sourceType, allowReturnOutsideFunction: true });
       expect(hasAsync(tree)).toBe(false);
+      expect(undefinedGlobals(text, sourceType)).toEqual([]);
     });
   }
   it('route plugins are plain functions, never async', () => {

@@ -145,8 +145,8 @@ function expressBridge(app: (req: unknown, res: unknown, next: () => void) => vo
   return function expressApp(req: any, res: any, next: () => void) {
     Object.setPrototypeOf(req, IncomingMessage.prototype);
     Object.setPrototypeOf(res, ServerResponse.prototype);
-    for (const own of ['hostname', 'ip', 'ips']) Reflect.deleteProperty(req, own);
-    for (const own of ['send', 'headersSent']) Reflect.deleteProperty(res, own);
+    for (const own of ['hostname', 'ip', 'ips']) delete req[own];
+    for (const own of ['send', 'headersSent']) delete res[own];
     req.url = req.originalUrl;
     app(req, res, next);
   };

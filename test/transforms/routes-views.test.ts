@@ -192,8 +192,8 @@ function expressBridge(app: express.Express) {
   return (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => {
     Object.setPrototypeOf(req, http.IncomingMessage.prototype);
     Object.setPrototypeOf(res, http.ServerResponse.prototype);
-    for (const own of ['hostname', 'ip', 'ips']) Reflect.deleteProperty(req, own);
-    for (const own of ['send', 'headersSent']) Reflect.deleteProperty(res, own);
+    for (const own of ['hostname', 'ip', 'ips']) delete (req as unknown as Record<string, unknown>)[own];
+    for (const own of ['send', 'headersSent']) delete (res as unknown as Record<string, unknown>)[own];
     const r = req as http.IncomingMessage & { originalUrl: string };
     r.url = r.originalUrl;
     app(req as express.Request, res as express.Response, next);

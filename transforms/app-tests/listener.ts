@@ -6,7 +6,8 @@
  * { routes })`, routes-move/start-file.ts) —, else to one built for the tests, once per app. So
  * buildFastify records each server it builds (`builtServers.set(app, fastify)`), and the listener
  * looks it up per request: a test that holds a listener from before the start file ran (an agent
- * made at load, a start file that listens once a database connects) reaches it too.
+ * made at load, a start file that listens once a database connects) reaches it too. The servers are
+ * kept in an array, not a WeakMap: the generated modules name only ES5 globals (template.ts RAW_URL).
  *
  * Added to the module once, after `requestListener`, and exported as the module exports the rest.
  */
@@ -16,7 +17,7 @@ import { restyle, type CodeStyle } from '../lib/style.js';
 import { buildFastifyOf } from '../server-module/build-fastify.js';
 import { LISTENER } from './model.js';
 
-/** The WeakMap buildFastify records its servers in (app → the Fastify server it built last for it). */
+/** The array buildFastify records its servers in, the last first (`{ app, fastify, listener? }`). */
 const BUILT = 'builtServers';
 
 /**
@@ -29,7 +30,7 @@ const BUILT = 'builtServers';
 export function addFastifyListener(j: JSCodeshift, root: Collection, typescript: boolean, style: CodeStyle): boolean {
   if (root.find(j.FunctionDeclaration, { id: { name: LISTENER } }).size()) return false;
   const build = buildFastifyOf(j, root, 'record the server it builds for the tests');
-  const record = parse(j, [`// The app's tests reach the server built last for the app through ${LISTENER}(app).`, `${BUILT}.set(${build.app}, ${build.instance});`].join('\n'));
+  const record = parse(j, [`// The app's tests reach the server built last for the app through ${LISTENER}(app).`, `${BUILT}.unshift({ ${build.app === 'app' ? 'app' : `app: ${build.app}`}, ${build.instance === 'fastify' ? 'fastify' : `fastify: ${build.instance}`} });`].join('\n'));
   build.body.splice(build.body.indexOf(build.returned), 0, ...record);
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   const commonjs = program.some(isModuleExports);
@@ -46,11 +47,8 @@ export function addFastifyListener(j: JSCodeshift, root: Collection, typescript:
 function listenerSource(appType: string | null, esm: boolean): string[] {
   const t = (annotation: string) => (appType ? annotation : '');
   return [
-    '/** The Fastify server buildFastify built last for each Express app (see fastifyListener). */',
-    `const ${BUILT} = new WeakMap${t(`<${appType}, FastifyInstance>`)}();`,
-    '',
-    "/** Each server's request listener (requestListener), made once. */",
-    `const listeners = new WeakMap${t('<FastifyInstance, http.RequestListener>')}();`,
+    '/** The Fastify servers buildFastify built, the last first, each with its Express app and, once made, its request listener. */',
+    `const ${BUILT}${t(`: Array<{ app: ${appType}; fastify: FastifyInstance; listener?: http.RequestListener }>`)} = [];`,
     '',
     '/**',
     ' * The request listener of the Fastify server in front of `app`, for the app\'s own tests: they send',
@@ -61,9 +59,10 @@ function listenerSource(appType: string | null, esm: boolean): string[] {
     ' */',
     `${esm ? 'export ' : ''}function ${LISTENER}(app${t(`: ${appType}`)})${t(': http.RequestListener')} {`,
     '  return (req, res) => {',
-    `    const fastify = ${BUILT}.get(app) || buildFastify(app);`,
-    '    if (!listeners.has(fastify)) listeners.set(fastify, requestListener(fastify));',
-    `    listeners.get(fastify)${t('!')}(req, res);`,
+    `    if (!${BUILT}.some((b) => b.app === app)) buildFastify(app);`,
+    `    const built = ${BUILT}.filter((b) => b.app === app)[0];`,
+    '    if (!built.listener) built.listener = requestListener(built.fastify);',
+    '    built.listener(req, res);',
     '  };',
     '}',
   ];

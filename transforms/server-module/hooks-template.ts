@@ -269,11 +269,11 @@ function handOverLines(entry: HooksModuleFacts): string[] {
   const t = (annotation: string) => (ts ? annotation : '');
   const exported = entry.module === 'esm' ? 'export ' : '';
   return [
-    '/** Where markMovedRoute marks a request Fastify routed to a moved route. */',
-    "const MOVED_ROUTE = Symbol('migrate.movedRoute');",
+    '/** Where markMovedRoute marks a request Fastify routed to a moved route (a string key: only ES5 globals here). */',
+    "const MOVED_ROUTE = '_migrateMovedRoute';",
     '',
     '/** Where keepFastifyContinuation keeps, for movedToFastify, how the bridge goes on to Fastify. */',
-    "const CONTINUE_ON_FASTIFY = Symbol('migrate.continueOnFastify');",
+    "const CONTINUE_ON_FASTIFY = '_migrateContinueOnFastify';",
     '',
     '/** onRequest hook of the moved routes: Fastify routed this request to one of them (movedToFastify hands only those over). */',
     `${exported}function markMovedRoute(request${t(': FastifyRequest')}, _reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,

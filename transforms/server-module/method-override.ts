@@ -115,9 +115,10 @@ function isModuleExports(s: Node): boolean {
 function functions(http: string, q: string): string {
   return [
     '/**',
-    ' * Where overrideMethodForRouting keeps the method a request was sent with.',
+    ' * Where overrideMethodForRouting keeps the method a request was sent with (a string key: only ES5',
+    ' * globals in the generated modules).',
     ' */',
-    `const METHOD_AS_SENT = Symbol(${q}migrate.methodAsSent${q});`,
+    `const METHOD_AS_SENT = ${q}_migrateMethodAsSent${q};`,
     '',
     '/**',
     " * method-override's header form, applied before Fastify routes as the app's middleware applied it",
