@@ -133,11 +133,11 @@ export class FastifyApi {
         this.addUse(ctx, args, argNodes, site);
         return self;
       case 'setErrorHandler':
-      case 'setNotFoundHandler': {
-        const i = args.length - 1;
-        if (i >= 0) ctx.items.push({ type: name === 'setErrorHandler' ? 'errorHandler' : 'notFoundHandler', ...this.base(site), entry: describeEntry(this.ev, argNodes[i], args[i]) });
+        if (args.length) ctx.items.push({ type: 'errorHandler', ...this.base(site), entry: describeEntry(this.ev, argNodes[args.length - 1], args[args.length - 1]) });
         return self;
-      }
+      case 'setNotFoundHandler':
+        this.setNotFoundHandler(ctx, args, argNodes, site);
+        return self;
       default:
         return CHAINABLE.has(name) ? self : unknown('call-expression', site);
     }
@@ -237,7 +237,23 @@ export class FastifyApi {
   private addHook(ctx: FastifyContext, args: Value[], argNodes: Node[], site: Node): void {
     const [name, fn] = args;
     if (name?.k !== 'str' || !argNodes[1]) return;
-    ctx.items.push({ type: 'hook', ...this.base(site), hook: name.v, entry: describeEntry(this.ev, argNodes[1], fn) });
+    const app = fn?.k === 'fn' && isBridgePhase(name.v) ? this.servedApp(fn) : null;
+    if (app) ctx.items.push({ type: 'use', ...this.base(site), path: null, app, hook: name.v as FastifyHook });
+    else ctx.items.push({ type: 'hook', ...this.base(site), hook: name.v, entry: describeEntry(this.ev, argNodes[1], fn) });
+  }
+
+  /**
+   * `setNotFoundHandler([options,] handler)`: the handler (Fastify's own 404 when only options are
+   * given: four-oh-four.js basic404), and an Express app its `preHandler` option runs — what the
+   * requests no route matched pass through.
+   */
+  private setNotFoundHandler(ctx: FastifyContext, args: Value[], argNodes: Node[], site: Node): void {
+    const [options] = args;
+    const hook = options?.k === 'object' ? options.props.get('preHandler') : undefined;
+    const app = hook?.k === 'fn' ? this.servedApp(hook) : null;
+    if (app) ctx.items.push({ type: 'use', ...this.base(site), path: null, app, hook: 'preHandler', notFound: true });
+    const i = args.length - 1;
+    if (i >= 0 && args[i].k !== 'object') ctx.items.push({ type: 'notFoundHandler', ...this.base(site), entry: describeEntry(this.ev, argNodes[i], args[i]) });
   }
 
   /**
@@ -305,7 +321,7 @@ export class FastifyApi {
    * request and response, of a reference that is an app or router (`app(req, res, next)`,
    * `app.handle(req, res, next)`). Only references are evaluated, never calls.
    */
-  private servedApp(fn: FnValue): RouterNode | null {
+  private servedApp(fn: FnValue, depth = 0): RouterNode | null {
     const env = new Env(fn.env as Env);
     for (const call of fn.node.getDescendantsOfKind(SyntaxKind.CallExpression)) {
       const callee = call.getExpression();
@@ -313,9 +329,20 @@ export class FastifyApi {
       const target = this.ev.ev(callee, env);
       if (target.k === 'router') return target.node;
       if (target.k === 'method' && ['handle', 'call', 'apply'].includes(target.name)) return target.target;
+      // A function that calls the app in turn (a hook calling the shim's `expressBridge(app)`).
+      const inner = target.k === 'fn' && depth < SERVED_APP_DEPTH ? this.servedApp(target, depth + 1) : null;
+      if (inner) return inner;
     }
     return null;
   }
+}
+
+/** How many functions deep servedApp follows a call towards the Express app (hook → bridge → app). */
+const SERVED_APP_DEPTH = 2;
+
+/** The hooks that can run an Express app for a route: those before its handler, with the request and reply. */
+function isBridgePhase(hook: string): boolean {
+  return ['onRequest', 'preParsing', 'preValidation', 'preHandler'].includes(hook);
 }
 
 /** The plugin function of a `register` argument: a function, or a module namespace's `default` (`register(import('./routes.js'))`). */

@@ -94,12 +94,18 @@ export interface FastifyPackageItem extends ItemBase {
  * router it serves (`app`: `use(app)`, or `use(fn)` where `fn` calls the app). `path` is the path
  * as written (the context prefix is applied when records are built, fastify-path.ts
  * bridgeUsePath); null when none was given (the middleware runs for every request of the context).
+ * Also an Express app a Fastify hook runs without `@fastify/express` (`hook`, the `plugins`
+ * stage's form): `addHook('preHandler', fn)` where `fn` calls the app — its own bridge, for the
+ * routes of its context —, or `setNotFoundHandler({ preHandler: fn }, …)` (`notFound`: only the
+ * requests no route matched, after every hook of the context; four-oh-four.js `_setNotFoundHandler`).
  */
 export interface FastifyUseItem extends ItemBase {
   type: 'use';
   path: PathSpec | null;
   entry?: EntryRef;
   app?: RouterNode;
+  hook?: FastifyHook;
+  notFound?: true;
 }
 
 /** `setErrorHandler(fn)` / `setNotFoundHandler([opts,] fn)`. */

@@ -131,7 +131,7 @@ export class FastifyRecords {
     for (const e of this.entries) {
       if (e.item.type === 'errorHandler') out.errorHandlers.push(this.errorHandler(out, e as FlatEntry & { item: FastifyHandlerItem }, routeIds));
       if (e.item.type === 'notFoundHandler') out.notFoundHandlers.push(this.notFoundHandler(e as FlatEntry & { item: FastifyHandlerItem }));
-      if (e.item.type === 'use' && !this.bridgeOfContext(e.at)) {
+      if (e.item.type === 'use' && !e.item.hook && !this.bridgeOfContext(e.at)) {
         out.diagnostics.push({ code: 'missing-bridge', severity: 'warning', message: '`use()` on a Fastify instance needs @fastify/express (or @fastify/middie) registered on it or a context above it; none was found', location: this.locate(e.item.site) });
       }
     }
@@ -300,9 +300,15 @@ export class FastifyRecords {
     return undefined;
   }
 
-  /** The `@fastify/express` (or `@fastify/middie`) registration that gives `at` its `use()`, with its hook. */
+  /**
+   * What runs the Express middleware of `at`'s routes, with its hook: the `@fastify/express` (or
+   * `@fastify/middie`) registration that gives the context its `use()`, or a hook that runs an
+   * Express app itself (FastifyUseItem.hook; the not-found handler's is not the routes').
+   */
   private bridgeOfContext(at: FlatContext): { entry: FlatEntry; hook: ChainEntry['hook'] & string } | undefined {
     for (let f: FlatContext | null = at; f; f = f.parent) {
+      const hooked = this.entriesOf(f).find((x) => x.item.type === 'use' && x.item.hook && !x.item.notFound);
+      if (hooked) return { entry: hooked, hook: (hooked.item as FastifyUseItem).hook! };
       const pkg = this.entriesOf(f).filter((x) => x.item.type === 'package' && x.item.bridgeHook);
       if (pkg.length) return { entry: pkg[0], hook: (pkg[0].item as Extract<FastifyItem, { type: 'package' }>).bridgeHook! };
     }
@@ -369,7 +375,7 @@ export class FastifyRecords {
     return at.lineage.flatMap((f, i) => {
       const next = at.lineage[i + 1];
       const limit = next ? this.entriesOf(f).find((e) => e.item.type === 'plugin' && e.item.child === next.ctx)?.order ?? Infinity : Infinity;
-      return this.entriesOf(f).filter((x) => x.item.type === 'use' && x.order < limit);
+      return this.entriesOf(f).filter((x) => x.item.type === 'use' && !x.item.notFound && x.order < limit);
     });
   }
 
@@ -404,12 +410,13 @@ export class FastifyRecords {
     return {
       fastifyAppId, prefix, mount,
       lead: (full, method) => {
-        const bridge = this.bridgeOfContext(at);
+        // A hook that runs the app is its bridge; the not-found handler's runs after every hook of the context.
+        const bridge = item.hook ? { entry: use, hook: item.hook } : this.bridgeOfContext(at);
         const phase = bridge?.hook ?? 'onRequest';
         const chain: ChainEntry[] = [];
         for (const p of FASTIFY_PHASES.slice(0, FASTIFY_PHASES.indexOf(phase) + 1)) {
           const hooks = this.instanceHooks(at, p);
-          chain.push(...(p === phase && bridge ? hooks.filter((h) => before(h, bridge.entry)) : hooks).map((h) => this.hookEntry(h)));
+          chain.push(...(p === phase && bridge && !item.notFound ? hooks.filter((h) => before(h, bridge.entry)) : hooks).map((h) => this.hookEntry(h)));
         }
         // Only `use` middleware before this app; Express apps served earlier are left to route parity.
         chain.push(...this.bridged({ middleware: [], routes: [] } as unknown as InventoryRecords, at, full, method, (u) => before(u, use) && !(u.item as FastifyUseItem).app));

@@ -1,11 +1,13 @@
 /**
  * The analyzer on Fastify and mixed apps (fixtures/analyzer/K, analyzer/fastify-*.ts): Fastify
  * instances by provenance, chains as Fastify itself reports them at run time, Express apps served
- * through `@fastify/express` inventoried once under the Fastify instance, error and not-found
+ * through `@fastify/express` inventoried once under the Fastify instance (and those run by Fastify hooks
+ * instead, checked against Fastify at run time), error and not-found
  * handlers scoped to their plugin, the records' Fastify fields, diagnostics for what cannot be
  * followed, and rules and reports that take Fastify records.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -176,6 +178,51 @@ describe('Express apps served through @fastify/express', () => {
     ]);
     expect(inv.errorHandlers[1].reads.map((r) => r.api).sort()).toEqual(['err.message', 'err.status', 'err.statusCode']);
     expect(inv.notFoundHandlers.map((n) => [n.name, n.fullPath, n.framework, n.definition?.file])).toEqual([['apiNotFound', '/api', 'fastify', 'src/api.js'], ['notFound', '/', 'fastify', 'src/errors.js']]);
+  });
+});
+
+describe('Express apps run by Fastify hooks (the plugins stage\'s form, without @fastify/express)', () => {
+  it('a hook that calls the app is the bridge of its context; the not-found handler\'s serves the app for what no route matched', async () => {
+    const inv = await analyze({ dir: K('K8-cjs-js'), entry: 'server.js' });
+    const fastify = inv.apps.find((a) => a.framework === 'fastify')!;
+    const express = inv.apps.find((a) => a.framework === undefined)!;
+    expect(express.servedBy).toBe(fastify.id);
+    expect(fastify.plugins ?? []).toEqual([]);
+    expect(inv.mounts.filter((m) => m.kind === 'bridge').map((m) => [m.parent === fastify.id || inv.routers.some((r) => r.id === m.parent), m.child, m.fullPath])).toEqual([[true, express.id, '/']]);
+    const chain = (key: string) => inv.routes.find((r) => r.key === key)!.chain.map((c) => [c.name, c.bridged ?? false]);
+    expect(inv.routes.find((r) => r.key === 'GET /legacy')).toMatchObject({ framework: 'express', appId: express.id });
+    expect(chain('GET /legacy/reports/:id')).toEqual([['timing', false], ['audit', false], ['legacyAuth', true]]);
+    expect(chain('GET /health')).toEqual([['timing', false], ['audit', false]]);
+    // setNotFoundHandler({ preHandler }) alone keeps Fastify's own 404: no handler of the app's.
+    expect(inv.notFoundHandlers).toEqual([]);
+    expect(inv.diagnostics.filter((d) => d.code === 'missing-bridge')).toEqual([]);
+    expect(inv.summary.complete).toBe(true);
+  });
+
+  it('Fastify runs it as the inventory says: the route outside the hook\'s plugin never enters Express', async () => {
+    // Node's own loader for both, so that app.js gets the same Express app (vitest's import would load another).
+    const load = createRequire(path.join(K('K8-cjs-js'), 'app.js'));
+    const legacy = load('./legacy.js') as { handle: (req: { url: string }, ...rest: unknown[]) => unknown };
+    const build = load('./app.js') as () => { inject(url: string): Promise<{ statusCode: number; body: string }>; close(): Promise<unknown> };
+    const handle = legacy.handle;
+    const entered: string[] = [];
+    legacy.handle = function (this: unknown, req: { url: string }, ...rest: unknown[]) {
+      entered.push(req.url);
+      return handle.call(this, req, ...rest);
+    };
+    const app = build();
+    try {
+      const answers = [];
+      for (const url of ['/health', '/legacy/reports/7', '/legacy', '/nowhere']) {
+        const r = await app.inject(url);
+        answers.push([url, r.statusCode]);
+      }
+      expect(answers).toEqual([['/health', 200], ['/legacy/reports/7', 200], ['/legacy', 200], ['/nowhere', 404]]);
+      expect(entered).toEqual(['/legacy/reports/7', '/legacy', '/nowhere']);
+    } finally {
+      legacy.handle = handle;
+      await app.close();
+    }
   });
 });
 
