@@ -115,6 +115,9 @@ export const BLOCKERS = {
   // ── routes: what it shares with other routes ─────────────────────────────────────────────
   'route-partner-stays': { subject: 'route', stage: 'routes', liftedBy: 'as-partner', summary: 'It shares a registration statement, handler, router error handler or mount with a route that stays.' },
   'route-overlap': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Another route matches its URLs; Express picks the first registered, Fastify the most specific.', covers: ['duplicate-route'] },
+
+  // ── plugins ───────────────────────────────────────────────────────────────────────────────
+  'bridge-prefixed-not-found': { subject: 'not-found-handler', stage: 'plugins', liftedBy: 'human', summary: "A Fastify not-found handler under a prefix would answer, without the Express app, requests under it that Express answers: the @fastify/express bridge stays until it runs the Express hook too." },
 } as const satisfies Record<string, BlockerFacts>;
 
 /** A code of BLOCKERS. */

@@ -7,20 +7,15 @@
  * answer every request alike (status, content type, body, Location) — the stage's promise, checked
  * on real HTTP.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderSummary } from '../../runner/summary.js';
+import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
 import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const TMP = path.join(REPO, '.tmp', 'routes-fixtures');
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
 
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
@@ -147,107 +142,6 @@ describe('moved routes answer as before (real HTTP)', () => {
     }, 60_000);
   }
 });
-
-/**
- * The app in `root` with the Express major its package.json declares: the repository's Express is
- * 4, so an app declaring Express 5 gets the one fixtures/apps/modern-e5 installs, as
- * `node_modules/express` (a link; the fixture runner leaves node_modules out of its comparisons).
- */
-function withDeclaredExpress(root: string): string {
-  const declared = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies?.express ?? '';
-  if (/^\D*5/.test(declared)) {
-    mkdirSync(path.join(root, 'node_modules'), { recursive: true });
-    symlinkSync(path.join(REPO, 'fixtures/apps/modern-e5/node_modules/express'), path.join(root, 'node_modules', 'express'), 'dir');
-  }
-  return root;
-}
-
-function copyOf(dir: string): string {
-  mkdirSync(TMP, { recursive: true });
-  const root = mkdtempSync(path.join(TMP, 'input-'));
-  made.push(root);
-  cpSync(dir, root, { recursive: true });
-  return root;
-}
-
-/**
- * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
- * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON,
- * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
- * `status type location body` per request (`status (redirect) location` for a redirect), then
- * each of `headers` the answer has (`set-cookie` one line per cookie; the Expires a Max-Age gives,
- * which depends on the clock, as `Expires=<now + Max-Age>`).
- */
-async function answers(root: string, requests: string[], headers: string[] = []): Promise<string[]> {
-  const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
-  const port = await freePort();
-  const child = spawn(process.execPath, [...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
-  try {
-    await until(port, child);
-    const out: string[] = [];
-    for (const line of requests) {
-      const [method, target, ...rest] = line.split(' ');
-      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{') && !r.startsWith('multipart:'));
-      const body = rest.filter((r) => r !== header).join(' ') || undefined;
-      const sent: Record<string, string> = {};
-      if (header) sent[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
-      if (body && !body.startsWith('multipart:')) sent['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
-      const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, body: body?.startsWith('multipart:') ? formData(body.slice('multipart:'.length)) : body, redirect: 'manual' });
-      const location = res.headers.get('location');
-      // A redirect's body and its type are the framework delta redirect-body (rules/catalogue/framework-defaults.ts):
-      // Express writes 'Found. Redirecting to …', Fastify's reply.redirect nothing. Status and Location must agree.
-      if (location && res.status >= 300 && res.status < 400) out.push(`${line} → ${res.status} (redirect) ${location}`);
-      else out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${location ?? '-'} ${await res.text()}`);
-      for (const name of headers) {
-        const values = name === 'set-cookie' ? res.headers.getSetCookie().map(clockFree) : [res.headers.get(name)].filter((v) => v !== null);
-        for (const value of values) out.push(`  ${name}: ${value}`);
-      }
-    }
-    return out;
-  } finally {
-    child.kill();
-  }
-}
-
-/** A Set-Cookie value with the Expires its Max-Age gave (the time of the answer plus Max-Age, to the second) written `<now + Max-Age>`. */
-function clockFree(cookie: string): string {
-  const maxAge = /;\s*Max-Age=(\d+)/i.exec(cookie);
-  if (!maxAge) return cookie;
-  return cookie.replace(/;\s*Expires=([^;]+)/i, (whole, date: string) => (Math.abs(Date.parse(date) - (Date.now() + Number(maxAge[1]) * 1000)) < 60_000 ? '; Expires=<now + Max-Age>' : whole));
-}
-
-/** `name=value&file=@name.txt:content` as form data: a value `@name:content` is a file of that name and content. */
-function formData(fields: string): FormData {
-  const form = new FormData();
-  for (const field of fields.split('&')) {
-    const [name, value] = [field.slice(0, field.indexOf('=')), field.slice(field.indexOf('=') + 1)];
-    if (value.startsWith('@')) form.append(name, new Blob([value.slice(value.indexOf(':') + 1)]), value.slice(1, value.indexOf(':')));
-    else form.append(name, value);
-  }
-  return form;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/`).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the app did not start');
-}
 
 /** tsc's report on the project at `root` (empty when it type-checks). */
 function tscOutput(root: string): string {

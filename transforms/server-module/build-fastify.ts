@@ -136,15 +136,20 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const byRequire = entry.lazy || atBuild;
   const sameSource = (node: Node, text: string) => j(node).toSource().replace(/"/g, "'") === text.replace(/"/g, "'");
   const registered = (s: Node) => {
-    const arg = s.expression.arguments[0];
+    // The handler is the last argument: the plugins stage puts `{ preHandler: throughExpress }` before it.
+    const arg = s.expression.arguments[s.expression.arguments.length - 1];
     if (atBuild && !composed) return !!arg && sameSource(arg, required[0]);
     if (entry.onRaw) return arg?.type === 'CallExpression' && arg.callee.type === 'Identifier' && arg.callee.name === RAW_ADAPTER && !!imported[0] && j(arg).toSource().includes(`${imported[0]}(`);
     if (composed) return arg?.type === 'FunctionExpression' && arg.id?.name === CHAIN_FUNCTION;
     return entry.lazy ? arg?.type === 'ArrowFunctionExpression' && arg.body?.type === 'CallExpression' && sameSource(arg.body.callee, required[0]) : arg?.type === 'Identifier' && arg.name === imported[0];
   };
   if ((byRequire || imported.every(Boolean)) && calls.some(registered)) return false;
-  // One registered before, unconditionally (the shim's --parity express page), is replaced.
-  for (const call of calls.filter((c) => build.body.includes(c))) build.body.splice(build.body.indexOf(call), 1);
+  // One registered before, unconditionally (the shim's --parity express page), is replaced; the
+  // options it had (the plugins stage's hook that runs the Express app for what no route matched)
+  // go on the new call.
+  const replaced = calls.filter((c) => build.body.includes(c));
+  const options = replaced.map((c) => c.expression.arguments[0]).find((a) => a?.type === 'ObjectExpression');
+  for (const call of replaced) build.body.splice(build.body.indexOf(call), 1);
   const locals = byRequire ? required : chain.map((imp, i) => imported[i] ?? addImport(j, root, imp, quote));
   const notFound = entry.notFound ? (byRequire ? requireOf(entry.notFound) : (importedLocal(j, root, entry.notFound.specifier, entry.notFound.form) ?? addImport(j, root, entry.notFound, quote))) : null;
   const comment =
@@ -162,6 +167,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
         : atBuild
           ? parseStatements(j, `${build.instance}.${entry.method}(${locals[0]});`)
           : [j.expressionStatement(j.callExpression(j.memberExpression(j.identifier(build.instance), j.identifier(entry.method)), [j.identifier(locals[0])]))];
+  if (options) call.expression.arguments.unshift(options);
   const statement = entry.guard ? j.ifStatement(parseStatements(j, `${entry.guard};`)[0].expression, j.blockStatement([call])) : call;
   const when = entry.guard ? ` Registered as the app registered it: only if ${entry.guard}.` : entry.flag ? ` The app registers it in a start-up callback: it answers once ${build.app}.enable('${entry.flag}') ran there (before, Fastify's default answers).` : '';
   statement.comments = [j.commentLine(`${comment}${when}`, true, false)];
@@ -257,7 +263,10 @@ export function registersViews(j: JSCodeshift, root: Collection): boolean {
  * bridge's phase the Express app runs first, and what is registered here runs only for the
  * requests Express hands on — Fastify's routes) or `before-bridge` (ahead of the `@fastify/express`
  * registration: its hooks of that phase run before the Express app, for every request, those
- * Express answers too). Proved at run time in test/transforms/server-module.test.ts.
+ * Express answers too). Proved at run time in test/transforms/server-module.test.ts. Once the plugins
+ * stage ran the Express app in hooks (server-module/express-hook.ts) there is no registration:
+ * both go before `return`, and a hook there runs before the app for every request (the root's
+ * hooks run before those of the not-found handler and of the moved routes' plugin).
  */
 export type Placement = 'after-bridge' | 'before-bridge';
 

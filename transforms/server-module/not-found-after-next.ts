@@ -25,8 +25,9 @@ export function keepNotFoundHandler(j: JSCodeshift, root: Collection, quote: 'si
   // At the top of buildFastify, or inside the `if (…) { … }` the app registered it under.
   const bodies: Node[][] = [build.body, ...build.body.filter((s) => s.type === 'IfStatement' && s.consequent.type === 'BlockStatement').map((s) => s.consequent.body as Node[])];
   const found = bodies.flatMap((body) => body.filter((s) => isSetNotFound(s, build.instance)).map((s) => ({ body, s }))).pop();
-  if (!found) return false;
-  const args: Node[] = found.s.expression.arguments;
+  const args: Node[] = found ? found.s.expression.arguments : [];
+  // `setNotFoundHandler({ preHandler })` alone (the plugins stage's, server-module/express-hook.ts) is Fastify's own 404.
+  if (!found || args[args.length - 1]?.type === 'ObjectExpression') return false;
   const q = quote === 'double' ? '"' : "'";
   const [statement] = j(`${build.instance}.decorate(${q}${NOT_FOUND_DECORATOR}${q}, ${j(args[args.length - 1]).toSource()});`).find(j.Program).paths()[0].node.body;
   statement.comments = [j.commentLine(" The app's 404 handler (below) for the moved routes whose package function calls next(): Express then ended there (notFoundAfterNext).", true, false)];

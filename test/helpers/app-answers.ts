@@ -1,0 +1,119 @@
+/**
+ * A fixture app's answers on real HTTP, for the checks that a stage keeps them: the app started in
+ * its own process (package.json `main`, TypeScript through tsx) with the Express major it declares,
+ * each request sent in order, each answer written as one comparable line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const TMP = path.join(REPO, '.tmp', 'app-answers');
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * The app in `root` with the Express major its package.json declares: the repository's Express is
+ * 4, so an app declaring Express 5 gets the one fixtures/apps/modern-e5 installs, as
+ * `node_modules/express` (a link; the fixture runner leaves node_modules out of its comparisons).
+ */
+export function withDeclaredExpress(root: string): string {
+  const declared = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies?.express ?? '';
+  if (/^\D*5/.test(declared)) {
+    mkdirSync(path.join(root, 'node_modules'), { recursive: true });
+    symlinkSync(path.join(REPO, 'fixtures/apps/modern-e5/node_modules/express'), path.join(root, 'node_modules', 'express'), 'dir');
+  }
+  return root;
+}
+
+/** A fresh copy of `dir` under the repository's .tmp/, removed after the test file. */
+export function copyOf(dir: string): string {
+  mkdirSync(TMP, { recursive: true });
+  const root = mkdtempSync(path.join(TMP, 'input-'));
+  made.push(root);
+  cpSync(dir, root, { recursive: true });
+  return root;
+}
+
+/**
+ * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
+ * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON,
+ * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
+ * `status type location body` per request (`status (redirect) location` for a redirect), then
+ * each of `headers` the answer has (`set-cookie` one line per cookie; the Expires a Max-Age gives,
+ * which depends on the clock, as `Expires=<now + Max-Age>`).
+ */
+export async function answers(root: string, requests: string[], headers: string[] = []): Promise<string[]> {
+  const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+  try {
+    await until(port, child);
+    const out: string[] = [];
+    for (const line of requests) {
+      const [method, target, ...rest] = line.split(' ');
+      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{') && !r.startsWith('multipart:'));
+      const body = rest.filter((r) => r !== header).join(' ') || undefined;
+      const sent: Record<string, string> = {};
+      if (header) sent[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
+      if (body && !body.startsWith('multipart:')) sent['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+      const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, body: body?.startsWith('multipart:') ? formData(body.slice('multipart:'.length)) : body, redirect: 'manual' });
+      const location = res.headers.get('location');
+      // A redirect's body and its type are the framework delta redirect-body (rules/catalogue/framework-defaults.ts):
+      // Express writes 'Found. Redirecting to …', Fastify's reply.redirect nothing. Status and Location must agree.
+      if (location && res.status >= 300 && res.status < 400) out.push(`${line} → ${res.status} (redirect) ${location}`);
+      else out.push(`${line} → ${res.status} ${res.headers.get('content-type') ?? '-'} ${location ?? '-'} ${await res.text()}`);
+      for (const name of headers) {
+        const values = name === 'set-cookie' ? res.headers.getSetCookie().map(clockFree) : [res.headers.get(name)].filter((v) => v !== null);
+        for (const value of values) out.push(`  ${name}: ${value}`);
+      }
+    }
+    return out;
+  } finally {
+    child.kill();
+  }
+}
+
+/** A Set-Cookie value with the Expires its Max-Age gave (the time of the answer plus Max-Age, to the second) written `<now + Max-Age>`. */
+function clockFree(cookie: string): string {
+  const maxAge = /;\s*Max-Age=(\d+)/i.exec(cookie);
+  if (!maxAge) return cookie;
+  return cookie.replace(/;\s*Expires=([^;]+)/i, (whole, date: string) => (Math.abs(Date.parse(date) - (Date.now() + Number(maxAge[1]) * 1000)) < 60_000 ? '; Expires=<now + Max-Age>' : whole));
+}
+
+/** `name=value&file=@name.txt:content` as form data: a value `@name:content` is a file of that name and content. */
+function formData(fields: string): FormData {
+  const form = new FormData();
+  for (const field of fields.split('&')) {
+    const [name, value] = [field.slice(0, field.indexOf('=')), field.slice(field.indexOf('=') + 1)];
+    if (value.startsWith('@')) form.append(name, new Blob([value.slice(value.indexOf(':') + 1)]), value.slice(1, value.indexOf(':')));
+    else form.append(name, value);
+  }
+  return form;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the app did not start');
+}

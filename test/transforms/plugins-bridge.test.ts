@@ -1,0 +1,80 @@
+/**
+ * The `plugins` stage's first step, `plugins-bridge` (transforms/plugins-bridge/,
+ * server-module/express-hook.ts): the Express app runs in Fastify hooks instead of @fastify/express.
+ * Fixture pairs (fixtures/transforms/plugins-bridge/): output byte for byte, a second run changes
+ * nothing, a converted module is left as it is. On real HTTP: every routes-move case with
+ * `requests` is taken through `routes` and then `plugins`, and must answer every request as the
+ * Express app of its input did (status, type, Location, body, the headers the case names); the
+ * TypeScript output type-checks.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runStage } from '../../runner/run.js';
+import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+/** moved `[done, of]` of each case. */
+const MOVED: Record<string, [number, number]> = {
+  'app-not-found': [1, 1],
+  'cjs-moved-routes': [1, 1],
+  converted: [0, 0],
+  'parity-express': [1, 1],
+  'prefixed-not-found': [0, 1],
+  'shim-only': [1, 1],
+  'ts-later': [1, 1],
+};
+
+/** The ManualItems of a case, `file:line code`. */
+const MANUAL: Record<string, string[]> = {
+  // A not-found handler under /connect would answer what Express answers there: the bridge stays.
+  'prefixed-not-found': ['fastify-server.js:46 bridge-prefixed-not-found'],
+};
+
+describe('plugins-bridge fixtures', () => {
+  for (const name of fixtureCases('plugins-bridge')) {
+    it(name, async () => {
+      const run = await expectFixture('plugins-bridge', name, 'plugins');
+      const moved = run.result.moved.find((m) => m.step === 'plugins-bridge');
+      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name]);
+      expect(run.result.manual.map((m) => `${m.file}:${m.line} ${m.code}`), 'ManualItems').toEqual(MANUAL[name] ?? []);
+    }, 60_000);
+  }
+
+  it('refuses a project the shim has not run on', async () => {
+    await expect(runFixture('shim-server', 'parity-express', 'plugins')).rejects.toThrow('run `migrate run --stage shim` first');
+  });
+});
+
+describe('after routes and plugins, the apps answer as their Express apps did (real HTTP)', () => {
+  for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
+    it(name, async () => {
+      const { requests, headers } = caseOptions('routes-move', name);
+      const input = path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input');
+      const before = await answers(withDeclaredExpress(copyOf(input)), requests!, headers);
+      const root = copyOf(input);
+      const { entry, app, parity } = caseOptions('routes-move', name);
+      for (const stage of ['routes', 'plugins'] as const) {
+        const result = await runStage({ root, stage, allowDirty: true, entry, app, parity });
+        expect(result.exitCode, `${stage} exit code`).not.toBe(2);
+      }
+      const after = await answers(withDeclaredExpress(root), requests!, headers);
+      expect(after).toEqual(before);
+    }, 60_000);
+  }
+});
+
+describe('TypeScript output type-checks', () => {
+  it('ts-later, after plugins', async () => {
+    const { root } = await runFixture('plugins-bridge', 'ts-later', 'plugins');
+    let output = '';
+    try {
+      execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      output = String((e as { stdout?: string }).stdout ?? e);
+    }
+    expect(output).toBe('');
+  }, 60_000);
+});

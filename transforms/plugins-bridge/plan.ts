@@ -1,0 +1,68 @@
+/**
+ * Plans `plugins-bridge`: one entry per generated server module that still registers
+ * `@fastify/express` (server-module/express-hook.ts says what the entry does). A module converted
+ * already is counted as done and left as it is, so a second run changes nothing. Without any
+ * generated module the stage is refused: the shim has to run first. A module whose Fastify app
+ * has a not-found handler under a prefix keeps its bridge, with a ManualItem: the requests under
+ * that prefix that Express answers would reach that handler without the Express hook (only the
+ * root one gets it). `@fastify/express` leaves package.json once no module registers it.
+ */
+import { jFor } from '../lib/ast.js';
+import { StepRefusal, type FilePlan, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
+import { bridgeOf } from '../server-module/build-fastify.js';
+import { runsExpressInHooks } from '../server-module/express-hook.js';
+import { generatedModuleFor, type GeneratedModule } from '../server-module/locate.js';
+
+/** The plan entry of a module: its language, for the hook's types. */
+export interface BridgeEntry {
+  typescript: boolean;
+}
+
+/**
+ * @throws StepRefusal 'shim-missing' when the project has Express apps and no generated module
+ *   serves any of them
+ */
+export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
+  const apps = ctx.inventory.apps.filter((a) => a.framework !== 'fastify');
+  const modules = new Map<string, GeneratedModule>();
+  for (const app of apps) {
+    const module = generatedModuleFor(ctx, app);
+    if (module) modules.set(module.file, module);
+  }
+  if (apps.length && !modules.size) {
+    throw new StepRefusal('shim-missing', 'the plugins stage changes the Fastify module that the shim stage generates (fastify-server.*), and there is none: run `migrate run --stage shim` first (and commit it), then this stage');
+  }
+  const files: Array<FilePlan<BridgeEntry>> = [];
+  const manual: ManualItem[] = [];
+  let converted = 0;
+  for (const module of modules.values()) {
+    const j = jFor(module.file);
+    const root = j(module.source);
+    if (runsExpressInHooks(j, root)) converted++;
+    if (!bridgeOf(j, root)) continue;
+    const prefixed = prefixedNotFound(ctx, module.file);
+    if (prefixed.length) manual.push(...prefixed);
+    else files.push({ file: module.file, entries: [{ typescript: module.typescript }] });
+  }
+  const done = files.length;
+  return {
+    step: 'plugins-bridge',
+    files,
+    manual,
+    moved: { what: 'Express apps run by Fastify hooks only where Express answers (no @fastify/express)', done, of: done + (modules.size - done - converted) },
+    ...(done + converted === modules.size && modules.size ? { removeDependencies: ['@fastify/express'] } : {}),
+  };
+}
+
+/** The not-found handlers under a prefix of the Fastify app the module at `file` builds, as ManualItems. */
+function prefixedNotFound(ctx: PlanContext, file: string): ManualItem[] {
+  const servers = new Set(ctx.inventory.apps.filter((a) => a.framework === 'fastify' && a.location.file === file).map((a) => a.id));
+  return ctx.inventory.notFoundHandlers
+    .filter((h) => h.framework === 'fastify' && servers.has(h.appId) && h.fullPath !== '/')
+    .map((h) => ({
+      file: h.registration.file,
+      line: h.registration.line,
+      code: 'bridge-prefixed-not-found' as const,
+      reason: `the not-found handler ${h.name} under ${h.fullPath} would answer, without the Express app, the requests under it that Express answers (only the root not-found handler gets the Express hook): remove it or fold it into the root one, then run the stage again; the @fastify/express bridge stays until then`,
+    }));
+}
