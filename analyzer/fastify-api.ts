@@ -10,7 +10,7 @@
  * `register`. Never by variable name.
  */
 import path from 'node:path';
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import { Env, type Evaluator } from './evaluate.js';
 import type { EntryRef, RouterNode } from './graph.js';
 import type { FastifyHook, Reason } from './model.js';
@@ -329,16 +329,24 @@ export class FastifyApi {
       const target = this.ev.ev(callee, env);
       if (target.k === 'router') return target.node;
       if (target.k === 'method' && ['handle', 'call', 'apply'].includes(target.name)) return target.target;
-      // A function that calls the app in turn (a hook calling the shim's `expressBridge(app)`).
-      const inner = target.k === 'fn' && depth < SERVED_APP_DEPTH ? this.servedApp(target, depth + 1) : null;
+      // A function that runs the app with this one's request and response (a hook calling the shim's
+      // `expressBridge(app)` with `request.raw`, `reply.raw`): not one that only calls something else.
+      const inner = target.k === 'fn' && depth < SERVED_APP_DEPTH && passesOwnParameters(fn, call) ? this.servedApp(target, depth + 1) : null;
       if (inner) return inner;
     }
     return null;
   }
 }
 
-/** How many functions deep servedApp follows a call towards the Express app (hook → bridge → app). */
-const SERVED_APP_DEPTH = 2;
+/** How many calls servedApp follows towards the Express app: one (hook → the bridge that calls the app). */
+const SERVED_APP_DEPTH = 1;
+
+/** Whether `call` passes at least two of `fn`'s parameters on (as they are, or a member: `request.raw`). */
+function passesOwnParameters(fn: FnValue, call: CallExpression): boolean {
+  const node = fn.node as Node & { getParameters?: () => Array<{ getName(): string }> };
+  const names = new Set((node.getParameters?.() ?? []).map((p) => p.getName()));
+  return call.getArguments().filter((a) => names.has(a.getText().split('.')[0])).length >= 2;
+}
 
 /** The hooks that can run an Express app for a route: those before its handler, with the request and reply. */
 function isBridgePhase(hook: string): boolean {

@@ -117,6 +117,8 @@ export const BLOCKERS = {
   'route-overlap': { subject: 'route', stage: 'routes', liftedBy: 'human', summary: 'Another route matches its URLs; Express picks the first registered, Fastify the most specific.', covers: ['duplicate-route'] },
 
   // ── plugins ───────────────────────────────────────────────────────────────────────────────
+  'bridge-later-pre-handler': { subject: 'file', stage: 'plugins', liftedBy: 'human', summary: 'A root preHandler hook registered after the @fastify/express bridge runs after the Express app; in a Fastify hook the app would run after it, so the bridge stays until the hook moves.' },
+  'bridge-conditional-not-found': { subject: 'file', stage: 'plugins', liftedBy: 'human', summary: 'The not-found handler is registered only under a condition, and Fastify allows one per prefix: the bridge stays until it is registered unconditionally.' },
   'bridge-prefixed-not-found': { subject: 'not-found-handler', stage: 'plugins', liftedBy: 'human', summary: "A Fastify not-found handler under a prefix would answer, without the Express app, requests under it that Express answers: the @fastify/express bridge stays until it runs the Express hook too." },
 } as const satisfies Record<string, BlockerFacts>;
 

@@ -21,6 +21,10 @@ const MOVED: Record<string, [number, number]> = {
   'app-not-found': [1, 1],
   'cjs-moved-routes': [1, 1],
   converted: [0, 0],
+  'hook-headers': [1, 1],
+  'later-pre-handler': [0, 1],
+  'older-shim': [1, 1],
+  'style-tabs-crlf': [1, 1],
   'parity-express': [1, 1],
   'prefixed-not-found': [0, 1],
   'shim-only': [1, 1],
@@ -31,6 +35,8 @@ const MOVED: Record<string, [number, number]> = {
 const MANUAL: Record<string, string[]> = {
   // A not-found handler under /connect would answer what Express answers there: the bridge stays.
   'prefixed-not-found': ['fastify-server.js:46 bridge-prefixed-not-found'],
+  // A root preHandler registered after the bridge ran after the Express app: the bridge stays.
+  'later-pre-handler': ['fastify-server.js:41 bridge-later-pre-handler'],
 };
 
 describe('plugins-bridge fixtures', () => {
@@ -38,6 +44,7 @@ describe('plugins-bridge fixtures', () => {
     it(name, async () => {
       const run = await expectFixture('plugins-bridge', name, 'plugins');
       const moved = run.result.moved.find((m) => m.step === 'plugins-bridge');
+      expect(MOVED[name], 'the case is in MOVED').toBeDefined();
       expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name]);
       expect(run.result.manual.map((m) => `${m.file}:${m.line} ${m.code}`), 'ManualItems').toEqual(MANUAL[name] ?? []);
     }, 60_000);
@@ -46,6 +53,18 @@ describe('plugins-bridge fixtures', () => {
   it('refuses a project the shim has not run on', async () => {
     await expect(runFixture('shim-server', 'parity-express', 'plugins')).rejects.toThrow('run `migrate run --stage shim` first');
   });
+});
+
+describe('plugins-bridge cases answer as before the stage (real HTTP)', () => {
+  // An older shim's module (no rewriteUrl), a header a Fastify hook sets, the moved routes and 404s.
+  for (const name of fixtureCases('plugins-bridge').filter((n) => caseOptions('plugins-bridge', n).requests?.length)) {
+    it(name, async () => {
+      const { requests, headers } = caseOptions('plugins-bridge', name);
+      const before = await answers(withDeclaredExpress(copyOf(path.join(TRANSFORM_FIXTURES, 'plugins-bridge', name, 'input'))), requests!, headers);
+      const run = await runFixture('plugins-bridge', name, 'plugins');
+      expect(await answers(withDeclaredExpress(run.root), requests!, headers)).toEqual(before);
+    }, 60_000);
+  }
 });
 
 describe('after routes and plugins, the apps answer as their Express apps did (real HTTP)', () => {
@@ -62,6 +81,22 @@ describe('after routes and plugins, the apps answer as their Express apps did (r
       }
       const after = await answers(withDeclaredExpress(root), requests!, headers);
       expect(after).toEqual(before);
+    }, 60_000);
+  }
+});
+
+describe('routes run after plugins: the moved routes still pass the Express middleware (real HTTP)', () => {
+  for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
+    it(name, async () => {
+      const { requests, headers, entry, app, parity } = caseOptions('routes-move', name);
+      const input = path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input');
+      const before = await answers(withDeclaredExpress(copyOf(input)), requests!, headers);
+      const root = copyOf(input);
+      for (const stage of ['plugins', 'routes'] as const) {
+        const result = await runStage({ root, stage, allowDirty: true, entry, app, parity });
+        expect(result.exitCode, `${stage} exit code`).not.toBe(2);
+      }
+      expect(await answers(withDeclaredExpress(root), requests!, headers)).toEqual(before);
     }, 60_000);
   }
 });

@@ -2,15 +2,16 @@
  * Plans `plugins-bridge`: one entry per generated server module that still registers
  * `@fastify/express` (server-module/express-hook.ts says what the entry does). A module converted
  * already is counted as done and left as it is, so a second run changes nothing. Without any
- * generated module the stage is refused: the shim has to run first. A module whose Fastify app
- * has a not-found handler under a prefix keeps its bridge, with a ManualItem: the requests under
- * that prefix that Express answers would reach that handler without the Express hook (only the
- * root one gets it). `@fastify/express` leaves package.json once no module registers it.
+ * generated module the stage is refused: the shim has to run first. A module keeps its bridge, with
+ * a ManualItem, where the hooks would not run where the bridge ran (express-hook.ts
+ * hookBridgeRefusal), and where its Fastify app has a not-found handler under a prefix: the
+ * requests under that prefix that Express answers would reach that handler without the Express hook
+ * (only the root one gets it). `@fastify/express` leaves package.json once nothing registers it.
  */
 import { jFor } from '../lib/ast.js';
 import { StepRefusal, type FilePlan, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
 import { bridgeOf } from '../server-module/build-fastify.js';
-import { runsExpressInHooks } from '../server-module/express-hook.js';
+import { hookBridgeRefusal, runsExpressInHooks } from '../server-module/express-hook.js';
 import { generatedModuleFor, type GeneratedModule } from '../server-module/locate.js';
 
 /** The plan entry of a module: its language, for the hook's types. */
@@ -40,17 +41,21 @@ export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
     const root = j(module.source);
     if (runsExpressInHooks(j, root)) converted++;
     if (!bridgeOf(j, root)) continue;
+    const refusal = hookBridgeRefusal(j, root);
     const prefixed = prefixedNotFound(ctx, module.file);
-    if (prefixed.length) manual.push(...prefixed);
+    if (refusal) manual.push({ file: module.file, line: refusal.line, code: refusal.code, reason: refusal.reason });
+    else if (prefixed.length) manual.push(...prefixed);
     else files.push({ file: module.file, entries: [{ typescript: module.typescript }] });
   }
+  // Another registration of @fastify/express (the app's own Fastify code) keeps the package.
+  const elsewhere = ctx.inventory.apps.some((a) => (a.plugins ?? []).some((p) => p.package === '@fastify/express' && !modules.has(p.registration.file)));
   const done = files.length;
   return {
     step: 'plugins-bridge',
     files,
     manual,
     moved: { what: 'Express apps run by Fastify hooks only where Express answers (no @fastify/express)', done, of: done + (modules.size - done - converted) },
-    ...(done + converted === modules.size && modules.size ? { removeDependencies: ['@fastify/express'] } : {}),
+    ...(done + converted === modules.size && modules.size && !elsewhere ? { removeDependencies: ['@fastify/express'] } : {}),
   };
 }
 

@@ -24,6 +24,6 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   const root = j(file.source);
   const style = detectStyle(file.source, file.path);
   const importsBefore = importedSpecifiers(j, root);
-  if (!hookBridge(j, root, { typescript: entry.typescript }, style.quote)) return null;
+  if (!hookBridge(j, root, entry.typescript, style)) return null;
   return withHookHeader(printEdited(j, root, file.source, style, importsBefore));
 }

@@ -122,8 +122,7 @@ export function registerHandler(j: JSCodeshift, root: Collection, entry: Handler
   const chain = [entry.import, ...(entry.then ?? [])];
   const imported = chain.map((imp) => importedLocal(j, root, imp.specifier, imp.form));
   // Registrations of the method at the top of buildFastify and inside its `if (guard) { … }` blocks.
-  const inBlocks = build.body.flatMap((s) => (s.type === 'IfStatement' && s.consequent.type === 'BlockStatement' ? s.consequent.body : [s]));
-  const calls = inBlocks.filter((s) => callOn(s, build.instance)?.method === entry.method);
+  const calls = buildStatements(build).map(([, s]) => s).filter((s) => callOn(s, build.instance)?.method === entry.method);
   const q = quote === 'double' ? '"' : "'";
   // A CommonJS export key that is no identifier (`'on-error'`) is read with brackets.
   const member = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${q}${name}${q}]`);
@@ -412,6 +411,22 @@ function bridgeIndex(j: JSCodeshift, root: Collection, build: BuildFastify): num
     while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.property.name !== 'register') call = call.callee.object;
     return call?.type === 'CallExpression' && call.callee.object?.name === build.instance && call.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
   });
+}
+
+/** The statements of buildFastify at its top and inside its `if (…) { … }` blocks, each with the list that holds it. */
+export function buildStatements(build: BuildFastify): Array<[Node[], Node]> {
+  const blocks: Node[][] = [build.body, ...build.body.filter((s) => s.type === 'IfStatement' && s.consequent.type === 'BlockStatement').map((s) => s.consequent.body as Node[])];
+  return blocks.flatMap((block) => block.map((s): [Node[], Node] => [block, s]));
+}
+
+/** The `<instance>.setNotFoundHandler(…);` statements among buildStatements. */
+export function notFoundCalls(build: BuildFastify): Array<[Node[], Node]> {
+  return buildStatements(build).filter(([, s]) => isSetNotFound(s, build.instance));
+}
+
+/** Whether `statement` is `<instance>.setNotFoundHandler(…);`. */
+export function isSetNotFound(statement: Node, instance: string): boolean {
+  return callOn(statement, instance)?.method === 'setNotFoundHandler';
 }
 
 /** `<instance>.<method>(…args)` when `statement` is that call as a statement of its own. */

@@ -10,6 +10,7 @@
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
 import { importedLocal } from '../lib/imports.js';
+import { movedRoutesRegistration, runsExpressInHooks } from './express-hook.js';
 import { buildFastifyOf, inQuote, registersViews } from './build-fastify.js';
 import { RENDER_LIKE_EXPRESS } from '../handler-rewrite/view-render.js';
 import { addHandRoutes, HANDED_BY_APP_LOOP, registersHandedByApp } from './handed-routes.js';
@@ -247,12 +248,17 @@ function insertAfterImports(j: JSCodeshift, program: Node[], text: string): void
 function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegistration, body: { parser: string; hook: string }, registrations: string[], q: string, options: MovedRoutesOptions): void {
   const given = optionNames(options).length > 0;
   const { body: statements, instance, returned } = buildFastifyOf(j, root, 'register the moved routes');
+  // After the plugins stage the Express app runs in Fastify hooks: its preHandler comes first in a plugin around movedRoutes.
+  const hooked = runsExpressInHooks(j, root);
   const register = j(
-    [
-      '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
-      '// middleware runs first for them, as it did in Express.',
-      `${instance}.register(movedRoutes${given ? `, ${optionsObject(options)}` : ''});`,
-    ].join('\n'),
+    (hooked
+      ? movedRoutesRegistration(instance, given ? optionsObject(options) : null).map((line) => line.replace(/'preHandler'/, `${q}preHandler${q}`))
+      : [
+          '// Routes moved to Fastify (`migrate run --stage routes`), after the bridge: the app\'s Express',
+          '// middleware runs first for them, as it did in Express.',
+          `${instance}.register(movedRoutes${given ? `, ${optionsObject(options)}` : ''});`,
+        ]
+    ).join('\n'),
   )
     .find(j.Program)
     .paths()[0].node.body;

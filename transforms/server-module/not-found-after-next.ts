@@ -9,7 +9,7 @@
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
-import { buildFastifyOf } from './build-fastify.js';
+import { buildFastifyOf, notFoundCalls } from './build-fastify.js';
 import { NOT_FOUND_DECORATOR } from './hooks-template.js';
 
 /**
@@ -23,8 +23,8 @@ export function keepNotFoundHandler(j: JSCodeshift, root: Collection, quote: 'si
   if (root.find(j.CallExpression, { callee: { property: { name: 'decorate' } } }).filter((p) => (p.node.arguments[0] as Node)?.value === NOT_FOUND_DECORATOR).size()) return false;
   const build = buildFastifyOf(j, root, 'keep the not-found handler for moved routes');
   // At the top of buildFastify, or inside the `if (…) { … }` the app registered it under.
-  const bodies: Node[][] = [build.body, ...build.body.filter((s) => s.type === 'IfStatement' && s.consequent.type === 'BlockStatement').map((s) => s.consequent.body as Node[])];
-  const found = bodies.flatMap((body) => body.filter((s) => isSetNotFound(s, build.instance)).map((s) => ({ body, s }))).pop();
+  const last = notFoundCalls(build).pop();
+  const found = last && { body: last[0], s: last[1] };
   const args: Node[] = found ? found.s.expression.arguments : [];
   // `setNotFoundHandler({ preHandler })` alone (the plugins stage's, server-module/express-hook.ts) is Fastify's own 404.
   if (!found || args[args.length - 1]?.type === 'ObjectExpression') return false;
@@ -34,10 +34,4 @@ export function keepNotFoundHandler(j: JSCodeshift, root: Collection, quote: 'si
   // Before it: recast would print a new statement after it and the new ones before `return` on one line.
   found.body.splice(found.body.indexOf(found.s), 0, statement);
   return true;
-}
-
-/** `<instance>.setNotFoundHandler(…)` as a statement. */
-function isSetNotFound(s: Node, instance: string): boolean {
-  const callee = s.type === 'ExpressionStatement' && s.expression.type === 'CallExpression' ? s.expression.callee : null;
-  return !!callee && callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === instance && callee.property.name === 'setNotFoundHandler';
 }

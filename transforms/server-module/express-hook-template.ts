@@ -1,0 +1,81 @@
+/**
+ * The text the `plugins` stage writes into the generated server module when the Express app moves
+ * from @fastify/express into Fastify hooks (express-hook.ts does the edit): the hook and the
+ * function that makes it, Fastify's own 404 for an app without one, and the plugin around the moved
+ * routes. In the template's style (single quotes, two spaces, semicolons); callers restyle it.
+ */
+
+/** The name of the hook buildFastify makes (`const throughExpress = expressHook(app)`). */
+export const THROUGH_EXPRESS = 'throughExpress';
+/** The function that makes it. */
+export const EXPRESS_HOOK = 'expressHook';
+/** The function that answers as Fastify's own not-found handler does. */
+export const FASTIFY_NOT_FOUND = 'fastifyNotFound';
+
+/** `const throughExpress = expressHook(app);` with why, where the @fastify/express registration was. */
+export function declarationLines(app: string): string[] {
+  return [
+    '// The Express app runs only where it still answers (`migrate run --stage plugins`): in the',
+    '// preHandler of the not-found handler, for the requests Fastify has no route for, and of the',
+    '// routes moved off Express whose requests still pass its middleware (movedRoutes).',
+    `const ${THROUGH_EXPRESS} = ${EXPRESS_HOOK}(${app});`,
+  ];
+}
+
+/** Fastify's own 404, with the hook, for an app that has no not-found handler of its own. */
+export function ownNotFoundLines(instance: string): string[] {
+  return ["// Fastify's own 404 for what the Express app leaves unanswered (the app has no handler of its own).", `${instance}.setNotFoundHandler({ preHandler: ${THROUGH_EXPRESS} }, ${FASTIFY_NOT_FOUND});`];
+}
+
+/**
+ * `register`, a `<instance>.register(movedRoutes…)` call written for the plugin's own instance
+ * (`instance.register(movedRoutes, { routes })`), inside a plugin whose preHandler runs the Express
+ * app first; `comments` (whole `//` or block lines) above it.
+ */
+export function movedRoutesLines(instance: string, register: string, comments: string[]): string[] {
+  return [...comments, `${instance}.register(function expressMiddlewareFirst(instance, _options, done) {`, `  instance.addHook('preHandler', ${THROUGH_EXPRESS});`, `  ${register};`, '  done();', '});'];
+}
+
+/**
+ * `function expressHook(app)`: the shim's `expressBridge(app)` as a Fastify hook. Before the app
+ * runs, the headers Fastify's hooks set go on Node's response, as @fastify/express's `runConnect`
+ * put them (so an answer of the app carries them), and a request of a module written before the
+ * shim set `rewriteUrl` gets the `originalUrl` @fastify/express gave it (the bridge restores it).
+ * TypeScript: `done` is passed as Express's `next`.
+ */
+export function expressHookLines(typescript: boolean): string[] {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  return [
+    '/**',
+    ' * The Express app as a Fastify hook (`migrate run --stage plugins`, in place of @fastify/express): a',
+    ' * request the app answers ends there; one it leaves goes on to Fastify, an error to its error handler.',
+    ' */',
+    `function ${EXPRESS_HOOK}(app${t(': ExpressApp')}) {`,
+    '  const bridge = expressBridge(app);',
+    `  return function ${THROUGH_EXPRESS}(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `    const raw = request.raw${t(' as Loose<http.IncomingMessage>')};`,
+    "    // Headers Fastify's hooks set are the answer's, also when the app answers (as @fastify/express did).",
+    `    const headers = reply.getHeaders()${t(' as Record<string, any>')};`,
+    '    for (const name of Object.keys(headers)) if (headers[name] !== undefined) reply.raw.setHeader(name, headers[name]);',
+    '    if (raw.originalUrl === undefined) raw.originalUrl = raw.url;',
+    `    bridge(raw, reply.raw, done${t(' as (error?: unknown) => void')});`,
+    '  };',
+    '}',
+  ];
+}
+
+/**
+ * `function fastifyNotFound`: Fastify's default not-found answer (fastify 5 lib/four-oh-four.js
+ * `basic404`), for the handler that carries the hook. Fastify's types take no
+ * `setNotFoundHandler(options)` without a handler, though Fastify itself does.
+ */
+export function fastifyNotFoundLines(typescript: boolean): string[] {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  return [
+    "/** Fastify's own 404 answer (its basic404), for the requests neither Fastify nor the Express app answers. */",
+    `function ${FASTIFY_NOT_FOUND}(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`,
+    '  const { url, method } = request.raw;',
+    "  reply.code(404).send({ message: `Route ${method}:${url} not found`, error: 'Not Found', statusCode: 404 });",
+    '}',
+  ];
+}
