@@ -54,7 +54,7 @@ export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
     step: 'plugins-bridge',
     files,
     manual,
-    moved: { what: 'Express apps run by Fastify hooks only where Express answers (no @fastify/express)', done, of: done + (modules.size - done - converted) },
+    moved: { what: 'Express apps moved from @fastify/express into Fastify hooks that run them only where they still answer', done, of: done + (modules.size - done - converted) },
     ...(done + converted === modules.size && modules.size && !elsewhere ? { removeDependencies: ['@fastify/express'] } : {}),
   };
 }

@@ -83,11 +83,15 @@ export function hookBridge(j: JSCodeshift, root: Collection, typescript: boolean
   const end = body.indexOf(build.returned);
   const lines: string[] = [];
   for (let i = at; i < end; i++) {
+    // The blank lines between the statements are kept (the snippet is printed anew).
+    if (i > at && firstLine(body[i]) - (body[i - 1].loc?.end.line ?? 0) > 1) lines.push('');
     if (i === at) lines.push(...declarationLines(build.app));
     else if (registersMovedRoutes(body[i], build.instance)) lines.push(...movedRoutesLines(build.instance, movedRoutesCall(j, body[i], build.instance), commentLines(body[i])));
     else lines.push(j(body[i]).toSource());
   }
   if (own) lines.push(...ownNotFoundLines(build.instance));
+  // And the one before the return.
+  if (end > at && firstLine(build.returned) - (body[end - 1].loc?.end.line ?? 0) > 1) lines.push('');
   body.splice(at, end - at, ...statements(j, text(lines)));
   const program: Node[] = root.find(j.Program).paths()[0].node.body;
   const after = program.findIndex((s) => s === expressBridge.node || s.declaration === expressBridge.node);
@@ -120,6 +124,12 @@ function registersMovedRoutes(statement: Node, instance: string): boolean {
 /** `instance.register(movedRoutes…)` from `<instance>.register(movedRoutes…);`. */
 function movedRoutesCall(j: JSCodeshift, statement: Node, instance: string): string {
   return j(statement.expression).toSource().replace(new RegExp(`^${instance}\\.register\\(`), 'instance.register(');
+}
+
+/** The first line of `statement` in the original text, its leading comments included (Infinity for a new one). */
+function firstLine(statement: Node): number {
+  const lines = [statement.loc?.start.line, ...(statement.comments ?? []).filter((c: Node) => c.leading).map((c: Node) => c.loc?.start.line)].filter((n): n is number => typeof n === 'number');
+  return lines.length ? Math.min(...lines) : Infinity;
 }
 
 /** The leading comments of `statement` as source lines. */
