@@ -118,7 +118,7 @@ function nextSteps(result: RunResult, mode: SummaryMode): string[] {
   if (mode.check) return result.changes.length ? [`run \`migrate run --stage ${result.stage}\` to apply the stage`] : [done];
   if (!result.written) return [done];
   const steps: string[] = [];
-  if (result.installCommand) steps.push(`install the new dependencies: ${result.installCommand}`);
+  if (result.installCommand) steps.push(`${Object.keys(result.dependencies).length ? 'install the new dependencies' : `bring node_modules in line with package.json (${result.removedDependencies.join(', ')} removed)`}: ${result.installCommand}`);
   steps.push(`review the changes (${result.commit ? `\`git show ${result.commit.slice(0, 12)}\`` : '`git diff`'}) and run the app's tests`);
   steps.push(...verifySteps(result.verify));
   steps.push(result.commit ? `undo the stage if needed: \`git revert ${result.commit.slice(0, 12)}\`` : 'undo the stage if needed: `git restore` the changed files (delete the created ones), or use --commit next time');

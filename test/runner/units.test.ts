@@ -87,4 +87,10 @@ describe('renderSummary follow-ups', () => {
     });
     expect(text).toContain('Left for a human (2)\n  r.ts:62 error handler stays on Express: it belongs to a router\n  r.ts:80 TODO(migrate) check the status\n');
   });
+
+  it('asks to install added dependencies, or to bring node_modules in line when a stage only removed some', () => {
+    const base: RunResult = { stage: 'plugins', root: '/x', changes: [], outcomes: [], manual: [], deferred: [], moved: [], deltas: [], dependencies: {}, removedDependencies: ['@fastify/express'], verdicts: [], refusal: null, installCommand: 'npm install', parity: null, typecheck: null, todos: [], notes: [], diff: '', threads: 0, written: true, commit: null, verify: { command: 'migrate verify', configured: true, needsRecording: false }, exitCode: 0 };
+    expect(renderSummary(base)).toContain('  bring node_modules in line with package.json (@fastify/express removed): npm install\n');
+    expect(renderSummary({ ...base, dependencies: { '@fastify/view': '^11.1.1' }, removedDependencies: [] })).toContain('  install the new dependencies: npm install\n');
+  });
 });
