@@ -5,6 +5,7 @@
  * `.tmp/` (gitignored) so the app resolves `express`, `fastify`, … from the repository's
  * node_modules.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -153,4 +154,14 @@ export function withRoutesApp(name: string, app: string): string {
   const errors = "const errorHandler = (err, request, reply) => {\n  reply.code(500).send({ error: err.message });\n};\n\nmodule.exports = app;\nmodule.exports.errorHandler = errorHandler;\n";
   writeFileSync(path.join(input, 'app.js'), `'use strict';\n\nconst express = require('express');\n\nconst app = express();\n${app}\n${errors}`);
   return dir;
+}
+
+/** tsc's report on the project at `root` (empty when it type-checks). */
+export function tscOutput(root: string): string {
+  try {
+    execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (e) {
+    return String((e as { stdout?: string }).stdout ?? e);
+  }
 }

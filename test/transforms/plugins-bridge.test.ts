@@ -7,14 +7,11 @@
  * Express app of its input did (status, type, Location, body, the headers the case names); the
  * TypeScript output type-checks.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runStage } from '../../runner/run.js';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
-
-const REPO = path.resolve(import.meta.dirname, '../..');
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
 
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
@@ -67,49 +64,28 @@ describe('plugins-bridge cases answer as before the stage (real HTTP)', () => {
   }
 });
 
-describe('after routes and plugins, the apps answer as their Express apps did (real HTTP)', () => {
-  for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
-    it(name, async () => {
-      const { requests, headers } = caseOptions('routes-move', name);
-      const input = path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input');
-      const before = await answers(withDeclaredExpress(copyOf(input)), requests!, headers);
-      const root = copyOf(input);
-      const { entry, app, parity } = caseOptions('routes-move', name);
-      for (const stage of ['routes', 'plugins'] as const) {
-        const result = await runStage({ root, stage, allowDirty: true, entry, app, parity });
-        expect(result.exitCode, `${stage} exit code`).not.toBe(2);
-      }
-      const after = await answers(withDeclaredExpress(root), requests!, headers);
-      expect(after).toEqual(before);
-    }, 60_000);
-  }
-});
-
-describe('routes run after plugins: the moved routes still pass the Express middleware (real HTTP)', () => {
-  for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
-    it(name, async () => {
-      const { requests, headers, entry, app, parity } = caseOptions('routes-move', name);
-      const input = path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input');
-      const before = await answers(withDeclaredExpress(copyOf(input)), requests!, headers);
-      const root = copyOf(input);
-      for (const stage of ['plugins', 'routes'] as const) {
-        const result = await runStage({ root, stage, allowDirty: true, entry, app, parity });
-        expect(result.exitCode, `${stage} exit code`).not.toBe(2);
-      }
-      expect(await answers(withDeclaredExpress(root), requests!, headers)).toEqual(before);
-    }, 60_000);
-  }
-});
+// Routes then plugins, and routes again after plugins: the moved routes still pass the Express middleware.
+for (const order of [['routes', 'plugins'], ['plugins', 'routes']] as const) {
+  describe(`after ${order.join(' then ')}, the apps answer as their Express apps did (real HTTP)`, () => {
+    for (const name of fixtureCases('routes-move').filter((n) => caseOptions('routes-move', n).requests?.length)) {
+      it(name, async () => {
+        const { requests, headers, entry, app, parity } = caseOptions('routes-move', name);
+        const input = path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input');
+        const before = await answers(withDeclaredExpress(copyOf(input)), requests!, headers);
+        const root = copyOf(input);
+        for (const stage of order) {
+          const result = await runStage({ root, stage, allowDirty: true, entry, app, parity });
+          expect(result.exitCode, `${stage} exit code`).not.toBe(2);
+        }
+        expect(await answers(withDeclaredExpress(root), requests!, headers)).toEqual(before);
+      }, 60_000);
+    }
+  });
+}
 
 describe('TypeScript output type-checks', () => {
   it('ts-later, after plugins', async () => {
     const { root } = await runFixture('plugins-bridge', 'ts-later', 'plugins');
-    let output = '';
-    try {
-      execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (e) {
-      output = String((e as { stdout?: string }).stdout ?? e);
-    }
-    expect(output).toBe('');
+    expect(tscOutput(root)).toBe('');
   }, 60_000);
 });

@@ -7,15 +7,13 @@
  * answer every request alike (status, content type, body, Location) — the stage's promise, checked
  * on real HTTP.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderSummary } from '../../runner/summary.js';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
 
 /** moved `[done, of]` of each case. */
 const MOVED: Record<string, [number, number]> = {
@@ -142,16 +140,6 @@ describe('moved routes answer as before (real HTTP)', () => {
     }, 60_000);
   }
 });
-
-/** tsc's report on the project at `root` (empty when it type-checks). */
-function tscOutput(root: string): string {
-  try {
-    execFileSync(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', path.join(root, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (e) {
-    return String((e as { stdout?: string }).stdout ?? e);
-  }
-}
 
 describe('TypeScript output type-checks', () => {
   // Registrars rewritten to take `fastify`; the hand-over's functions in an Express router

@@ -430,7 +430,7 @@ export function isSetNotFound(statement: Node, instance: string): boolean {
 }
 
 /** `<instance>.<method>(…args)` when `statement` is that call as a statement of its own. */
-function callOn(statement: Node, instance: string): { method: string; args: Node[] } | null {
+export function callOn(statement: Node, instance: string): { method: string; args: Node[] } | null {
   const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
   if (e?.type !== 'CallExpression' || e.callee.type !== 'MemberExpression' || e.callee.object.type !== 'Identifier' || e.callee.object.name !== instance) return null;
   return { method: e.callee.property.name, args: e.arguments };

@@ -25,9 +25,10 @@ import type { Node } from '../lib/ast.js';
 import { removeUnusedImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { addFastifyTypes } from '../lib/type-imports.js';
-import { buildFastifyOf, bridgeOf, notFoundCalls } from './build-fastify.js';
+import { buildFastifyOf, bridgeOf, callOn, notFoundCalls } from './build-fastify.js';
 import { declarationLines, EXPRESS_HOOK, expressHookLines, fastifyNotFoundLines, movedRoutesLines, ownNotFoundLines, THROUGH_EXPRESS } from './express-hook-template.js';
 import { statements } from './hand-over.js';
+import { HEADER_BRIDGE_LINE } from './template.js';
 
 /** Why a module keeps its @fastify/express bridge: a stable code, the line (in the module) and a sentence. */
 export interface HookBridgeRefusal {
@@ -117,8 +118,8 @@ export function runsExpressInHooks(j: JSCodeshift, root: Collection): boolean {
 
 /** Whether `statement` is `<instance>.register(movedRoutes…);`. */
 function registersMovedRoutes(statement: Node, instance: string): boolean {
-  const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
-  return e?.type === 'CallExpression' && e.callee.type === 'MemberExpression' && e.callee.object.name === instance && e.callee.property.name === 'register' && e.arguments[0]?.type === 'Identifier' && e.arguments[0].name === 'movedRoutes';
+  const call = callOn(statement, instance);
+  return call?.method === 'register' && call.args[0]?.type === 'Identifier' && call.args[0].name === 'movedRoutes';
 }
 
 /** `instance.register(movedRoutes…)` from `<instance>.register(movedRoutes…);`. */
@@ -139,8 +140,8 @@ function commentLines(statement: Node): string[] {
 
 /** Whether `statement` is `<instance>.addHook('<hook>', …);`. */
 function isRootHook(statement: Node, instance: string, hook: string): boolean {
-  const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
-  return e?.type === 'CallExpression' && e.callee.type === 'MemberExpression' && e.callee.object.name === instance && e.callee.property.name === 'addHook' && e.arguments[0]?.value === hook;
+  const call = callOn(statement, instance);
+  return call?.method === 'addHook' && call.args[0]?.value === hook;
 }
 
 /**
@@ -176,5 +177,5 @@ function hasHook(options: Node): boolean {
  * hand is left as it is.
  */
 export function withHookHeader(text: string): string {
-  return text.replace('// of @fastify/express; later stages move the routes, error handlers and middleware into Fastify.', "// of Fastify's not-found handler; later stages move the routes, error handlers and middleware into Fastify.");
+  return text.replace(HEADER_BRIDGE_LINE, HEADER_BRIDGE_LINE.replace('// of @fastify/express;', "// of Fastify's not-found handler;"));
 }

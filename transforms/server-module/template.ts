@@ -53,12 +53,11 @@ export function serverModule(facts: ServerFacts, style: Style): string {
   return restyle(lines, style);
 }
 
+/** The header's line that names where the Express app runs (the plugins stage rewrites it: express-hook.ts). */
+export const HEADER_BRIDGE_LINE = '// of @fastify/express; later stages move the routes, error handlers and middleware into Fastify.';
+
 function header(): string[] {
-  return [
-    `// Fastify in front of the Express app: ${SHIM_MARK} (express-to-fastify migrate).`,
-    '// Requests Fastify has no route for run through the Express app, unchanged, at the preHandler hook',
-    '// of @fastify/express; later stages move the routes, error handlers and middleware into Fastify.',
-  ];
+  return [`// Fastify in front of the Express app: ${SHIM_MARK} (express-to-fastify migrate).`, '// Requests Fastify has no route for run through the Express app, unchanged, at the preHandler hook', HEADER_BRIDGE_LINE];
 }
 
 function imports(f: ServerFacts): string[] {
