@@ -341,11 +341,29 @@ export class FastifyApi {
 /** How many calls servedApp follows towards the Express app: one (hook → the bridge that calls the app). */
 const SERVED_APP_DEPTH = 1;
 
-/** Whether `call` passes at least two of `fn`'s parameters on (as they are, or a member: `request.raw`). */
+/**
+ * Whether `call` passes at least two of `fn`'s parameters on: as they are, a member of one
+ * (`request.raw`), through a type assertion (`done as Next`), or through a local constant holding
+ * one (`const raw = request.raw as Loose<IncomingMessage>`, as the shim's expressHook writes it).
+ */
 function passesOwnParameters(fn: FnValue, call: CallExpression): boolean {
   const node = fn.node as Node & { getParameters?: () => Array<{ getName(): string }> };
   const names = new Set((node.getParameters?.() ?? []).map((p) => p.getName()));
-  return call.getArguments().filter((a) => names.has(a.getText().split('.')[0])).length >= 2;
+  return call.getArguments().filter((a) => names.has(rootName(fn.node, a))).length >= 2;
+}
+
+/** The identifier an argument starts from, past assertions, parentheses and one local constant declared in `scope`. */
+function rootName(scope: Node, arg: Node, aliases = 1): string {
+  let e = arg;
+  while (Node.isAsExpression(e) || Node.isParenthesizedExpression(e) || Node.isNonNullExpression(e) || Node.isTypeAssertion(e)) e = e.getExpression();
+  while (Node.isPropertyAccessExpression(e)) e = e.getExpression();
+  if (!Node.isIdentifier(e)) return '';
+  const name = e.getText();
+  if (aliases > 0) {
+    const local = scope.getDescendantsOfKind(SyntaxKind.VariableDeclaration).find((d) => d.getName() === name && d.getInitializer());
+    if (local) return rootName(scope, local.getInitializer()!, aliases - 1);
+  }
+  return name;
 }
 
 /** The hooks that can run an Express app for a route: those before its handler, with the request and reply. */

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../../analyzer/analyze.js';
 import { runStage } from '../../runner/run.js';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
 import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
@@ -82,6 +83,30 @@ for (const order of [['routes', 'plugins'], ['plugins', 'routes']] as const) {
     }
   });
 }
+
+/** Per Fastify route key, the names of the Express middleware the bridge runs before it (`name*`), in chain order. */
+async function bridgedChains(root: string, entry?: string): Promise<Record<string, string[]>> {
+  const inventory = await analyze({ dir: root, entry });
+  const out: Record<string, string[]> = {};
+  for (const r of inventory.routes.filter((x) => x.framework === 'fastify')) out[r.key] = r.chain.filter((c) => c.bridged).map((c) => c.name);
+  return out;
+}
+
+describe('the analyzer sees the Express middleware the hooks run (inventory after plugins)', () => {
+  // The generated hook reaches the app through `expressBridge(app)` with `const raw = request.raw as …`
+  // and `done as …`: the moved routes' chains still hold the app's middleware, as after routes.
+  for (const name of ['ts-router', 'app-middleware-kept', 'start-file-cjs']) {
+    it(name, async () => {
+      const { entry, app } = caseOptions('routes-move', name);
+      const root = copyOf(path.join(TRANSFORM_FIXTURES, 'routes-move', name, 'input'));
+      await runStage({ root, stage: 'routes', allowDirty: true, entry, app });
+      const afterRoutes = await bridgedChains(root, entry);
+      expect(Object.values(afterRoutes).some((c) => c.length), 'some moved route passes Express middleware').toBe(true);
+      await runStage({ root, stage: 'plugins', allowDirty: true, entry, app });
+      expect(await bridgedChains(root, entry)).toEqual(afterRoutes);
+    }, 60_000);
+  }
+});
 
 describe('TypeScript output type-checks', () => {
   it('ts-later, after plugins', async () => {
