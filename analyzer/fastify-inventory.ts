@@ -252,7 +252,7 @@ export class FastifyRecords {
           id, framework: 'fastify', appId: at.appId, ownerId: at.id, method, key, matchKey: matchKey(method, full),
           path: { raw: pathText(spec), full, syntax: syntax === 'express4' || syntax === 'express5' ? 'fastify' : syntax, params: [...mountParams, ...pathParams(spec)], ...(spec.kind !== 'unresolved' && spec.element ? { element: true } : {}) },
           mountChain: at.mounts, registration: { ...this.locate(item.site), kind: item.kind }, ...statementOf(item.site), handler: handlerOf(handler, this.locate), chain,
-          usage: { req: [], res: [], next: [] }, conditions: item.conditions, order: e.order, resolution, reasons: all,
+          usage: handler.origin === 'local' ? this.usage(handler) : { req: [], res: [], next: [] }, conditions: item.conditions, order: e.order, resolution, reasons: all,
         };
         out.routes.push(route);
       }
