@@ -4,10 +4,11 @@
  * matching, trust proxy, query parser, body parsers). Shared by the `shim-server` and
  * `shim-listen` steps so both name the module the same way.
  */
-import type { App, Middleware, Setting } from '../../analyzer/model.js';
+import type { App, Setting } from '../../analyzer/model.js';
 import type { ManualItem, PlanContext } from '../model.js';
 import type { ServerModule } from '../server-module/locate.js';
-import type { Import, ServerFacts, SettingsKey } from '../server-module/template.js';
+import { bodyParsersOf } from '../server-module/body-parsers.js';
+import type { ServerFacts, SettingsKey } from '../server-module/template.js';
 
 /**
  * The facts the generated module copies from `app`; what could not be copied (`manual`); and the
@@ -101,45 +102,4 @@ function queryParserOf(s: Setting | undefined, major: 4 | 5, manual: ManualItem[
   if (v === 'simple') return { source: '(query) => querystring.parse(query)', imports: [{ name: 'querystring', from: 'node:querystring' }] };
   if (s) manual.push(unresolved(s, "'query parser'"));
   return null;
-}
-
-/** The body-parser factories the generated module rebuilds, and how it imports their package. */
-const PARSER_METHODS = new Set(['json', 'urlencoded', 'text', 'raw']);
-const PARSER_PACKAGES: Record<string, Import> = { express: { name: 'express', from: 'express' }, 'body-parser': { name: 'bodyParser', from: 'body-parser' } };
-
-/**
- * The app-level body parsers (`express.json(…)`, `bodyParser.urlencoded(…)`), rebuilt in the generated
- * module with the same options so Fastify routes get the same bodies: the options as the analyzer
- * folded them (Middleware.factory), so options kept in constants or config modules are copied too.
- * Options known only at run time (an environment variable, a function such as `verify`) cannot be
- * copied: reported, and that parser left out.
- */
-function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): ServerFacts['bodyParsers'] {
-  const sources: string[] = [];
-  const imports: Import[] = [];
-  for (const m of middleware) {
-    const pkg = m.package && PARSER_PACKAGES[m.package];
-    const method = m.factory?.callee.split('.').at(-1) ?? '';
-    if (!pkg || m.fullPath !== '/' || !m.factory || !PARSER_METHODS.has(method)) continue;
-    const open = m.factory.args.flatMap((a) => (a.resolution === 'exact' ? [] : (a.unresolved ?? [{ path: a.source, reason: 'not known before run time' }]).map((u) => `${u.path} (${u.reason})`)));
-    if (open.length) {
-      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); routes that move to Fastify get no ${method} body until they are copied into the generated module` });
-      continue;
-    }
-    sources.push(`${pkg.name}.${method}(${m.factory.args.map((a) => jsLiteral(a.value)).join(', ')})`);
-    if (!imports.includes(pkg)) imports.push(pkg);
-  }
-  return { sources, imports };
-}
-
-/** A folded JSON value as JavaScript source in the template's style: single quotes, identifier keys bare (`{ limit: '1mb' }`). */
-function jsLiteral(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(', ')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k)}: ${jsLiteral(v)}`);
-    return entries.length ? `{ ${entries.join(', ')} }` : '{}';
-  }
-  return JSON.stringify(value);
 }
