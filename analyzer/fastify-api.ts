@@ -338,8 +338,8 @@ export class FastifyApi {
   }
 }
 
-/** How many calls servedApp follows towards the Express app: one (hook → the bridge that calls the app). */
-const SERVED_APP_DEPTH = 1;
+/** How many calls servedApp follows towards the Express app: two (the plugins stage's exceptExpressFree → its hook → the bridge that calls the app). */
+const SERVED_APP_DEPTH = 2;
 
 /**
  * Whether `call` passes at least two of `fn`'s parameters on: as they are, a member of one

@@ -45,12 +45,13 @@ export function copyOf(dir: string): string {
  * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
  * `status type location body` per request (`status (redirect) location` for a redirect), then
  * each of `headers` the answer has (`set-cookie` one line per cookie; the Expires a Max-Age gives,
- * which depends on the clock, as `Expires=<now + Max-Age>`).
+ * which depends on the clock, as `Expires=<now + Max-Age>`). `node` adds Node options and
+ * environment variables for the app's process (a `--require` probe).
  */
-export async function answers(root: string, requests: string[], headers: string[] = []): Promise<string[]> {
+export async function answers(root: string, requests: string[], headers: string[] = [], node: { args?: string[]; env?: Record<string, string> } = {}): Promise<string[]> {
   const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
   const port = await freePort();
-  const child = spawn(process.execPath, [...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
   try {
     await until(port, child);
     const out: string[] = [];

@@ -11,7 +11,7 @@
 import { jFor } from '../lib/ast.js';
 import { StepRefusal, type FilePlan, type ManualItem, type PlanContext, type StepPlan } from '../model.js';
 import { bridgeOf } from '../server-module/build-fastify.js';
-import { hookBridgeRefusal, runsExpressInHooks } from '../server-module/express-hook.js';
+import { bridgeKept, runsExpressInHooks } from '../server-module/express-hook.js';
 import { generatedModuleFor, type GeneratedModule } from '../server-module/locate.js';
 
 /** The plan entry of a module: its language, for the hook's types. */
@@ -41,10 +41,8 @@ export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
     const root = j(module.source);
     if (runsExpressInHooks(j, root)) converted++;
     if (!bridgeOf(j, root)) continue;
-    const refusal = hookBridgeRefusal(j, root);
-    const prefixed = prefixedNotFound(ctx, module.file);
-    if (refusal) manual.push({ file: module.file, line: refusal.line, code: refusal.code, reason: refusal.reason });
-    else if (prefixed.length) manual.push(...prefixed);
+    const kept = bridgeKept(ctx, j, root, module.file);
+    if (kept.length) manual.push(...kept);
     else files.push({ file: module.file, entries: [{ typescript: module.typescript }] });
   }
   // Another registration of @fastify/express (the app's own Fastify code) keeps the package.
@@ -57,17 +55,4 @@ export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
     moved: { what: 'Express apps moved from @fastify/express into Fastify hooks that run them only where they still answer', done, of: done + (modules.size - done - converted) },
     ...(done + converted === modules.size && modules.size && !elsewhere ? { removeDependencies: ['@fastify/express'] } : {}),
   };
-}
-
-/** The not-found handlers under a prefix of the Fastify app the module at `file` builds, as ManualItems. */
-function prefixedNotFound(ctx: PlanContext, file: string): ManualItem[] {
-  const servers = new Set(ctx.inventory.apps.filter((a) => a.framework === 'fastify' && a.location.file === file).map((a) => a.id));
-  return ctx.inventory.notFoundHandlers
-    .filter((h) => h.framework === 'fastify' && servers.has(h.appId) && h.fullPath !== '/')
-    .map((h) => ({
-      file: h.registration.file,
-      line: h.registration.line,
-      code: 'bridge-prefixed-not-found' as const,
-      reason: `the not-found handler ${h.name} under ${h.fullPath} would answer, without the Express app, the requests under it that Express answers (only the root not-found handler gets the Express hook): remove it or fold it into the root one, then run the stage again; the @fastify/express bridge stays until then`,
-    }));
 }

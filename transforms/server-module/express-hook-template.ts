@@ -79,3 +79,57 @@ export function fastifyNotFoundLines(typescript: boolean): string[] {
     '}',
   ];
 }
+
+/** The function that lets the moved routes that run no Express code pass the hook. */
+export const EXCEPT_EXPRESS_FREE = 'exceptExpressFree';
+/** The body parsers those routes run (`const bodyParsers = [express.json(…), …]`). */
+export const BODY_PARSERS = 'bodyParsers';
+
+/**
+ * The declaration of the hook when some moved routes run no Express code: `bodyParsers` (the app's
+ * body parsers, as the shim rebuilt them) when some route reads a body, then the hook with the
+ * routes listed, each with the body parsers that covered it in Express (`bodyParsers`, a first part
+ * of it, or none).
+ */
+export function expressFreeDeclarationLines(app: string, parsers: string[], routes: Array<{ key: string; parsers: number }>, total: number): string[] {
+  const given = (n: number) => (n === 0 ? '[]' : n === total ? BODY_PARSERS : `${BODY_PARSERS}.slice(0, ${n})`);
+  return [
+    '// The Express app runs only where it still answers (`migrate run --stage plugins`): in the',
+    '// preHandler of the not-found handler, for the requests Fastify has no route for, and of the',
+    '// routes moved off Express whose requests still pass its middleware (movedRoutes). The moved',
+    "// routes listed run no Express code: no Express middleware but the app's body parsers covered",
+    "// them, and their handlers use nothing of Express's request or response.",
+    ...(routes.some((r) => r.parsers > 0) ? [`const ${BODY_PARSERS} = [${parsers.join(', ')}];`] : []),
+    `const ${THROUGH_EXPRESS} = ${EXCEPT_EXPRESS_FREE}(${EXPRESS_HOOK}(${app}), {`,
+    ...routes.map((r) => `  '${r.key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}': ${given(r.parsers)},`),
+    '});',
+  ];
+}
+
+/**
+ * `function exceptExpressFree(hook, routes)`: `hook` for every request but those of the routes
+ * listed (`METHOD /url` as Fastify registered the route: `request.routeOptions.url`, a trailing
+ * slash aside), whose body, when they have body parsers, the app's own parsers read (body-parser:
+ * the same limits, types, empty bodies, `verify` and errors as in Express, which ran them first),
+ * and nothing else of Express runs. A request Fastify has no route for is never listed.
+ */
+export function exceptExpressFreeLines(typescript: boolean): string[] {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  return [
+    '/**',
+    " * `hook` for every request but those of the moved routes in `routes` (`'METHOD /url'` as Fastify",
+    " * registered them), which run no Express code: only the app's body parsers given for the route read",
+    ' * its body, as they did first in Express (the same limits, types, empty bodies and errors).',
+    ' */',
+    `function ${EXCEPT_EXPRESS_FREE}(hook${t(': (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void')}, routes${t(': Record<string, Array<(req: any, res: any, next: (error?: unknown) => void) => void>>')}) {`,
+    `  return function ${THROUGH_EXPRESS}(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
+    `    const url = request.routeOptions.url${t(' as string')};`,
+    "    const parsers = url === undefined ? undefined : routes[`${request.method} ${url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url}`];",
+    '    if (!parsers) return hook(request, reply, done);',
+    '    let index = 0;',
+    `    const next = (error${t('?: unknown')})${t(': void')} => (error || index === parsers.length ? done(${t('(error as Error) || undefined')}${typescript ? '' : 'error'}) : parsers[index++](request.raw, reply.raw, next));`,
+    '    next();',
+    '  };',
+    '}',
+  ];
+}

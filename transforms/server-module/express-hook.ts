@@ -22,6 +22,7 @@
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
+import type { ManualItem, PlanContext } from '../model.js';
 import { removeUnusedImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { addFastifyTypes } from '../lib/type-imports.js';
@@ -54,6 +55,32 @@ export function hookBridgeRefusal(j: JSCodeshift, root: Collection): HookBridgeR
     return { code: 'bridge-conditional-not-found', line: call.loc?.start.line ?? 0, reason: 'this not-found handler is registered only under a condition; Fastify allows one not-found handler per prefix, so the hook cannot be given to both cases: register it unconditionally (choosing inside it), then run the stage again' };
   }
   return null;
+}
+
+/**
+ * Why the module at `file` (parsed in `root`) keeps its @fastify/express bridge, as ManualItems:
+ * hookBridgeRefusal's reason, or its Fastify app's not-found handlers under a prefix — the requests
+ * under that prefix that Express answers would reach them without the Express hook (only the root
+ * one gets it). Empty when the bridge can move into hooks (or has).
+ * @throws Error as buildFastifyOf
+ */
+export function bridgeKept(ctx: PlanContext, j: JSCodeshift, root: Collection, file: string): ManualItem[] {
+  const refusal = hookBridgeRefusal(j, root);
+  if (refusal) return [{ file, line: refusal.line, code: refusal.code, reason: refusal.reason }];
+  return bridgeOf(j, root) ? prefixedNotFound(ctx, file) : [];
+}
+
+/** The not-found handlers under a prefix of the Fastify app the module at `file` builds, as ManualItems. */
+function prefixedNotFound(ctx: PlanContext, file: string): ManualItem[] {
+  const servers = new Set(ctx.inventory.apps.filter((a) => a.framework === 'fastify' && a.location.file === file).map((a) => a.id));
+  return ctx.inventory.notFoundHandlers
+    .filter((h) => h.framework === 'fastify' && servers.has(h.appId) && h.fullPath !== '/')
+    .map((h) => ({
+      file: h.registration.file,
+      line: h.registration.line,
+      code: 'bridge-prefixed-not-found' as const,
+      reason: `the not-found handler ${h.name} under ${h.fullPath} would answer, without the Express app, the requests under it that Express answers (only the root not-found handler gets the Express hook): remove it or fold it into the root one, then run the stage again; the @fastify/express bridge stays until then`,
+    }));
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * Plans `plugins-express-free`: one entry per generated server module whose Express app runs in
+ * Fastify hooks (or will, after `plugins-bridge` in the same run), with the moved routes that run
+ * no Express code (server-module/express-free.ts). A module that keeps its @fastify/express bridge
+ * (plugins-bridge reported why) is left out. What moved counts the moved routes; the groups say
+ * why the others still run the Express app.
+ */
+import { jFor } from '../lib/ast.js';
+import type { FilePlan, PlanContext, StepPlan } from '../model.js';
+import { bridgeOf } from '../server-module/build-fastify.js';
+import { bridgeKept, runsExpressInHooks } from '../server-module/express-hook.js';
+import { expressFreeRoutes, type ExpressFreeRoutes } from '../server-module/express-free.js';
+import { generatedModuleFor } from '../server-module/locate.js';
+
+/** The plan entry of a module: its language, and the routes to list. */
+export interface ExpressFreeEntry extends Pick<ExpressFreeRoutes, 'routes' | 'parsers'> {
+  typescript: boolean;
+}
+
+export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
+  const files: Array<FilePlan<ExpressFreeEntry>> = [];
+  const groups = new Map<string, number>();
+  let free = 0;
+  let moved = 0;
+  let poweredBy = false;
+  for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
+    const module = generatedModuleFor(ctx, app);
+    if (!module || files.some((f) => f.file === module.file)) continue;
+    const j = jFor(module.file);
+    const root = j(module.source);
+    const hooked = runsExpressInHooks(j, root) || (!!bridgeOf(j, root) && !bridgeKept(ctx, j, root, module.file).length);
+    if (!hooked) continue;
+    const routes = expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity);
+    poweredBy ||= routes.losesPoweredBy;
+    const listed = routes.routes.filter((r) => !r.key.startsWith('HEAD ') || !routes.routes.some((o) => o.key === r.key.replace(/^HEAD /, 'GET ')));
+    free += listed.length;
+    moved += listed.length;
+    for (const k of routes.kept) {
+      moved += k.routes;
+      groups.set(k.reason, (groups.get(k.reason) ?? 0) + k.routes);
+    }
+    files.push({ file: module.file, entries: [{ typescript: module.typescript, routes: routes.routes, parsers: routes.parsers }] });
+  }
+  return {
+    step: 'plugins-express-free',
+    files,
+    manual: [],
+    moved: {
+      what: 'moved routes out of the Express app: they run no Express code',
+      done: free,
+      of: moved,
+      ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `still run the Express app: ${name}`, done: 0, of: n })) } : {}),
+    },
+    deltas: poweredBy ? [{ text: "The moved routes that run no Express code answer without `X-Powered-By: Express` (Express's own request set-up sent it); `app.disable('x-powered-by')` makes both sides alike, and --parity express keeps those routes on the Express app", restoredByParityExpress: true }] : [],
+  };
+}
