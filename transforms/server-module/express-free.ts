@@ -64,13 +64,15 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
   const kept = new Map<string, number>();
   const keys = new Set(inventory.routes.map((r) => r.key));
   const onExpress = [
-    ...inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id).map((r) => ({ path: r.path.syntax === 'regexp' ? '*' : r.path.full, prefix: false, what: `Express route ${r.key} (${r.registration.file}:${r.registration.line})` })),
-    ...inventory.middleware.filter((m) => m.framework === 'express' && m.appId === app.id && m.fullPath !== '/').map((m) => ({ path: m.fullPath, prefix: true, what: `Express middleware ${m.name} at ${m.fullPath} (${m.registration.file}:${m.registration.line})` })),
+    ...inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id).map((r) => ({ method: r.method, path: r.path.syntax === 'regexp' ? '*' : r.path.full, prefix: false, what: `Express route ${r.key} (${r.registration.file}:${r.registration.line})` })),
+    ...inventory.middleware.filter((m) => m.framework === 'express' && m.appId === app.id && m.fullPath !== '/').map((m) => ({ method: 'ALL', path: m.fullPath, prefix: true, what: `Express middleware ${m.name} at ${m.fullPath} (${m.registration.file}:${m.registration.line})` })),
   ];
   for (const route of inventory.routes) {
     if (route.framework !== 'fastify' || !route.mountChain.some((m) => viaMoved.has(m.mountId))) continue;
-    const overlap = onExpress.find((e) => mayMatch(e.path, e.prefix, route.path.full));
-    const reason = poweredBy ? "--parity express: X-Powered-By, which only Express's own request set-up sends" : (overlap ? `${overlap.what} may answer some of their requests` : null) ?? expressNeed(route, middleware, parsers);
+    // Express runs a GET route for HEAD too; Fastify's HEAD route of a GET route is listed with it.
+    const methods = route.method === 'GET' ? ['GET', 'HEAD', 'ALL'] : [route.method, 'ALL'];
+    const overlap = onExpress.find((e) => methods.includes(e.method) && mayMatch(e.path, e.prefix, route.path.full));
+    const reason = poweredBy ? "--parity express: X-Powered-By, which only Express's own request set-up sends" : (expressNeed(route, middleware, parsers) ?? (overlap ? `${overlap.what} may answer some of their requests` : null));
     if (reason) {
       kept.set(reason, (kept.get(reason) ?? 0) + 1);
       continue;
