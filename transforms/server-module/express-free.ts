@@ -63,6 +63,8 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
   const routes: ExpressFreeRoute[] = [];
   const kept = new Map<string, number>();
   const keys = new Set(inventory.routes.map((r) => r.key));
+  const left = inventory.errorHandlers.find((h) => h.framework === 'express' && h.appId === app.id);
+  const expressErrors = left ? `Express error middleware ${left.name} (${left.registration.file}:${left.registration.line}) answers their body parsers' errors` : null;
   const onExpress = [
     ...inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id).map((r) => ({ method: r.method, path: r.path.syntax === 'regexp' ? '*' : r.path.full, prefix: false, what: `Express route ${r.key} (${r.registration.file}:${r.registration.line})` })),
     ...inventory.middleware.filter((m) => m.framework === 'express' && m.appId === app.id && m.fullPath !== '/').map((m) => ({ method: 'ALL', path: m.fullPath, prefix: true, what: `Express middleware ${m.name} at ${m.fullPath} (${m.registration.file}:${m.registration.line})` })),
@@ -71,6 +73,10 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
     if (route.framework !== 'fastify' || !route.mountChain.some((m) => viaMoved.has(m.mountId))) continue;
     // Express runs a GET route for HEAD too; Fastify's HEAD route of a GET route is listed with it.
     const methods = route.method === 'GET' ? ['GET', 'HEAD', 'ALL'] : [route.method, 'ALL'];
+    if (route.method === 'ALL') {
+      kept.set('a route for every method (the hook looks routes up by the request method)', (kept.get('a route for every method (the hook looks routes up by the request method)') ?? 0) + 1);
+      continue;
+    }
     const overlap = onExpress.find((e) => methods.includes(e.method) && mayMatch(e.path, e.prefix, route.path.full));
     const reason = poweredBy ? "--parity express: X-Powered-By, which only Express's own request set-up sends" : (expressNeed(route, middleware, parsers) ?? (overlap ? `${overlap.what} may answer some of their requests` : null));
     if (reason) {
@@ -78,6 +84,11 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
       continue;
     }
     const given = route.chain.filter((c) => c.bridged).length;
+    // A body-parser error of a listed route goes to Fastify's error handler: not where Express's own error middleware answered it.
+    if (given && expressErrors) {
+      kept.set(expressErrors, (kept.get(expressErrors) ?? 0) + 1);
+      continue;
+    }
     routes.push({ key: route.key, parsers: given });
     // Fastify answers HEAD on a GET route (exposeHeadRoutes) with the GET route's hooks, as Express ran the GET route.
     const head = route.key.replace(/^GET /, 'HEAD ');
@@ -110,7 +121,9 @@ function expressNeed(route: Route, middleware: Map<string, Middleware>, parsers:
 function mayMatch(express: string, prefix: boolean, route: string): boolean {
   const a = express.toLowerCase().split('/').filter(Boolean);
   const b = route.toLowerCase().split('/').filter(Boolean);
-  const open = (seg: string) => /[*:?(+]/.test(seg);
+  const open = (seg: string) => /[*:?(+{]/.test(seg);
+  // An optional segment (`/:id?`, Express 5's `{/:id}`) anywhere changes the lengths that match.
+  if ([...a, ...b].some((seg) => /[?{]/.test(seg))) return true;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i].includes('*') || b[i].includes('*') || /\?/.test(a[i] + b[i])) return true;
     if (!open(a[i]) && !open(b[i]) && a[i] !== b[i]) return false;
