@@ -360,7 +360,9 @@ function rootName(scope: Node, arg: Node, aliases = 1): string {
   if (!Node.isIdentifier(e)) return '';
   const name = e.getText();
   if (aliases > 0) {
-    const local = scope.getDescendantsOfKind(SyntaxKind.VariableDeclaration).find((d) => d.getName() === name && d.getInitializer());
+    // A constant of this function itself, not one of a function nested in it.
+    const own = (d: Node) => d.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isFunctionExpression(a) || Node.isArrowFunction(a) || Node.isMethodDeclaration(a)) === scope;
+    const local = scope.getDescendantsOfKind(SyntaxKind.VariableDeclaration).find((d) => d.getName() === name && d.getInitializer() && own(d));
     if (local) return rootName(scope, local.getInitializer()!, aliases - 1);
   }
   return name;

@@ -1,7 +1,7 @@
 /** Route matching rules of the routes stage: overlaps between Express routes, Fastify's precedence, Express 5 optional groups → find-my-way forms. */
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../analyzer/model.js';
-import { fastifyAgrees, overlaps } from '../../transforms/routes-move/overlap.js';
+import { fastifyAgrees, overlaps } from '../../transforms/lib/route-overlap.js';
 import { fastifyPaths } from '../../transforms/routes-move/paths.js';
 
 describe('overlaps', () => {

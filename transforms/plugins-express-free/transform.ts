@@ -9,7 +9,7 @@ import { jFor } from '../lib/ast.js';
 import { importedSpecifiers } from '../lib/imports.js';
 import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
-import { listExpressFree } from '../server-module/express-free.js';
+import { listExpressFree } from '../server-module/express-hook.js';
 import type { ExpressFreeEntry } from './plan.js';
 
 /**

@@ -25,7 +25,7 @@ import type { ParsedFiles } from '../lib/parsed-files.js';
 import type { Blocker, PlanContext } from '../model.js';
 import { handOverRefusal } from '../server-module/hand-over.js';
 import type { GeneratedModule } from '../server-module/locate.js';
-import { overlaps, sameMethod } from './overlap.js';
+import { overlaps, sameMethod } from '../lib/route-overlap.js';
 import { laterMiddleware, ownChain } from './route-blockers.js';
 
 /**

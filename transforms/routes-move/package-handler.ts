@@ -19,7 +19,7 @@ import { middlewareFor, runsThroughAdapter, type MiddlewareEntry } from '../../r
 import { prefixMayMatch } from '../../analyzer/path.js';
 import { isOnFastify, movedNotFound } from '../lib/assumed.js';
 import type { Blocker, PlanContext } from '../model.js';
-import { overlaps } from './overlap.js';
+import { overlaps } from '../lib/route-overlap.js';
 
 /**
  * The catalogue entry of the package whose function is `route`'s handler, when that function can

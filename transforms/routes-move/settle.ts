@@ -6,7 +6,7 @@
 import type { Route } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import type { Blocker } from '../model.js';
-import { fastifyAgrees, overlaps, sameMethod } from './overlap.js';
+import { fastifyAgrees, overlaps, sameMethod } from '../lib/route-overlap.js';
 import type { RouterErrorHandler } from './router-error-handlers.js';
 import type { RouteState } from './state.js';
 

@@ -14,6 +14,8 @@
  * there, one it leaves goes on to Fastify (`done`), an error to Fastify's error handler
  * (`done(err)`) — as @fastify/express's hook did (express-hook-template.ts says what else it kept).
  * The analyzer reads this form as the same bridge (analyzer/fastify-api.ts; fixture K8).
+ * listExpressFree then lists, in the hook's declaration, the moved routes that run no Express code
+ * (express-free.ts says which).
  *
  * Where the hooks would not run where the bridge ran, the module keeps its bridge
  * (hookBridgeRefusal): a root `preHandler` hook registered after it ran after the Express app and
@@ -27,7 +29,8 @@ import { removeUnusedImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { addFastifyTypes } from '../lib/type-imports.js';
 import { buildFastifyOf, bridgeOf, callOn, notFoundCalls } from './build-fastify.js';
-import { declarationLines, EXPRESS_HOOK, expressHookLines, fastifyNotFoundLines, movedRoutesLines, ownNotFoundLines, THROUGH_EXPRESS } from './express-hook-template.js';
+import { BODY_PARSERS, declarationLines, EXCEPT_EXPRESS_FREE, exceptExpressFreeLines, EXPRESS_HOOK, expressFreeDeclarationLines, expressHookLines, fastifyNotFoundLines, movedRoutesLines, ownNotFoundLines, THROUGH_EXPRESS } from './express-hook-template.js';
+import type { ExpressFreeRoutes } from './express-free.js';
 import { statements } from './hand-over.js';
 import { HEADER_BRIDGE_LINE } from './template.js';
 
@@ -205,4 +208,43 @@ function hasHook(options: Node): boolean {
  */
 export function withHookHeader(text: string): string {
   return text.replace(HEADER_BRIDGE_LINE, HEADER_BRIDGE_LINE.replace('// of @fastify/express;', "// of Fastify's not-found handler;"));
+}
+
+/**
+ * Writes the hook's declaration in buildFastify for `routes` (the plain `expressHook(app)` when
+ * there are none), with `function exceptExpressFree` after `function expressHook` while it is
+ * used. No change when the module says so already.
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf, or when buildFastify declares no `throughExpress` (the bridge
+ *   step has not run on it: the plan leaves such modules out)
+ */
+export function listExpressFree(j: JSCodeshift, root: Collection, free: Pick<ExpressFreeRoutes, 'routes' | 'parsers'>, typescript: boolean, style: CodeStyle): boolean {
+  const build = buildFastifyOf(j, root, 'list the routes that run no Express code');
+  const at = build.body.findIndex((s) => declares(s, THROUGH_EXPRESS));
+  if (at < 0) throw new Error(`buildFastify declares no ${THROUGH_EXPRESS} hook to list the routes that run no Express code in`);
+  const from = at > 0 && declares(build.body[at - 1], BODY_PARSERS) ? at - 1 : at;
+  const text = (lines: string[]) => restyle(lines, style).replace(/\s+$/, '');
+  const wanted = text(free.routes.length ? expressFreeDeclarationLines(build.app, free.parsers, free.routes, free.parsers.length) : declarationLines(build.app));
+  const current = build.body.slice(from, at + 1);
+  if (printed(j, current) === printed(j, statements(j, wanted))) return false;
+  build.body.splice(from, at + 1 - from, ...statements(j, wanted));
+  const helper = root.find(j.FunctionDeclaration, { id: { name: EXCEPT_EXPRESS_FREE } });
+  if (free.routes.length && !helper.size()) {
+    const hook = root.find(j.FunctionDeclaration, { id: { name: EXPRESS_HOOK } }).paths()[0];
+    if (!hook) throw new Error(`the generated module has no function ${EXPRESS_HOOK} for ${EXCEPT_EXPRESS_FREE} to go after`);
+    const program: Node[] = root.find(j.Program).paths()[0].node.body;
+    const after = program.findIndex((s) => s === hook.node || s.declaration === hook.node);
+    program.splice(after + 1, 0, ...statements(j, text(exceptExpressFreeLines(typescript))));
+  } else if (!free.routes.length) helper.remove();
+  return true;
+}
+
+/** Statements as printed, with their leading comments (what the module would read). */
+function printed(j: JSCodeshift, nodes: Node[]): string {
+  return nodes.map((n) => [...(n.comments ?? []).filter((c: Node) => c.leading).map((c: Node) => c.value.trim()), j(n).toSource()].join('\n')).join('\n');
+}
+
+/** Whether `statement` is `const <name> = …`. */
+function declares(statement: Node, name: string): boolean {
+  return statement.type === 'VariableDeclaration' && statement.declarations.some((d: Node) => d.id?.type === 'Identifier' && d.id.name === name);
 }

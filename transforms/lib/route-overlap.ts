@@ -1,7 +1,9 @@
 /**
  * Which routes answer the same URLs, and which one each framework picks: Express the first
  * registered, Fastify (find-my-way) the most specific — static before parameter before wildcard
- * (express-fastify-mapping.md §1.6, §2.7). settle.ts keeps routes that would disagree on Express.
+ * (express-fastify-mapping.md §1.6, §2.7). The routes stage (routes-move/settle.ts) keeps routes
+ * that would disagree on Express; the plugins stage (server-module/express-free.ts) keeps on the
+ * Express app a moved route that an Express route or middleware left behind may answer.
  */
 import type { Route } from '../../analyzer/model.js';
 
