@@ -52,7 +52,7 @@ export function plan(ctx: PlanContext): StepPlan<BridgeEntry> {
     step: 'plugins-bridge',
     files,
     manual,
-    moved: { what: 'Express apps moved from @fastify/express into Fastify hooks that run them only where they still answer', done, of: done + (modules.size - done - converted) },
+    moved: { what: 'Express apps from @fastify/express into Fastify hooks that run them only where they still answer', done, of: done + (modules.size - done - converted) },
     ...(done + converted === modules.size && modules.size && !elsewhere ? { removeDependencies: ['@fastify/express'] } : {}),
   };
 }

@@ -50,7 +50,7 @@ export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
     files,
     manual: [],
     moved: {
-      what: 'moved routes out of the Express app: they run no Express code',
+      what: 'moved routes off the Express app (they run no Express code)',
       done: free,
       of: moved,
       ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `still run the Express app: ${name}`, done: 0, of: n })) } : {}),
