@@ -16,7 +16,7 @@
  * loaded (`@fastify/express` copies it at registration).
  */
 import type { Node, ts } from 'ts-morph';
-import type { RouterNode } from './graph.js';
+import type { EntryRef, RouterNode } from './graph.js';
 import type { App, ChainEntry, ErrorHandler, HandOver, Location, MountRef, Middleware, PathParam, Reason, Resolution, Route } from './model.js';
 import { FASTIFY_PHASES, type FastifyContext, type FastifyHandlerItem, type FastifyHookItem, type FastifyItem, type FastifyRouteItem, type FastifyUseItem } from './fastify-graph.js';
 import { bridgeUsePath, fastifyPrefix, fastifyRoutePath, keyPath } from './fastify-path.js';
@@ -327,7 +327,14 @@ export class FastifyRecords {
   private hookEntry(e: FlatEntry): ChainEntry {
     const item = e.item as FastifyHookItem;
     const conditions = [...e.at.lineage.flatMap((f) => f.ctx.conditions), ...item.conditions];
-    return { ...chainEntry(item.entry, e.at.ctx.kind === 'app' ? 'app' : 'router', this.locate(item.site), this.locate, this.middlewareIds.get(`${e.order}`), conditions), hook: item.hook as ChainEntry['hook'] };
+    return { ...chainEntry(item.entry, e.at.ctx.kind === 'app' ? 'app' : 'router', this.locate(item.site), this.locate, this.middlewareIds.get(`${e.order}`), conditions), hook: item.hook as ChainEntry['hook'], ...this.hookUsage(item.entry) };
+  }
+
+  /** A local hook's request and reply uses (`usage`, as a handler's), when it has any: what a stage checks before the hook runs without Express. */
+  private hookUsage(entry: EntryRef): Pick<ChainEntry, 'usage'> {
+    if (entry.origin !== 'local') return {};
+    const { req, res, next } = this.usage(entry);
+    return req.length || res.length ? { usage: { req, res, next } } : {};
   }
 
   /** A Fastify route's chain: per phase, instance hooks (with the bridge at its place), then the route's own hooks. */
@@ -341,7 +348,7 @@ export class FastifyRecords {
         const position = i < 0 ? hooks.length : i;
         chain.push(...hooks.slice(0, position).map((h) => this.hookEntry(h)), ...this.bridged(out, at, full, method, () => true), ...hooks.slice(position).map((h) => this.hookEntry(h)));
       } else chain.push(...hooks.map((h) => this.hookEntry(h)));
-      for (const own of item.hooks.filter((h) => h.hook === phase)) chain.push({ ...chainEntry(own.entry, 'route', this.locate(item.site), this.locate), hook: phase });
+      for (const own of item.hooks.filter((h) => h.hook === phase)) chain.push({ ...chainEntry(own.entry, 'route', this.locate(item.site), this.locate), hook: phase, ...this.hookUsage(own.entry) });
     }
     return chain;
   }

@@ -13,9 +13,11 @@
  * - its own chain holds no Express adapter (`expressMiddleware(…)`, `expressParam(…)`): those run
  *   Express middleware on Express's request and response; nor a hook the analyzer could not
  *   resolve (`route.middleware.map(expressMiddleware)` in a loop over a table);
- * - its handler uses nothing of Express's objects: no `request.raw` / `reply.raw`, also in the
- *   helpers it calls (the like-express helpers read Express's response through `reply.raw`);
- * - the app does not send `X-Powered-By` under `--parity express` (only Express's own
+ * - its handler and its hooks use nothing of Express's objects: no `request.raw` / `reply.raw`, also
+ *   in the helpers they call (the like-express helpers read Express's response through `reply.raw`);
+ * - no Express error middleware is left to answer its body parsers' errors, and it is not a route
+ *   for every method (the hook looks routes up by the request method);
+ * - neither the app nor a sub-app sends `X-Powered-By` under `--parity express` (only Express's own
  *   initialisation sets it; under the default policy its loss is reported as a framework delta).
  * Such routes are listed in buildFastify: `exceptExpressFree(expressHook(app), { 'GET /x': [] })`
  * (express-hook.ts listExpressFree, express-hook-template.ts), so the hook lets them pass before Express's router or its request
@@ -54,7 +56,9 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
   const parsers = inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id).flatMap((m) => rebuiltBodyParser(m) ?? []);
-  const sends = sendsPoweredBy(inventory, app);
+  // A sub-app sends it unless it disables it itself (Express sets it on every app it creates).
+  const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
+  const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));
   const keys = new Set(inventory.routes.map((r) => r.key));
   const keptBy = reasons(inventory, app, parsers, parity === 'express' && sends);
   const routes: ExpressFreeRoute[] = [];
@@ -97,8 +101,12 @@ function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: b
     if (unknown) return `their hook ${unknown.name} (${unknown.registration.file}:${unknown.registration.line}) is not known before run time, so it may run Express middleware`;
     const adapter = route.chain.find((c) => c.adapter?.kind === 'express-middleware' || c.adapter?.kind === 'express-param');
     if (adapter) return `their own ${adapter.adapter!.wraps?.name ?? adapter.name} runs as Express middleware (${adapter.adapter!.kind === 'express-param' ? 'expressParam' : 'expressMiddleware'})`;
-    const raw = [...route.usage.req, ...route.usage.res].find((u) => u.api === 'req.raw' || u.api === 'res.raw');
+    const raw = [...route.usage.req, ...route.usage.res].find(isRaw);
     if (raw) return `their handlers use Express's ${raw.api === 'req.raw' ? 'request (request.raw)' : 'response (reply.raw, also through the like-express helpers)'}`;
+    // A hook the routes stage rewrote from the app's middleware may use what Express set up (`reply.raw.locals`).
+    // (The generated adapters are judged by kind above: bodyLikeExpress reads the body the parsers left on request.raw.)
+    const hook = route.chain.find((c) => !c.bridged && !c.adapter && [...(c.usage?.req ?? []), ...(c.usage?.res ?? [])].some(isRaw));
+    if (hook) return `their hook ${hook.name} (${hook.registration.file}:${hook.registration.line}) uses Express's request or response (request.raw / reply.raw)`;
     const other = expressRoutes.find((r) => sameMethod(r, route) && overlaps(r.path.syntax === 'regexp' ? '*' : r.path.full, route.path.full));
     if (other) return `Express route ${other.key} (${other.registration.file}:${other.registration.line}) may answer some of their requests`;
     // A middleware under a path runs for everything below it.
@@ -110,8 +118,13 @@ function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: b
   };
 }
 
-/** Whether the Express app leaves X-Powered-By on (Express's default: `app.disable('x-powered-by')` turns it off). */
-function sendsPoweredBy(inventory: Inventory, app: App): boolean {
-  const last = inventory.settings.filter((s) => s.ownerId === app.id && s.key === 'x-powered-by' && s.kind !== 'read').at(-1);
+/** Whether a request or reply use reaches the raw objects, which are Express's while the app runs first. */
+function isRaw(use: { api: string }): boolean {
+  return use.api === 'req.raw' || use.api === 'res.raw';
+}
+
+/** Whether the Express app or sub-app `owner` leaves X-Powered-By on (Express's default: `app.disable('x-powered-by')` turns it off). */
+function sendsPoweredBy(inventory: Inventory, owner: string): boolean {
+  const last = inventory.settings.filter((s) => s.ownerId === owner && s.key === 'x-powered-by' && s.kind !== 'read').at(-1);
   return !last || (last.kind === 'set' ? last.value !== false : last.kind === 'enable');
 }
