@@ -1,6 +1,6 @@
 /**
- * End to end (issue 7 item 5, issue 8 item 6): every example app goes through `shim`, `errors`
- * and `routes`, in a copy; after each stage the verifier replays the app's recording against the
+ * End to end (issue 7 item 5, issue 8 item 6, issue 18 item 6): every example app goes through
+ * `shim`, `errors`, `routes` and `plugins`, in a copy; after each stage the verifier replays the app's recording against the
  * original app, each side started from the file that listens (so the candidate really runs behind
  * Fastify), and there must be no regression. A second run of each stage must change nothing. After
  * `routes`, what moved per app is asserted, and every route left on Express has a reason; and the
@@ -32,7 +32,7 @@ const APPS: Array<[app: string, listens: string]> = [
   ['modern-e5', 'src/server.js'],
   ['shop-api', 'src/server.ts'],
 ];
-const STAGES: StageName[] = ['shim', 'errors', 'routes'];
+const STAGES: StageName[] = ['shim', 'errors', 'routes', 'plugins'];
 
 /**
  * What the routes stage moves in each example app (moved of movable, and the routes left for the
@@ -45,6 +45,19 @@ const ROUTES: Record<string, { moved: [number, number]; deferred: number; reason
   'legacy-cjs': { moved: [9, 20], deferred: 3, reasons: ['route-finding', 'route-handler-api', 'route-param-elsewhere', 'route-path-syntax'] },
   'modern-e5': { moved: [15, 17], deferred: 0, reasons: ['route-handler-api'] },
   'shop-api': { moved: [30, 30], deferred: 0, reasons: [] },
+};
+
+/**
+ * What the plugins stage does in each example app: the moved routes that run no Express code (of the
+ * moved routes; the app's own middleware runs first for the others, until "plugins (II)" makes it
+ * Fastify hooks), and whether the app's views registration went to the root (url-shortener renders
+ * pug in moved routes; legacy-cjs registered its views at the root in the errors stage already).
+ */
+const PLUGINS: Record<string, { expressFree: [number, number]; views: boolean }> = {
+  'url-shortener': { expressFree: [0, 3], views: true },
+  'legacy-cjs': { expressFree: [0, 9], views: false },
+  'modern-e5': { expressFree: [0, 18], views: false },
+  'shop-api': { expressFree: [0, 30], views: false },
 };
 
 async function replay(app: string, listens: string, candidate: string): Promise<Verdict> {
@@ -103,6 +116,11 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
         expect(ratedIds((r) => r.stage === 'routes')).toEqual(ids((v) => v.moves));
         expect(ratedIds((r) => r.readiness === 'later').map((id) => [id, rated.find((r) => r.id === id)!.stage])).toEqual(ids((v) => !v.moves && !!v.waitsFor).map((id) => [id, first.verdicts.find((v) => v.id === id)!.waitsFor]));
         expect(ratedIds((r) => r.readiness === 'manual')).toEqual(ids((v) => !v.moves && !v.waitsFor));
+      }
+      if (stage === 'plugins') {
+        const free = first.moved.find((m) => m.step === 'plugins-express-free')!;
+        expect([free.done, free.of]).toEqual(PLUGINS[app].expressFree);
+        expect(first.moved.some((m) => m.step === 'plugins-views')).toBe(PLUGINS[app].views);
       }
       const second = await runStage({ root: dir, stage, allowDirty: true });
       expect(second.changes.map((c) => c.file)).toEqual([]);

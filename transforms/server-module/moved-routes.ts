@@ -286,3 +286,27 @@ function addMovedRoutes(j: JSCodeshift, root: Collection, entry: MovedRoutesRegi
   if (exportsAt >= 0) program.splice(exportsAt, 0, ...fn);
   else program.push(...fn);
 }
+
+/**
+ * movedRoutes no longer takes option `name` (its statements that read it moved, root-views.ts):
+ * the property leaves its second parameter (and that parameter's type in TypeScript) and the
+ * options of its registration; a parameter or options object left empty goes too.
+ */
+export function dropMovedRoutesOption(j: JSCodeshift, root: Collection, name: keyof MovedRoutesOptions): void {
+  const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
+  const pattern = moved?.params[1];
+  if (pattern?.type !== 'ObjectPattern') return;
+  pattern.properties = pattern.properties.filter((p: Node) => p.key?.name !== name);
+  const literal = pattern.typeAnnotation?.typeAnnotation;
+  if (literal?.type === 'TSTypeLiteral') literal.members = literal.members.filter((m: Node) => m.key?.name !== name);
+  if (!pattern.properties.length) moved.params.splice(1, 1);
+  root
+    .find(j.CallExpression, { callee: { property: { name: 'register' } } })
+    .filter((p) => (p.node.arguments[0] as Node)?.type === 'Identifier' && (p.node.arguments[0] as Node).name === 'movedRoutes')
+    .forEach((p) => {
+      const options = p.node.arguments[1] as Node | undefined;
+      if (options?.type !== 'ObjectExpression') return;
+      options.properties = options.properties.filter((o: Node) => o.key?.name !== name);
+      if (!options.properties.length) p.node.arguments.splice(1, 1);
+    });
+}
