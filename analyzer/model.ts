@@ -8,7 +8,7 @@
  */
 
 /** Semver of the Inventory shape; bump the major when a field changes meaning. */
-export const SCHEMA_VERSION = '2.0.0';
+export const SCHEMA_VERSION = '2.1.0';
 
 /**
  * Diagnostic codes meaning registrations may be missing from the inventory: calls it could not
@@ -633,6 +633,8 @@ export interface ProjectFacts {
   nodeEngine: string | null;
   expressVersion: { declared: string | null; installed: string | null; major: number | null };
   fastifyVersion: { declared: string | null; installed: string | null };
+  /** The installed version of the body-parser Express re-exports (`express.json` …), resolved from Express's own folder; null when not installed. Since schema 2.1.0. */
+  expressBodyParser: string | null;
   /**
    * Every package of package.json `dependencies` and `devDependencies` (a name in both takes its
    * `dependencies` range), keyed by name: the range as written, and the version in

@@ -2,7 +2,7 @@
  * Project facts read from package.json and the lockfile: package manager, Node engine, Express
  * and Fastify versions, module kind, workspaces; and entry detection.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { glob } from 'tinyglobby';
@@ -70,6 +70,26 @@ function installedVersion(dir: string, pkg: string, lock: { file: string } | nul
   const escaped = pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const m = new RegExp(`(?:^|\\n)["']?/?${escaped}@[^\\n]*\\n(?:[^\\n]*\\n){0,3}?\\s+version:?\\s+["']?([\\d.]+)`).exec(text);
   return m ? m[1] : null;
+}
+
+/**
+ * The installed version of the body-parser that Express's own `express.json` … run: resolved as
+ * Node resolves `require('body-parser')` from Express's folder (its own node_modules, then the
+ * folders above its real path: npm's hoisting and pnpm's store alike), null when Express or it is
+ * not installed.
+ */
+function expressBodyParser(root: string): string | null {
+  for (let d = root; ; d = path.dirname(d)) {
+    const express = path.join(d, 'node_modules', 'express');
+    if (existsSync(path.join(express, 'package.json'))) {
+      for (let e = realpathSync(express); ; e = path.dirname(e)) {
+        const pj = readPackageJson(path.join(e, 'node_modules', 'body-parser'));
+        if (pj && 'version' in pj) return String((pj as { version: string }).version);
+        if (path.dirname(e) === e) return null;
+      }
+    }
+    if (path.dirname(d) === d) return null;
+  }
 }
 
 /**
@@ -218,6 +238,7 @@ export async function readProjectFacts(root: string, entry: { entry: string | nu
       nodeEngine,
       expressVersion: { declared: deps.express ?? null, installed: expressInstalled, major: majorOf(expressInstalled ?? deps.express ?? null) },
       fastifyVersion: { declared: deps.fastify ?? null, installed: installedVersion(root, 'fastify', lock) },
+      expressBodyParser: expressBodyParser(root),
       dependencies: dependencyVersions(root, pkg),
       moduleKind: pkg?.type === 'module' ? 'esm' : 'commonjs',
       typescript: hasTs,

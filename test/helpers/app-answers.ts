@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -48,12 +49,9 @@ export function copyOf(dir: string): string {
  * which depends on the clock, as `Expires=<now + Max-Age>`). `node` adds Node options and
  * environment variables for the app's process (a `--require` probe).
  */
-export async function answers(root: string, requests: string[], headers: string[] = [], node: { args?: string[]; env?: Record<string, string> } = {}): Promise<string[]> {
-  const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
-  const port = await freePort();
-  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+export async function answers(root: string, requests: string[], headers: string[] = [], node: NodeOptions = {}): Promise<string[]> {
+  const { port, child } = await started(root, node);
   try {
-    await until(port, child);
     const out: string[] = [];
     for (const line of requests) {
       const [method, target, ...rest] = line.split(' ');
@@ -77,6 +75,70 @@ export async function answers(root: string, requests: string[], headers: string[
   } finally {
     child.kill();
   }
+}
+
+/** Node options and environment variables for the app's process (a `--require` probe). */
+export interface NodeOptions {
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** A request sent byte for byte: its headers as given (no Content-Length added when `chunked`), its body as given. */
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** Sends the body with `Transfer-Encoding: chunked` in two chunks. */
+  chunked?: boolean;
+}
+
+/**
+ * Starts the app in `root` as `answers` does and sends each request with Node's http client (so a
+ * Content-Length, a charset or a Content-Encoding goes as written), returning `status body` per
+ * request and the Connection header the answer had (`close` when the server closes it).
+ */
+export async function rawAnswers(root: string, requests: RawRequest[], node: NodeOptions = {}): Promise<string[]> {
+  const { port, child } = await started(root, node);
+  try {
+    const out: string[] = [];
+    for (const r of requests) out.push(await sendRaw(port, r));
+    return out;
+  } finally {
+    child.kill();
+  }
+}
+
+function sendRaw(port: number, r: RawRequest): Promise<string> {
+  const body = r.body === undefined ? undefined : Buffer.from(r.body);
+  const headers = { ...r.headers, ...(body && !r.chunked && !('content-length' in r.headers) ? { 'content-length': String(body.length) } : {}), ...(r.chunked ? { 'transfer-encoding': 'chunked' } : {}) };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(`${r.method} ${r.path} ${JSON.stringify(r.headers)} → ${res.statusCode} ${res.headers['content-type'] ?? '-'} ${Buffer.concat(chunks).toString()} (connection: ${res.headers.connection ?? '-'})`));
+    });
+    req.on('error', reject);
+    if (body && r.chunked) {
+      req.write(body.subarray(0, Math.ceil(body.length / 2)));
+      req.write(body.subarray(Math.ceil(body.length / 2)));
+    } else if (body) req.write(body);
+    req.end();
+  });
+}
+
+/** The app in `root` started on a free port (package.json `main`, TypeScript through tsx), once it answers. */
+async function started(root: string, node: NodeOptions): Promise<{ port: number; child: ChildProcess }> {
+  const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+  try {
+    await until(port, child);
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+  return { port, child };
 }
 
 /** A Set-Cookie value with the Expires its Max-Age gave (the time of the answer plus Max-Age, to the second) written `<now + Max-Age>`. */

@@ -1,6 +1,6 @@
 import type { StepMeta } from '../model.js';
 
-/** Step 3 of `plugins`: the app's views are registered once, at the root of the Fastify app. */
+/** Step 4 of `plugins`: the app's views are registered once, at the root of the Fastify app. */
 export const meta: StepMeta = {
   name: 'plugins-views',
   stage: 'plugins',

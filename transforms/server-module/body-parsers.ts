@@ -3,7 +3,8 @@
  * shim (for the routes Fastify answers) and the body parsers of the moved routes that run no
  * Express code (`plugins` stage, express-free.ts) are the same list, so both read it here.
  */
-import type { Middleware } from '../../analyzer/model.js';
+import type { App, Inventory, Middleware } from '../../analyzer/model.js';
+import type { BodyParserKind } from '../../rules/catalogue/body-parsers.js';
 import type { ManualItem } from '../model.js';
 import type { Import, ServerFacts } from './template.js';
 
@@ -35,6 +36,11 @@ export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): S
   return { sources, imports };
 }
 
+/** The app-level body parsers of `app` that the generated module rebuilds (rebuiltBodyParser), in the app's order. */
+export function appBodyParsers(inventory: Pick<Inventory, 'middleware'>, app: Pick<App, 'id'>): Middleware[] {
+  return inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id && rebuiltBodyParser(m) !== null);
+}
+
 /**
  * The source the generated module rebuilds middleware `m` with (`express.json({ limit: '1mb' })`),
  * or null when `m` is not an app-level body parser whose options are all known before run time.
@@ -43,6 +49,12 @@ export function rebuiltBodyParser(m: Middleware): string | null {
   const parser = parserOf(m);
   if (!parser || m.factory!.args.some((a) => a.resolution !== 'exact')) return null;
   return `${parser.pkg.name}.${parser.method}(${m.factory!.args.map((a) => jsLiteral(a.value)).join(', ')})`;
+}
+
+/** Which body-parser parser `m` is, and from which package (`express.json` re-exports body-parser's), or null when it is no app-level body parser. */
+export function bodyParserOf(m: Middleware): { package: 'express' | 'body-parser'; kind: BodyParserKind } | null {
+  const parser = parserOf(m);
+  return parser ? { package: parser.pkg.from as 'express' | 'body-parser', kind: parser.method as BodyParserKind } : null;
 }
 
 /** The package and factory of an app-level body parser (`express.json(…)` at `/`), else null. */

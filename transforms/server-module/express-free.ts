@@ -27,7 +27,7 @@
 import type { App, Inventory, Route } from '../../analyzer/model.js';
 import type { ParityPolicy } from '../model.js';
 import { overlaps, sameMethod } from '../lib/route-overlap.js';
-import { rebuiltBodyParser } from './body-parsers.js';
+import { appBodyParsers, rebuiltBodyParser } from './body-parsers.js';
 
 /** A moved route that runs no Express code: its key as Fastify registered it, and how many of the module's body parsers covered it. */
 export interface ExpressFreeRoute {
@@ -55,7 +55,7 @@ export interface ExpressFreeRoutes {
 export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy): ExpressFreeRoutes {
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
-  const parsers = inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id).flatMap((m) => rebuiltBodyParser(m) ?? []);
+  const parsers = appBodyParsers(inventory, app).map((m) => rebuiltBodyParser(m)!);
   // A sub-app sends it unless it disables it itself (Express sets it on every app it creates).
   const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
   const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));

@@ -84,12 +84,16 @@ export function fastifyNotFoundLines(typescript: boolean): string[] {
 export const EXCEPT_EXPRESS_FREE = 'exceptExpressFree';
 /** The body parsers those routes run (`const bodyParsers = [express.json(…), …]`). */
 export const BODY_PARSERS = 'bodyParsers';
+/** The routes listed (`const expressFree = { 'GET /x': bodyParsers, … }`). */
+export const EXPRESS_FREE = 'expressFree';
+/** The function that gives a request's route key as the list has it. */
+export const ROUTE_KEY = 'routeKey';
 
 /**
  * The declaration of the hook when some moved routes run no Express code: `bodyParsers` (the app's
- * body parsers, as the shim rebuilt them) when some route reads a body, then the hook with the
- * routes listed, each with the body parsers that covered it in Express (`bodyParsers`, a first part
- * of it, or none).
+ * body parsers, as the shim rebuilt them) when some route reads a body, the routes listed, each
+ * with the body parsers that covered it in Express (`bodyParsers`, a first part of it, or none),
+ * then the hook.
  */
 export function expressFreeDeclarationLines(app: string, parsers: string[], routes: Array<{ key: string; parsers: number }>, total: number): string[] {
   const given = (n: number) => (n === 0 ? '[]' : n === total ? BODY_PARSERS : `${BODY_PARSERS}.slice(0, ${n})`);
@@ -100,36 +104,47 @@ export function expressFreeDeclarationLines(app: string, parsers: string[], rout
     "// routes listed run no Express code: no Express middleware but the app's body parsers covered",
     "// them, and their handlers use nothing of Express's request or response.",
     ...(routes.some((r) => r.parsers > 0) ? [`const ${BODY_PARSERS} = [${parsers.join(', ')}];`] : []),
-    `const ${THROUGH_EXPRESS} = ${EXCEPT_EXPRESS_FREE}(${EXPRESS_HOOK}(${app}), {`,
+    `const ${EXPRESS_FREE} = {`,
     ...routes.map((r) => `  '${r.key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}': ${given(r.parsers)},`),
-    '});',
+    '};',
+    `const ${THROUGH_EXPRESS} = ${EXCEPT_EXPRESS_FREE}(${EXPRESS_HOOK}(${app}), ${EXPRESS_FREE});`,
   ];
 }
 
 /**
  * `function exceptExpressFree(hook, routes)`: `hook` for every request but those of the routes
- * listed (`METHOD /url` as Fastify registered the route: `request.routeOptions.url`, a trailing
- * slash aside), whose body, when they have body parsers, the app's own parsers read (body-parser:
- * the same limits, types, empty bodies, `verify` and errors as in Express, which ran them first),
- * and nothing else of Express runs. A request Fastify has no route for is never listed.
+ * listed (routeKey), which run no Express code. Their body is the one Fastify parsed
+ * (bodies-template.ts), else the app's own parsers given for the route read it (body-parser: the
+ * same limits, types, empty bodies, `verify` and errors as in Express, which ran them first: no
+ * body, a GET's, one of a type Fastify left unread). A request Fastify has no route for is never listed.
  */
 export function exceptExpressFreeLines(typescript: boolean): string[] {
   const t = (annotation: string) => (typescript ? annotation : '');
   return [
     '/**',
-    " * `hook` for every request but those of the moved routes in `routes` (`'METHOD /url'` as Fastify",
-    " * registered them), which run no Express code: only the app's body parsers given for the route read",
-    ' * its body, as they did first in Express (the same limits, types, empty bodies and errors).',
+    " * `hook` for every request but those of the moved routes in `routes` (routeKey), which run no Express",
+    " * code: the body Fastify parsed is theirs, or only the app's body parsers given for the route read it,",
+    ' * as they did first in Express (the same limits, types, empty bodies and errors).',
     ' */',
     `function ${EXCEPT_EXPRESS_FREE}(hook${t(': (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void')}, routes${t(': Record<string, Array<(req: any, res: any, next: (error?: unknown) => void) => void>>')}) {`,
     `  return function ${THROUGH_EXPRESS}(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, done${t(': HookHandlerDoneFunction')}) {`,
-    `    const url = request.routeOptions.url${t(' as string')};`,
-    "    const parsers = url === undefined ? undefined : routes[`${request.method} ${url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url}`];",
+    `    const parsers = routes[${ROUTE_KEY}(request)${t(' as string')}];`,
     '    if (!parsers) return hook(request, reply, done);',
+    `    const raw${t(': any')} = request.raw;`,
+    '    if (request.body !== undefined) {',
+    '      raw.body = request.body;',
+    '      return done();',
+    '    }',
     '    let index = 0;',
-    `    const next = (error${t('?: unknown')})${t(': void')} => (error || index === parsers.length ? done(${t('(error as Error) || undefined')}${typescript ? '' : 'error'}) : parsers[index++](request.raw, reply.raw, next));`,
+    `    const next = (error${t('?: unknown')})${t(': void')} => (error || index === parsers.length ? done(${t('(error as Error) || undefined')}${typescript ? '' : 'error'}) : parsers[index++](raw, reply.raw, next));`,
     '    next();',
     '  };',
+    '}',
+    '',
+    "/** The route of `request` as Fastify registered it, `'METHOD /url'` (a trailing slash aside), or undefined when none matched. */",
+    `function ${ROUTE_KEY}(request${t(': FastifyRequest')}) {`,
+    `  const url = request.routeOptions.url${t(' as string | undefined')};`,
+    "  return url === undefined ? undefined : `${request.method} ${url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url}`;",
     '}',
   ];
 }

@@ -29,9 +29,9 @@ import { removeUnusedImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { addFastifyTypes } from '../lib/type-imports.js';
 import { buildFastifyOf, bridgeOf, callOn, notFoundCalls } from './build-fastify.js';
-import { BODY_PARSERS, declarationLines, EXCEPT_EXPRESS_FREE, exceptExpressFreeLines, EXPRESS_HOOK, expressFreeDeclarationLines, expressHookLines, fastifyNotFoundLines, movedRoutesLines, ownNotFoundLines, THROUGH_EXPRESS } from './express-hook-template.js';
+import { BODY_PARSERS, declarationLines, EXCEPT_EXPRESS_FREE, exceptExpressFreeLines, EXPRESS_FREE, EXPRESS_HOOK, expressFreeDeclarationLines, expressHookLines, fastifyNotFoundLines, movedRoutesLines, ownNotFoundLines, ROUTE_KEY, THROUGH_EXPRESS } from './express-hook-template.js';
 import type { ExpressFreeRoutes } from './express-free.js';
-import { statements } from './hand-over.js';
+import { declares, printed, statements } from './hand-over.js';
 import { HEADER_BRIDGE_LINE } from './template.js';
 
 /** Why a module keeps its @fastify/express bridge: a stable code, the line (in the module) and a sentence. */
@@ -212,8 +212,9 @@ export function withHookHeader(text: string): string {
 
 /**
  * Writes the hook's declaration in buildFastify for `routes` (the plain `expressHook(app)` when
- * there are none), with `function exceptExpressFree` after `function expressHook` while it is
- * used. No change when the module says so already.
+ * there are none), with `function exceptExpressFree` and `function routeKey` after `function
+ * expressHook` while they are used, as this version writes them. No change when the module says
+ * so already.
  * @returns whether the module changed.
  * @throws Error as buildFastifyOf, or when buildFastify declares no `throughExpress` (the bridge
  *   step has not run on it: the plan leaves such modules out)
@@ -222,29 +223,27 @@ export function listExpressFree(j: JSCodeshift, root: Collection, free: Pick<Exp
   const build = buildFastifyOf(j, root, 'list the routes that run no Express code');
   const at = build.body.findIndex((s) => declares(s, THROUGH_EXPRESS));
   if (at < 0) throw new Error(`buildFastify declares no ${THROUGH_EXPRESS} hook to list the routes that run no Express code in`);
-  const from = at > 0 && declares(build.body[at - 1], BODY_PARSERS) ? at - 1 : at;
+  let from = at;
+  while (from > 0 && (declares(build.body[from - 1], EXPRESS_FREE) || declares(build.body[from - 1], BODY_PARSERS))) from--;
   const text = (lines: string[]) => restyle(lines, style).replace(/\s+$/, '');
   const wanted = text(free.routes.length ? expressFreeDeclarationLines(build.app, free.parsers, free.routes, free.parsers.length) : declarationLines(build.app));
   const current = build.body.slice(from, at + 1);
-  if (printed(j, current) === printed(j, statements(j, wanted))) return false;
-  build.body.splice(from, at + 1 - from, ...statements(j, wanted));
-  const helper = root.find(j.FunctionDeclaration, { id: { name: EXCEPT_EXPRESS_FREE } });
-  if (free.routes.length && !helper.size()) {
-    const hook = root.find(j.FunctionDeclaration, { id: { name: EXPRESS_HOOK } }).paths()[0];
-    if (!hook) throw new Error(`the generated module has no function ${EXPRESS_HOOK} for ${EXCEPT_EXPRESS_FREE} to go after`);
-    const program: Node[] = root.find(j.Program).paths()[0].node.body;
-    const after = program.findIndex((s) => s === hook.node || s.declaration === hook.node);
-    program.splice(after + 1, 0, ...statements(j, text(exceptExpressFreeLines(typescript))));
-  } else if (!free.routes.length) helper.remove();
+  const declared = printed(j, current) !== printed(j, statements(j, wanted));
+  if (declared) build.body.splice(from, at + 1 - from, ...statements(j, wanted));
+  const helpers = root.find(j.FunctionDeclaration).filter((p) => p.node.id?.name === EXCEPT_EXPRESS_FREE || p.node.id?.name === ROUTE_KEY);
+  if (!free.routes.length) {
+    helpers.remove();
+    return declared || helpers.size() > 0;
+  }
+  // The helpers as the template writes them (a module of an earlier version gets this version's).
+  const helperText = text(exceptExpressFreeLines(typescript));
+  if (printed(j, helpers.nodes()) === printed(j, statements(j, helperText))) return declared;
+  helpers.remove();
+  const hook = root.find(j.FunctionDeclaration, { id: { name: EXPRESS_HOOK } }).paths()[0];
+  if (!hook) throw new Error(`the generated module has no function ${EXPRESS_HOOK} for ${EXCEPT_EXPRESS_FREE} to go after`);
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const after = program.findIndex((s) => s === hook.node || s.declaration === hook.node);
+  program.splice(after + 1, 0, ...statements(j, helperText));
   return true;
 }
 
-/** Statements as printed, with their leading comments (what the module would read). */
-function printed(j: JSCodeshift, nodes: Node[]): string {
-  return nodes.map((n) => [...(n.comments ?? []).filter((c: Node) => c.leading).map((c: Node) => c.value.trim()), j(n).toSource()].join('\n')).join('\n');
-}
-
-/** Whether `statement` is `const <name> = …`. */
-function declares(statement: Node, name: string): boolean {
-  return statement.type === 'VariableDeclaration' && statement.declarations.some((d: Node) => d.id?.type === 'Identifier' && d.id.name === name);
-}

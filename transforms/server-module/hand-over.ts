@@ -97,3 +97,13 @@ export function calls(statement: Node, name: string): boolean {
 export function statements(j: JSCodeshift, text: string): Node[] {
   return j(text).find(j.Program).paths()[0].node.body;
 }
+
+/** Statements as printed, with their leading comments (what the module would read). */
+export function printed(j: JSCodeshift, nodes: Node[]): string {
+  return nodes.map((n) => [...(n.comments ?? []).filter((c: Node) => c.leading).map((c: Node) => c.value.trim()), j(n).toSource()].join('\n')).join('\n');
+}
+
+/** Whether `statement` is `const <name> = …`. */
+export function declares(statement: Node, name: string): boolean {
+  return statement.type === 'VariableDeclaration' && statement.declarations.some((d: Node) => d.id?.type === 'Identifier' && d.id.name === name);
+}

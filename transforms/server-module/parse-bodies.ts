@@ -1,0 +1,106 @@
+/**
+ * The edit that has Fastify parse the listed routes' bodies (`plugins` stage, issue 18 item 2;
+ * fastify-bodies.ts says with what, bodies-template.ts writes the code): in buildFastify's plugin
+ * around the moved routes, `parseBodiesLikeExpress(instance, expressFree, [ … ])` first, so its
+ * content-type parsers and hooks serve every moved route; movedRoutes loses its own
+ * `removeAllContentTypeParsers()` and `addContentTypeParser('*', bodyLeftToExpress)`, which would
+ * hide them (the catch-all it added, leaving bodies unread for Express, is the new parsers' too);
+ * the functions are added after `function routeKey`, with their imports.
+ */
+import type { Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from '../lib/ast.js';
+import { addImport, addNamespaceImport, importedLocal, removeUnusedImport } from '../lib/imports.js';
+import { restyle, type CodeStyle } from '../lib/style.js';
+import { BODY_FUNCTIONS, bodyFunctionLines, PARSE_BODIES, parseBodiesCallLines } from './bodies-template.js';
+import { buildFastifyOf } from './build-fastify.js';
+import { EXPRESS_FREE, ROUTE_KEY } from './express-hook-template.js';
+import type { FastifyBodies } from './fastify-bodies.js';
+import { calls, declares, printed, statements } from './hand-over.js';
+
+/** What parseBodiesInFastify writes: the parsers, and how the module imports. */
+export interface ParseBodiesEntry {
+  bodies: Exclude<FastifyBodies, { refuse: string }>;
+  typescript: boolean;
+  module: 'esm' | 'commonjs';
+}
+
+/**
+ * Has Fastify parse the listed routes' bodies in the module parsed in `root` (see the module
+ * comment). No change when it does so already, with these parsers.
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf, or when buildFastify lists no routes (`const expressFree`), has
+ *   no plugin `expressMiddlewareFirst`, has no `function routeKey` (the express-free step has not
+ *   run on it), or binds `zlib`, `Readable`, `Transform`, `qs` or `querystring` to something else
+ */
+export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: ParseBodiesEntry, style: CodeStyle): boolean {
+  const build = buildFastifyOf(j, root, 'parse the bodies of the moved routes');
+  if (!build.body.some((s) => declares(s, EXPRESS_FREE))) throw new Error(`buildFastify lists no routes that run no Express code (const ${EXPRESS_FREE})`);
+  const plugin = root.find(j.FunctionExpression, { id: { name: 'expressMiddlewareFirst' } }).paths()[0];
+  if (!plugin) throw new Error('buildFastify has no plugin expressMiddlewareFirst around the moved routes');
+  const text = (lines: string[]) => restyle(lines, style).replace(/\s+$/, '');
+  const { bodies } = entry;
+  let changed = false;
+  // The imports first: a name they take must be free before the functions use it.
+  const modules: Array<[string, string, 'default' | 'named']> = [
+    ['zlib', 'node:zlib', 'default'],
+    ['Readable', 'node:stream', 'named'],
+    ['Transform', 'node:stream', 'named'],
+    ...(bodies.uses.qs ? [['qs', 'qs', 'default'] as [string, string, 'default']] : []),
+    ...(bodies.uses.querystring ? [['querystring', 'node:querystring', 'default'] as [string, string, 'default']] : []),
+  ];
+  for (const [local, specifier, kind] of modules) changed = imported(j, root, entry, style, local, specifier, kind) || changed;
+
+  const body: Node[] = plugin.node.body.body;
+  const call = statements(j, text(parseBodiesCallLines((plugin.node.params[0] as Node).name, EXPRESS_FREE, bodies.parsers, bodies.versions.join(', '))));
+  const current = body.filter((s) => calls(s, PARSE_BODIES));
+  if (printed(j, current) !== printed(j, call)) {
+    plugin.node.body.body = [...call, ...body.filter((s) => !current.includes(s))];
+    changed = true;
+  }
+
+  const moved = root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
+  const hiding = (s: Node) => /\.(removeAllContentTypeParsers\(\)|addContentTypeParser\((['"])\*\2, bodyLeftToExpress\w*\))/.test(j(s).toSource());
+  if (moved?.body.body.some(hiding)) {
+    const parser: Node | undefined = moved.body.body.find((s: Node) => hiding(s) && /bodyLeftToExpress/.test(j(s).toSource()));
+    moved.body.body = moved.body.body.filter((s: Node) => !hiding(s));
+    if (parser) removeUnusedImport(j, root, parser.expression.arguments[1].name);
+    changed = true;
+  }
+
+  const functions = statements(j, text(bodyFunctionLines(entry.typescript, bodies.uses)));
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const names = new Set<string>([...BODY_FUNCTIONS, 'BodyParser']);
+  const existing = program.filter((s) => names.has(s.id?.name));
+  if (printed(j, existing) !== printed(j, functions)) {
+    const at = program.findIndex((s) => s.type === 'FunctionDeclaration' && s.id.name === ROUTE_KEY);
+    if (at < 0) throw new Error(`the generated module has no function ${ROUTE_KEY} for ${PARSE_BODIES} to go after`);
+    root.find(j.Program).paths()[0].node.body = program.filter((s) => !existing.includes(s));
+    const after = root.find(j.Program).paths()[0].node.body.findIndex((s: Node) => s.type === 'FunctionDeclaration' && s.id.name === ROUTE_KEY);
+    root.find(j.Program).paths()[0].node.body.splice(after + 1, 0, ...functions);
+    changed = true;
+  }
+
+  return changed;
+}
+
+/**
+ * Imports `local` from `specifier` unless the module does: a default (a namespace in TypeScript,
+ * as the generated module imports Node's and CommonJS packages there) or a named export.
+ * @returns whether it added the import.
+ * @throws Error when `local` is bound to another import or name
+ */
+function imported(j: JSCodeshift, root: Collection, entry: ParseBodiesEntry, style: CodeStyle, local: string, specifier: string, kind: 'default' | 'named'): boolean {
+  const form = kind === 'named' ? { kind: 'named' as const, name: local } : { kind: 'default' as const };
+  const found = importedLocal(j, root, specifier, form) ?? namespaceLocal(j, root, specifier);
+  if (found === local) return false;
+  if (found || root.find(j.Identifier, { name: local }).size()) throw new Error(`the generated module binds ${local} to something other than ${specifier}, which the body parsers use`);
+  if (entry.typescript && kind === 'default') addNamespaceImport(j, root, local, specifier);
+  else addImport(j, root, { specifier, form, local, module: entry.module }, style.quote);
+  return true;
+}
+
+/** The local name of `import * as x from 'specifier'`, or null. */
+function namespaceLocal(j: JSCodeshift, root: Collection, specifier: string): string | null {
+  const s = root.find(j.ImportDeclaration, { source: { value: specifier } }).nodes().flatMap((d) => d.specifiers ?? []).find((s) => s.type === 'ImportNamespaceSpecifier');
+  return s ? (s.local!.name as string) : null;
+}
