@@ -34,12 +34,12 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   return changed ? printEdited(j, root, file.source, style, importsBefore) : null;
 }
 
-/** Deletes each mount's `app.use(…)` statement; one found no more is gone already. */
+/**
+ * Deletes each mount's `app.use([path,] mount)` statement (the planner took only mounts registered
+ * alone in a statement of their own); one found no more is gone already.
+ */
 function removeMounts(j: ReturnType<typeof jFor>, root: ReturnType<ReturnType<typeof jFor>>, source: string, mounts: Extract<StaticEntry, { kind: 'express' }>['mounts']): boolean {
-  const found = mounts.map((m) => ({ m, registration: findRegistration(j, root, source, m.registration, m.name, undefined) }));
-  for (const { m, registration } of found) {
-    if (registration?.refuse) throw new Error(`${m.name} at ${m.registration.file}:${m.registration.line}: ${registration.refuse}`);
-  }
-  for (const { registration } of found) if (registration) removeRegistration(j, root, registration.statement, registration.call.node.arguments[registration.argIndex]);
-  return found.some((f) => f.registration);
+  const found = mounts.flatMap((m) => findRegistration(j, root, source, m.registration, m.name, undefined) ?? []);
+  for (const registration of found) removeRegistration(j, root, registration.statement, registration.call.node.arguments[registration.argIndex]);
+  return found.length > 0;
 }
