@@ -90,4 +90,24 @@ describe('static files served by @fastify/static answer as express.static did (r
     // The moved routes the mounts no longer precede run no Express code (plugins-express-free, same run).
     expect(run.result.moved.find((m) => m.step === 'plugins-express-free')).toMatchObject({ done: 3, of: 3 });
   }, 60_000);
+
+  it('kept: each mount that stays on Express says why, and still answers through the app', async () => {
+    const { express, input, output, run } = await answersOf('kept');
+    const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];
+    expect(of('GET /about')).toMatch(/about, from the file/);
+    expect(of('GET /strict/missing.txt')).toMatch(/→ 404 .* error 404/);
+    expect(of('GET /files/.well-known/security.txt')).toMatch(/→ 200 .* contact: me/);
+    expect(express.join('\n')).toContain('x-media: yes');
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    const moved = run.result.moved.find((m) => m.step === STEP)!;
+    expect(moved).toMatchObject({ done: 0, of: 5 });
+    const reasons = moved.groups!.map((g) => g.name);
+    expect(reasons.find((r) => r.includes('GET /about'))).toMatch(/public\/about both answer \/about/);
+    expect(reasons.find((r) => r.includes('(app.js:18)'))).toMatch(/runs before it/);
+    expect(reasons.find((r) => r.includes('setHeaders'))).toMatch(/app\.js:21/);
+    expect(reasons.find((r) => r.includes('fallthrough'))).toMatch(/app\.js:28/);
+    expect(reasons.find((r) => r.includes('.well-known'))).toMatch(/app\.js:31/);
+    expect(run.result.deltas.map((d) => d.text).join('\n'), 'no mount moved, no delta').not.toContain('@fastify/static');
+  }, 60_000);
 });
