@@ -137,7 +137,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
       });
       if (item.layer.static) {
         const dir = item.layer.static.dir;
-        out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, fullPath: item.full, dir: dir ? projectPath(root, dir) : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
+        out.staticMounts.push({ id: stableId('static', appId, item.full, occ(`static ${item.full}`)), appId, middlewareId: id, fullPath: item.full, dir: dir ? projectPath(root, dir) : null, package: item.layer.static.package, options: item.layer.static.options, registration: locate(item.layer.site) });
       }
       routeIdsAt.push(null);
     } else if (isHandOver(item)) {

@@ -593,6 +593,8 @@ export interface NotFoundHandler {
 export interface StaticMount {
   id: string;
   appId: string;
+  /** The `middleware[]` record of the same registration (its order, scope, statement and folded factory arguments). */
+  middlewareId: string;
   fullPath: string;
   /** Directory relative to the project root when inside it, absolute otherwise; null when not known. */
   dir: string | null;

@@ -358,6 +358,10 @@ export const MIDDLEWARE = {
       'Register @fastify/compress before it, or static files are sent uncompressed.',
       'Charset casing: Express 4 `charset=UTF-8`, Express 5 and @fastify/static `charset=utf-8`; Express 4 serves .js as application/javascript, Express 5 and @fastify/static as text/javascript.',
       'Inside the bridge, express.static writes to the raw response: cookies set by Fastify hooks are lost on those responses (§4.3).',
+      // Probed (express 4.22.3, @fastify/static 10.1.11, fastify 5.12.8 with the shim's router options).
+      "Under `ignoreTrailingSlash` with `redirect: true`, @fastify/static's own route for the prefix (`/p`) also answers `/p/` and redirects it to itself (a loop); with `prefix: '/p/'` a request for `/p/` is routed as `/p`, outside `/p/*`, so an index at the folder's root is not served.",
+      'A path with an empty or dot segment (`/p//a.txt`) answers 403 FST_STATIC_FORBIDDEN_PATH (@fastify/static 10 refuses non-canonical paths); serve-static served the file.',
+      'Express 4 without `dotfiles` serves files inside dot-folders (`.well-known/x.txt`: send 0.19 ignores only a last segment starting with a dot); `dotfiles: \'ignore\'` in @fastify/send ignores any dot segment.',
     ],
     stage: 'plugins',
     safety: 'needs-care',

@@ -42,7 +42,8 @@ export function copyOf(dir: string): string {
 
 /**
  * Starts the app in `root` (package.json `main`, TypeScript through tsx) on a free port, sends each
- * request in order (`METHOD /path [body] [header:value]`; a body starting with `{` is JSON,
+ * request in order (`METHOD /path [body] [header:value …]`, a header value without spaces; fetch adds
+ * `cache-control: no-cache` to a conditional request unless one is given; a body starting with `{` is JSON,
  * `multipart:name=value&file=@name.txt:content` multipart form data, else urlencoded), and returns
  * `status type location body` per request (`status (redirect) location` for a redirect), then
  * each of `headers` the answer has (`set-cookie` one line per cookie; the Expires a Max-Age gives,
@@ -55,10 +56,10 @@ export async function answers(root: string, requests: string[], headers: string[
     const out: string[] = [];
     for (const line of requests) {
       const [method, target, ...rest] = line.split(' ');
-      const header = rest.find((r) => /^[\w-]+:/.test(r) && !r.startsWith('{') && !r.startsWith('multipart:'));
-      const body = rest.filter((r) => r !== header).join(' ') || undefined;
+      const given = rest.filter((r) => /^[\w-]+:/.test(r) && !r.startsWith('{') && !r.startsWith('multipart:'));
+      const body = rest.filter((r) => !given.includes(r)).join(' ') || undefined;
       const sent: Record<string, string> = {};
-      if (header) sent[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
+      for (const header of given) sent[header.slice(0, header.indexOf(':'))] = header.slice(header.indexOf(':') + 1);
       if (body && !body.startsWith('multipart:')) sent['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
       const res = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, body: body?.startsWith('multipart:') ? formData(body.slice('multipart:'.length)) : body, redirect: 'manual' });
       const location = res.headers.get('location');

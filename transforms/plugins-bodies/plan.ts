@@ -11,7 +11,7 @@ import type { FilePlan, PlanContext, StepPlan } from '../model.js';
 import { appBodyParsers } from '../server-module/body-parsers.js';
 import { bridgeOf } from '../server-module/build-fastify.js';
 import { bridgeKept, runsExpressInHooks } from '../server-module/express-hook.js';
-import { expressFreeRoutes } from '../server-module/express-free.js';
+import { expressFreeRoutesThisRun } from '../server-module/express-free.js';
 import { fastifyBodiesOf } from '../server-module/fastify-bodies.js';
 import { generatedModuleFor } from '../server-module/locate.js';
 import type { ParseBodiesEntry } from '../server-module/parse-bodies.js';
@@ -28,7 +28,7 @@ export function plan(ctx: PlanContext): StepPlan<ParseBodiesEntry> {
     const j = jFor(module.file);
     const root = j(module.source);
     if (!runsExpressInHooks(j, root) && !(bridgeOf(j, root) && !bridgeKept(ctx, j, root, module.file).length)) continue;
-    if (!expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity).routes.some((r) => r.parsers > 0)) continue;
+    if (!expressFreeRoutesThisRun(ctx, app, module.file).routes.some((r) => r.parsers > 0)) continue;
     const parsers = appBodyParsers(ctx.inventory, app);
     const bodies = fastifyBodiesOf(ctx.inventory, parsers, module.typescript);
     if ('refuse' in bodies) {

@@ -2,14 +2,15 @@
  * Plans `plugins-express-free`: one entry per generated server module whose Express app runs in
  * Fastify hooks (or will, after `plugins-bridge` in the same run), with the moved routes that run
  * no Express code (server-module/express-free.ts). A module that keeps its @fastify/express bridge
- * (plugins-bridge reported why) is left out. What moved counts the moved routes; the groups say
+ * (plugins-bridge reported why) is left out. A static mount that plugins-static moves in the same
+ * run (order 15, planned from the same inventory) is left out of the moved routes' chains: it no
+ * longer runs before them. What moved counts the moved routes; the groups say
  * why the others still run the Express app.
  */
 import { jFor } from '../lib/ast.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
-import { bridgeOf } from '../server-module/build-fastify.js';
-import { bridgeKept, runsExpressInHooks } from '../server-module/express-hook.js';
-import { expressFreeRoutes, type ExpressFreeRoutes } from '../server-module/express-free.js';
+import { hookedAfterBridge } from '../server-module/express-hook.js';
+import { expressFreeRoutesThisRun, type ExpressFreeRoutes } from '../server-module/express-free.js';
 import { generatedModuleFor } from '../server-module/locate.js';
 
 /** The plan entry of a module: its language, and the routes to list. */
@@ -31,10 +32,8 @@ export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
     const module = generatedModuleFor(ctx, app);
     if (!module || files.some((f) => f.file === module.file)) continue;
     const j = jFor(module.file);
-    const root = j(module.source);
-    const hooked = runsExpressInHooks(j, root) || (!!bridgeOf(j, root) && !bridgeKept(ctx, j, root, module.file).length);
-    if (!hooked) continue;
-    const routes = expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity);
+    if (!hookedAfterBridge(ctx, j, j(module.source), module.file)) continue;
+    const routes = expressFreeRoutesThisRun(ctx, app, module.file);
     poweredBy ||= routes.losesPoweredBy;
     const listed = routes.routes.filter((r) => !r.head);
     free += listed.length;

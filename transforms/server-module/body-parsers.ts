@@ -65,7 +65,7 @@ function parserOf(m: Middleware): { pkg: Import; method: string } | null {
 }
 
 /** A folded JSON value as JavaScript source in the template's style: single quotes, identifier keys bare (`{ limit: '1mb' }`). */
-function jsLiteral(value: unknown): string {
+export function jsLiteral(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map(jsLiteral).join(', ')}]`;

@@ -19,15 +19,17 @@
  *   for every method (the hook looks routes up by the request method);
  * - neither the app nor a sub-app sends `X-Powered-By` under `--parity express` (only Express's own
  *   initialisation sets it; under the default policy its loss is reported as a framework delta).
- * Such routes are listed in buildFastify: `exceptExpressFree(expressHook(app), { 'GET /x': [] })`
+ * Middleware leaving the Express app in the same run (a static mount plugins-static moves) counts
+ * as gone. Such routes are listed in buildFastify: `exceptExpressFree(expressHook(app), { 'GET /x': [] })`
  * (express-hook.ts listExpressFree, express-hook-template.ts), so the hook lets them pass before Express's router or its request
  * set-up run. The routes stage can move more routes later: they are not listed, so they run the
  * Express app as before until the stage runs again.
  */
 import type { App, Inventory, Route } from '../../analyzer/model.js';
-import type { ParityPolicy } from '../model.js';
+import type { ParityPolicy, PlanContext } from '../model.js';
 import { overlaps, sameMethod } from '../lib/route-overlap.js';
 import { appBodyParsers, rebuiltBodyParser } from './body-parsers.js';
+import { leavingExpress, staticFilesOf } from './static-files.js';
 
 /** A moved route that runs no Express code: its key as Fastify registered it, and how many of the module's body parsers covered it. */
 export interface ExpressFreeRoute {
@@ -52,7 +54,7 @@ export interface ExpressFreeRoutes {
  * The moved routes of the Fastify app(s) built in `moduleFile` (routes under its `movedRoutes`
  * plugin) that can run no Express code (see the module comment), for the Express app `app` it serves.
  */
-export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy): ExpressFreeRoutes {
+export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string> = new Set()): ExpressFreeRoutes {
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
   const parsers = appBodyParsers(inventory, app).map((m) => rebuiltBodyParser(m)!);
@@ -60,7 +62,7 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
   const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
   const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));
   const keys = new Set(inventory.routes.map((r) => r.key));
-  const keptBy = reasons(inventory, app, parsers, parity === 'express' && sends);
+  const keptBy = reasons(inventory, app, parsers, parity === 'express' && sends, leaving);
   const routes: ExpressFreeRoute[] = [];
   const kept = new Map<string, number>();
   for (const route of inventory.routes) {
@@ -70,7 +72,7 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
       kept.set(reason, (kept.get(reason) ?? 0) + 1);
       continue;
     }
-    const given = route.chain.filter((c) => c.bridged).length;
+    const given = route.chain.filter((c) => bridgedHere(c, leaving)).length;
     routes.push({ key: route.key, parsers: given });
     // Fastify answers HEAD on a GET route (exposeHeadRoutes) with the GET route's hooks, as Express ran the GET route.
     const head = route.key.replace(/^GET /, 'HEAD ');
@@ -80,19 +82,28 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
 }
 
 /**
+ * expressFreeRoutes for the module `moduleFile` serving `app` as this run of the plugins stage
+ * leaves it: the static mounts plugins-static moves no longer run before the moved routes (the
+ * stage's steps all plan on one analysis, made before any of them ran).
+ */
+export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, moduleFile: string): ExpressFreeRoutes {
+  return expressFreeRoutes(ctx.inventory, moduleFile, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, moduleFile)));
+}
+
+/**
  * Why a moved route of `app` still needs the Express app (one sentence naming the place), or null:
  * the conditions of the module comment, in that order.
  */
-function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: boolean): (route: Route) => string | null {
+function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: boolean, leaving: ReadonlySet<string>): (route: Route) => string | null {
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const errors = inventory.errorHandlers.find((h) => h.framework === 'express' && h.appId === app.id);
   const expressRoutes = inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id);
-  const scoped = inventory.middleware.filter((m) => m.framework === 'express' && m.appId === app.id && m.fullPath !== '/');
+  const scoped = inventory.middleware.filter((m) => m.framework === 'express' && m.appId === app.id && m.fullPath !== '/' && !leaving.has(m.id));
   return (route) => {
     if (poweredBy) return "--parity express: X-Powered-By, which only Express's own request set-up sends";
     // The hook looks a route up by the request's method.
     if (route.method === 'ALL') return 'a route for every method (the hook looks routes up by the request method)';
-    const bridged = route.chain.filter((c) => c.bridged);
+    const bridged = route.chain.filter((c) => bridgedHere(c, leaving));
     for (const [i, c] of bridged.entries()) {
       const m = c.middlewareId ? middleware.get(c.middlewareId) : undefined;
       if (!m || rebuiltBodyParser(m) !== parsers[i]) return `Express ${c.scope === 'route' ? 'route' : 'middleware'} ${c.name} (${c.registration.file}:${c.registration.line}) runs before them`;
@@ -116,6 +127,11 @@ function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: b
     if (errors && bridged.length) return `Express error middleware ${errors.name} (${errors.registration.file}:${errors.registration.line}) answers their body parsers' errors`;
     return null;
   };
+}
+
+/** Whether a chain entry is Express middleware the bridge still runs: not one leaving the app in this run (`leaving`, middleware ids). */
+function bridgedHere(entry: Route['chain'][number], leaving: ReadonlySet<string>): boolean {
+  return !!entry.bridged && !(entry.middlewareId && leaving.has(entry.middlewareId));
 }
 
 /** Whether a request or reply use reaches the raw objects, which are Express's while the app runs first. */

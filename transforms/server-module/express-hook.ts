@@ -146,6 +146,15 @@ export function runsExpressInHooks(j: JSCodeshift, root: Collection): boolean {
   return root.find(j.FunctionDeclaration, { id: { name: EXPRESS_HOOK } }).size() > 0;
 }
 
+/**
+ * Whether the module at `file` runs the Express app in Fastify hooks once this run of the plugins
+ * stage is done: it does already, or plugins-bridge converts its bridge in this run (no bridgeKept
+ * reason). What the later steps of the stage plan for.
+ */
+export function hookedAfterBridge(ctx: PlanContext, j: JSCodeshift, root: Collection, file: string): boolean {
+  return runsExpressInHooks(j, root) || (!!bridgeOf(j, root) && !bridgeKept(ctx, j, root, file).length);
+}
+
 /** Whether `statement` is `<instance>.register(movedRoutes…);`. */
 function registersMovedRoutes(statement: Node, instance: string): boolean {
   const call = callOn(statement, instance);

@@ -1,0 +1,113 @@
+/**
+ * The `plugins` stage's step `plugins-static` (transforms/plugins-static/,
+ * server-module/static-files.ts): the app's express.static / serve-static mounts move to
+ * @fastify/static. Fixture pairs (fixtures/transforms/plugins-static/): output byte for byte, a
+ * second run changes nothing; on real HTTP each case with requests answers as its Express app did
+ * (status, type, Location, body and the static headers), the files' times fixed in every copy so
+ * that ETag and Last-Modified can be compared; the summary says which mounts stay and why.
+ */
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const STEP = 'plugins-static';
+const dirOf = (name: string) => path.join(TRANSFORM_FIXTURES, STEP, name);
+
+/** Every file under `root` (node_modules aside) gets one modification time, so that copies answer with the same validators. */
+function fixedTimes(root: string): string {
+  const when = new Date('2024-01-02T03:04:05Z');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules') continue;
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else utimesSync(file, when, when);
+    }
+  };
+  walk(root);
+  return root;
+}
+
+/** send's weak ETag of a file (`W/"<size hex>-<mtime ms hex>"`, send 0.19 / @fastify/send alike), read from the file itself. */
+function etagOf(file: string): string {
+  const stat = statSync(file);
+  return `W/"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}"`;
+}
+
+/**
+ * The answers as compared: charset names are case-insensitive (RFC 9110 §8.3.2), Express 4 writes
+ * `UTF-8`, @fastify/send `utf-8` (a reported delta); Express's own weak ETag on `res.send` bodies
+ * (`W/"<length>-<27 base64 chars>"`, framework delta `etag` of the routes stage) is not a static
+ * file's (send's `W/"<size>-<mtime>"`, compared); a redirect's body, and so its Content-Type, is
+ * the reported delta (serve-static's 'Redirecting to' page, @fastify/static's empty body).
+ */
+const comparable = (lines: string[]) =>
+  lines
+    .filter((l, i) => !/^ {2}etag: W\/"[0-9a-f]+-[A-Za-z0-9+/_-]{27}"$/.test(l) && !(l.startsWith('  content-type:') && lines.slice(0, i).reverse().find((p) => !p.startsWith('  '))?.includes('(redirect)')))
+    .map((l) => l.replace(/charset=UTF-8/g, 'charset=utf-8'));
+
+/** The case's answers: the Express app, the input (after routes) and the output (after plugins), each in a copy with fixed file times. */
+async function answersOf(name: string, extra: string[] = []) {
+  const { requests, headers } = caseOptions(STEP, name);
+  const all = [...requests!, ...extra];
+  const express = await answers(withDeclaredExpress(fixedTimes(copyOf(path.join(dirOf(name), 'express')))), all, headers);
+  const input = await answers(withDeclaredExpress(fixedTimes(copyOf(path.join(dirOf(name), 'input')))), all, headers);
+  const run = await runFixture(STEP, name, 'plugins');
+  const output = await answers(withDeclaredExpress(fixedTimes(run.root)), all, headers);
+  return { express, input, output, run };
+}
+
+describe('plugins-static fixtures', () => {
+  for (const name of fixtureCases(STEP)) {
+    it(name, async () => {
+      await expectFixture(STEP, name, 'plugins');
+    }, 60_000);
+  }
+});
+
+describe('static files served by @fastify/static answer as express.static did (real HTTP)', () => {
+  it('options: every translated option, several roots and prefixes', async () => {
+    const copy = fixedTimes(copyOf(path.join(dirOf('options'), 'express')));
+    const conditional = `GET /static/hello.txt if-none-match:${etagOf(path.join(copy, 'public/hello.txt'))} cache-control:max-age=0`;
+    const { express, input, output, run } = await answersOf('options', [conditional]);
+    // What Express answered, read from its answers (not written here): the cases the requests cover.
+    const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];
+    expect(of('GET /static/hello.txt')).toMatch(/→ 200 text\/plain; charset=UTF-8 - hello/);
+    expect(of('GET /static/docs')).toBe('GET /static/docs → 301 (redirect) /static/docs/');
+    expect(of('GET /static')).toBe('GET /static → 301 (redirect) /static/');
+    expect(of('GET /static/.env')).toMatch(/→ 404 .* Nothing here/);
+    expect(of('GET /static/report')).toMatch(/→ 200 .* report from the app/);
+    expect(of('GET /static/hello.txt range:bytes=0-2')).toMatch(/→ 206 .* hel$/);
+    expect(of(conditional)).toMatch(/→ 304 /);
+    expect(of('GET /img')).toMatch(/→ 404 /);
+    expect(express.join('\n')).toContain('cache-control: public, max-age=86400, immutable');
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    expect(run.result.moved.find((m) => m.step === STEP)).toMatchObject({ done: 2, of: 2 });
+    expect(run.result.deltas.map((d) => d.text).join('\n')).toContain('charset `utf-8` where Express 4');
+    // The moved routes the mounts no longer precede run no Express code (plugins-express-free, same run).
+    expect(run.result.moved.find((m) => m.step === 'plugins-express-free')).toMatchObject({ done: 3, of: 3 });
+  }, 60_000);
+
+  it('kept: each mount that stays on Express says why, and still answers through the app', async () => {
+    const { express, input, output, run } = await answersOf('kept');
+    const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];
+    expect(of('GET /about')).toMatch(/about, from the file/);
+    expect(of('GET /strict/missing.txt')).toMatch(/→ 404 .* error 404/);
+    expect(of('GET /files/.well-known/security.txt')).toMatch(/→ 200 .* contact: me/);
+    expect(express.join('\n')).toContain('x-media: yes');
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    const moved = run.result.moved.find((m) => m.step === STEP)!;
+    expect(moved).toMatchObject({ done: 0, of: 5 });
+    const reasons = moved.groups!.map((g) => g.name);
+    expect(reasons.find((r) => r.includes('GET /about'))).toMatch(/public\/about both answer \/about/);
+    expect(reasons.find((r) => r.includes('(app.js:18)'))).toMatch(/runs before it/);
+    expect(reasons.find((r) => r.includes('setHeaders'))).toMatch(/app\.js:21/);
+    expect(reasons.find((r) => r.includes('fallthrough'))).toMatch(/app\.js:28/);
+    expect(reasons.find((r) => r.includes('.well-known'))).toMatch(/app\.js:31/);
+    expect(run.result.deltas.map((d) => d.text).join('\n'), 'no mount moved, no delta').not.toContain('@fastify/static');
+  }, 60_000);
+});

@@ -1,0 +1,107 @@
+/**
+ * The static mounts that leave the Express app, registered in buildFastify (`plugins` stage,
+ * static-files.ts says which): one `fastify.register(fastifyStatic, { root, prefix, …options })`
+ * per mount, in the app's order, before the moved routes' registration, and for a mount whose
+ * folder is redirected (`/static` → `/static/`) the route `redirectToFolder` answers it with. A
+ * file the folder lacks goes on to the Express app: @fastify/static calls the not-found handler
+ * (`reply.callNotFound()`), whose preHandler hook runs the app (plugins-bridge).
+ */
+import type { Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from '../lib/ast.js';
+import { addImport, importedLocal } from '../lib/imports.js';
+import { restyle, type CodeStyle } from '../lib/style.js';
+import { addFastifyTypes } from '../lib/type-imports.js';
+import { jsLiteral } from './body-parsers.js';
+import { buildFastifyOf, callOn } from './build-fastify.js';
+import { statements } from './hand-over.js';
+import type { MovingMount } from './static-files.js';
+
+/** The function of the module that redirects a static folder without its trailing slash. */
+export const REDIRECT_TO_FOLDER = 'redirectToFolder';
+
+/** What the transform needs of the module: its module system and language. */
+export interface StaticModule {
+  module: 'esm' | 'commonjs';
+  typescript: boolean;
+}
+
+/**
+ * Registers `mounts` in buildFastify (module comment), importing @fastify/static (and `node:path`,
+ * `node:url` for the folders). A prefix registered already is left as it is, so a second run
+ * changes nothing.
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf (a module edited by hand)
+ */
+export function registerStatic(j: JSCodeshift, root: Collection, mounts: MovingMount[], module: StaticModule, style: CodeStyle): boolean {
+  const build = buildFastifyOf(j, root, 'register @fastify/static');
+  const quote = style.quote;
+  const imported = importedLocal(j, root, '@fastify/static', { kind: 'default' });
+  const registered = new Set(imported ? build.body.flatMap((s) => prefixRegistered(s, build.instance, imported)) : []);
+  const wanted = mounts.filter((m) => !registered.has(m.prefix));
+  if (!wanted.length) return false;
+  const plugin = imported ?? addImport(j, root, { specifier: '@fastify/static', form: { kind: 'default' }, local: 'fastifyStatic', module: module.module }, quote);
+  const names = { plugin, path: '', url: '' };
+  if (wanted.some((m) => !('absolute' in m.root))) names.path = importedLocal(j, root, 'node:path', { kind: 'default' }) ?? importedLocal(j, root, 'path', { kind: 'default' }) ?? addImport(j, root, { specifier: 'node:path', form: { kind: 'default' }, local: 'path', module: module.module }, quote);
+  if (module.module === 'esm' && wanted.some((m) => 'fromModule' in m.root)) names.url = importedLocal(j, root, 'node:url', { kind: 'named', name: 'fileURLToPath' }) ?? addImport(j, root, { specifier: 'node:url', form: { kind: 'named', name: 'fileURLToPath' }, local: 'fileURLToPath', module: 'esm' }, quote);
+  const lines = wanted.flatMap((m) => registrationLines(build.instance, m, names));
+  const at = build.body.findIndex((s) => j(s).find(j.Identifier, { name: 'movedRoutes' }).size() > 0);
+  build.body.splice(at < 0 ? build.body.indexOf(build.returned) : at, 0, ...statements(j, restyle(lines, style)));
+  if (wanted.some((m) => m.folderRedirect) && !root.find(j.FunctionDeclaration, { id: { name: REDIRECT_TO_FOLDER } }).size()) {
+    const program: Node[] = root.find(j.Program).paths()[0].node.body;
+    const after = program.findIndex((s) => s.type === 'FunctionDeclaration' && s.id?.name === 'buildFastify');
+    program.splice(after + 1, 0, ...statements(j, restyle(redirectToFolderLines(module.typescript), style)));
+    if (module.typescript) addFastifyTypes(j, root, ['FastifyReply', 'FastifyRequest']);
+  }
+  return true;
+}
+
+/** The prefixes a statement registers @fastify/static at (`fastify.register(fastifyStatic, { prefix: '/static/' })`). */
+function prefixRegistered(statement: Node, instance: string, plugin: string): string[] {
+  const call = callOn(statement, instance);
+  if (call?.method !== 'register' || call.args[0]?.name !== plugin) return [];
+  const prefix = call.args[1]?.properties?.find((p: Node) => (p.key?.name ?? p.key?.value) === 'prefix');
+  return typeof prefix?.value?.value === 'string' ? [prefix.value.value] : ['/'];
+}
+
+/** The registration of one mount, with where it came from, in the template's style. */
+function registrationLines(instance: string, m: MovingMount, names: { plugin: string; path: string; url: string }): string[] {
+  const from = `${m.registration.file}:${m.registration.line}`;
+  return [
+    `// Static files, served by @fastify/static as ${m.name} served them in Express (${from}); a file the`,
+    "// folder lacks goes on to the Express app, through the not-found handler's hook.",
+    `${instance}.register(${names.plugin}, {`,
+    `  root: ${rootSource(m.root, names)},`,
+    `  prefix: ${jsLiteral(m.prefix)},`,
+    ...m.options.map(([k, v]) => `  ${k}: ${jsLiteral(v)},`),
+    '});',
+    ...(m.folderRedirect ? [`// serve-static redirected the folder itself (${m.folderRedirect}) to ${m.folderRedirect}/.`, `${instance}.get(${jsLiteral(m.folderRedirect)}, ${REDIRECT_TO_FOLDER});`] : []),
+  ];
+}
+
+/** The folder as the module names it (MovingMount.root). */
+function rootSource(root: MovingMount['root'], names: { path: string; url: string }): string {
+  if ('absolute' in root) return jsLiteral(root.absolute);
+  if ('fromCwd' in root) return `${names.path}.resolve(${jsLiteral(root.fromCwd)})`;
+  if (names.url) return `${names.url}(new URL(${jsLiteral(`./${root.fromModule}/`.replace(/^\.\/\.\//, './'))}, import.meta.url))`;
+  return `${names.path}.join(__dirname, ${jsLiteral(root.fromModule)})`;
+}
+
+/** `function redirectToFolder(request, reply)`: serve-static's 301 from a folder to `folder/`, the query kept (createRedirectDirectoryListener). */
+function redirectToFolderLines(typescript: boolean): string[] {
+  const t = (annotation: string) => (typescript ? annotation : '');
+  return [
+    '/**',
+    ' * A static folder without its trailing slash (`/static`), which serve-static redirected to `/static/`',
+    ' * (301, the query kept). Fastify routes `/static/` here too (it ignores a trailing slash), where the',
+    ' * folder has no index: that request goes on to the Express app, as a missing file does.',
+    ' */',
+    `function ${REDIRECT_TO_FOLDER}(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}) {`,
+    '  const url = request.raw.url || \'/\';',
+    "  const query = url.indexOf('?');",
+    '  const pathname = query < 0 ? url : url.slice(0, query);',
+    "  if (pathname.endsWith('/')) return reply.callNotFound();",
+    "  return reply.redirect(`${pathname}/${query < 0 ? '' : url.slice(query)}`, 301);",
+    '}',
+  ];
+}
+
