@@ -54,7 +54,7 @@ export function parseBodiesCallLines(instance: string, routes: string, parsers: 
 }
 
 /** The functions, in JavaScript or TypeScript; `kinds` leaves out the parse functions no parser uses. */
-export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; form: boolean; text: boolean }): string[] {
+export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; form: boolean }): string[] {
   const t = (annotation: string) => (typescript ? annotation : '');
   const parser = t(': BodyParser');
   return [
@@ -101,7 +101,7 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     '      }',
     '    });',
     '  });',
-    `  instance.addHook('preParsing', (request, _reply, payload, done) => {`,
+    `  instance.addHook('preParsing', function readBodyLikeExpress(request, _reply, payload, done) {`,
     "    const type = String(request.headers['content-type'] || '').split(';')[0].trim().toLowerCase();",
     '    const index = parsers.findIndex((p) => p.types.includes(type));',
     "    if (index < 0 || request.method === 'GET' || request.method === 'HEAD') return done(null, payload);",
@@ -112,7 +112,9 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     `      done(error${t(' as Error')});`,
     '    }',
     '  });',
-    `  instance.addHook('preValidation', (request, _reply, done) => done(request.body instanceof Error ? request.body : undefined));`,
+    `  instance.addHook('preValidation', function bodyErrorLikeExpress(request, _reply, done) {`,
+    '    done(request.body instanceof Error ? request.body : undefined);',
+    '  });',
     '}',
     '',
     '/** What Fastify reads in place of a body left for the app\'s Express parsers: nothing, of the declared length. */',
@@ -128,7 +130,8 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     ' */',
     `function readLikeBodyParser(request${t(': FastifyRequest')}, payload${t(': NodeJS.ReadableStream')}, parser${parser}) {`,
     '  const charset = charsetOf(request, parser);',
-    `  if (charset !== null && !parser.charsets${t('!')}(charset)) throw bodyParserError(415, \`unsupported charset "\${charset.toUpperCase()}"\`, { charset, type: 'charset.unsupported' });`,
+    '  // body-parser refuses a charset its rule excludes, or one it cannot decode (read.js: iconv.encodingExists).',
+    `  if (charset !== null && !(parser.charsets${t('!')}(charset) && decodableCharset(charset))) throw bodyParserError(415, \`unsupported charset "\${charset.toUpperCase()}"\`, { charset, type: 'charset.unsupported' });`,
     "  const encoding = String(request.headers['content-encoding'] || 'identity').toLowerCase();",
     "  if (!parser.inflate && encoding !== 'identity') throw bodyParserError(415, 'content encoding unsupported', { encoding, type: 'encoding.unsupported' });",
     "  if (parser.inflate && encoding !== 'identity' && !parser.inflate.includes(encoding)) throw bodyParserError(415, `unsupported content encoding \"${encoding}\"`, { encoding, type: 'encoding.unsupported' });",
@@ -223,18 +226,14 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
           '}',
         ]
       : []),
-    ...(uses.text
-      ? [
-          '',
-          '/** Whether the text parser reads `charset` (body-parser: whatever iconv-lite decodes; here, the WHATWG decoder). */',
-          `function decodableCharset(charset${t(': string')}) {`,
-          '  try {',
-          '    return Boolean(new TextDecoder(charset));',
-          '  } catch (_error) {',
-          '    return false;',
-          '  }',
-          '}',
-        ]
-      : []),
+    '',
+    '/** Whether `charset` decodes (body-parser: whatever iconv-lite decodes; here, the WHATWG decoder). */',
+    `function decodableCharset(charset${t(': string')}) {`,
+    '  try {',
+    '    return Boolean(new TextDecoder(charset));',
+    '  } catch (_error) {',
+    '    return false;',
+    '  }',
+    '}',
   ];
 }

@@ -29,7 +29,7 @@ export type FastifyBodies =
       /** The body-parser versions translated (`1.20.3`), for the comment above the call. */
       versions: string[];
       /** Which parse functions and modules the parsers' sources use. */
-      uses: { json: boolean; form: boolean; text: boolean; qs: boolean; querystring: boolean };
+      uses: { json: boolean; form: boolean; qs: boolean; querystring: boolean };
     }
   | { refuse: string };
 
@@ -38,7 +38,7 @@ const CHARSETS: Record<Exclude<CharsetRule, 'none'>, string> = {
   utf: "(charset) => charset.startsWith('utf-')",
   'utf-8': "(charset) => charset === 'utf-8'",
   'utf-8-latin1': "(charset) => charset === 'utf-8' || charset === 'iso-8859-1'",
-  decodable: 'decodableCharset',
+  decodable: '() => true',
 };
 
 /**
@@ -48,7 +48,7 @@ const CHARSETS: Record<Exclude<CharsetRule, 'none'>, string> = {
 export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: Middleware[], typescript: boolean): FastifyBodies {
   const literals: BodyParserLiteral[] = [];
   const versions = new Set<string>();
-  const uses = { json: false, form: false, text: false, qs: false, querystring: false };
+  const uses = { json: false, form: false, qs: false, querystring: false };
   for (const m of parsers) {
     const of = bodyParserOf(m);
     if (!of) return { refuse: `${m.name} (${m.registration.file}:${m.registration.line}) is not one of body-parser's parsers` };
@@ -61,7 +61,6 @@ export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: 
     versions.add(version!);
     uses.json ||= of.kind === 'json';
     uses.form ||= of.kind === 'urlencoded';
-    uses.text ||= of.kind === 'text';
     uses.qs ||= literal.parse.includes('qs.parse');
     uses.querystring ||= literal.parse.includes('querystring.parse');
   }
