@@ -40,6 +40,10 @@ const onlyPage = (test: (ctx: DeltaContext) => boolean): Detector => only(PAGE, 
 const OPTIONS_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(allow|x-content-type-options|etag))(\/|$)/;
 /** A 304 against a full answer: status, body and its type, the validators — not the caching headers a 304 must repeat. */
 const CONDITIONAL_ANSWER = /^\/(status|body|bodyKind|mediaType|charset|headers\/(etag|last-modified))(\/|$)/;
+/** serve-static's folder redirect page and its headers (a 301 whose Location both sides agree on). */
+const STATIC_REDIRECT_PAGE = /^\/(body|bodyKind|mediaType|charset|headers\/(content-type|content-security-policy|x-content-type-options))(\/|$)/;
+/** The headers serve-static sends with a 416 that @fastify/static drops. */
+const RANGE_ERROR_HEADERS = /^\/headers\/(content-range|accept-ranges|cache-control|last-modified|etag)$/;
 /**
  * Express's automatic ETags (verifier/etags.ts), also where the body named the app's folder and the
  * tag was written as a placeholder (verifier/app-root.ts); an app's own tag is not a framework default.
@@ -90,6 +94,11 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['body-parser-errors', everything(({ request: r, baseline: b, candidate: c }) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status && FASTIFY_PARSE_ERROR.test(bodyText(c)))],
   ['default-404-body', onlyPage(({ baseline: b, candidate: c }) => b.status === 404 && c.status === 404 && isFinalhandlerPage(b) && /^Route \w+:.* not found$/.test(String(json(c)?.message)))],
   ['default-error-body', onlyPage(({ baseline: b, candidate: c }) => b.status === c.status && b.status >= 400 && isFinalhandlerPage(b) && isFastifyErrorBody(c))],
+  // Static files served by @fastify/static where serve-static served them (plugins stage).
+  ['static-redirect-page', only(STATIC_REDIRECT_PAGE, ({ baseline: b, candidate: c }) => b.status === 301 && c.status === 301 && b.headers.location === c.headers.location && b.headers['content-security-policy'] === "default-src 'none'")],
+  ['static-forbidden-path', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && c.status === 403 && /\/\/|\/\.\.?(\/|$)/.test(pathOf(r)))],
+  ['static-range-unsatisfiable', only(RANGE_ERROR_HEADERS, ({ baseline: b, candidate: c }) => b.status === 416 && c.status === 416)],
+  ['static-content-type', atPointer((d) => d.pointer === '/mediaType' && d.baseline === 'text/javascript' && d.candidate === 'application/javascript')],
   [
     'redirect-body',
     everything(({ baseline: b, candidate: c, differences }) => b.status >= 300 && b.status < 400 && b.status === c.status && b.headers.location === c.headers.location && differences.every((d) => bodyPointers.test(d.pointer))),

@@ -96,6 +96,20 @@ describe('explainDifferences', () => {
     expect(explain(req('/items/'), json(500, {}), fastify404)).toEqual({ explained: [], unexplained: ['/body/error', '/body/message', '/body/statusCode', '/status'] });
   });
 
+  it("names the differences of static files served by @fastify/static where serve-static served them (plugins stage)", () => {
+    const page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Redirecting</title>\n</head>\n<body>\n<pre>Redirecting to /docs/</pre>\n</body>\n</html>\n";
+    const serveStatic = res(301, [['Location', '/docs/'], ['Content-Type', 'text/html; charset=UTF-8'], ['Content-Security-Policy', "default-src 'none'"], ['X-Content-Type-Options', 'nosniff']], page);
+    expect(explain(req('/docs'), serveStatic, res(301, [['Location', '/docs/']]))).toEqual({ explained: ['static-redirect-page:/bodyKind,/charset,/headers/content-security-policy,/headers/x-content-type-options,/mediaType'], unexplained: [] });
+    // Another Location is no such delta.
+    expect(explain(req('/docs'), serveStatic, res(301, [['Location', '/elsewhere/']])).unexplained).toContain('/headers/location');
+    const file = res(200, [['Content-Type', 'text/plain; charset=UTF-8']], 'hello');
+    expect(explain(req('/static//hello.txt'), file, json(403, { statusCode: 403, code: 'FST_STATIC_FORBIDDEN_PATH' })).explained.map((e) => e.split(':')[0])).toEqual(['static-forbidden-path']);
+    expect(explain(req('/static/hello.txt'), file, json(403, { statusCode: 403 })).explained).toEqual([]);
+    const range = res(416, [['Content-Range', 'bytes */5'], ['Accept-Ranges', 'bytes'], ['Cache-Control', 'public, max-age=0'], ['Content-Type', 'text/html; charset=utf-8']], 'Range Not Satisfiable');
+    expect(explain(req('/hello.txt'), range, res(416, [['Content-Type', 'text/html; charset=utf-8']], 'Range Not Satisfiable'))).toEqual({ explained: ['static-range-unsatisfiable:/headers/accept-ranges,/headers/cache-control,/headers/content-range'], unexplained: [] });
+    expect(explain(req('/app.js'), res(200, [['Content-Type', 'text/javascript; charset=utf-8']], 'x'), res(200, [['Content-Type', 'application/javascript; charset=utf-8']], 'x')).explained).toEqual(['static-content-type:/mediaType']);
+  });
+
   it('knows the query-parser difference only for Express 4 sources', () => {
     const a = json(200, { a: { b: '1' } });
     const b = json(200, { 'a[b]': '1' });

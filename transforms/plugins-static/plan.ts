@@ -10,7 +10,7 @@ import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.j
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { generatedModuleFor } from '../server-module/locate.js';
-import { STATIC_DELTAS, staticFilesOf, type MovingMount } from '../server-module/static-files.js';
+import { staticDeltas, staticFilesOf, type MovingMount } from '../server-module/static-files.js';
 import type { StaticModule } from '../server-module/static-registration.js';
 
 /** A file's plan entry: the module registers mounts; an app file loses their registrations. */
@@ -21,6 +21,7 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
   const files = new Map<string, StaticEntry[]>();
   const groups = new Map<string, number>();
   let moved = 0;
+  const movingMounts: MovingMount[] = [];
   let all = 0;
   for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
     const module = generatedModuleFor(ctx, app);
@@ -33,6 +34,7 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
     for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
     if (!hooked || !found.moving.length) continue;
     moved += found.moving.length;
+    movingMounts.push(...found.moving);
     add(files, module.file, { kind: 'module', mounts: found.moving, module: module.module, typescript: module.typescript });
     for (const m of found.moving) {
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
@@ -40,7 +42,7 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
       else add(files, m.registration.file, { kind: 'express', mounts: [{ registration: m.registration, name: m.name }] });
     }
   }
-  const deltas: FrameworkDelta[] = moved ? STATIC_DELTAS.map((text) => ({ text: `Static files moved to @fastify/static: ${text}`, restoredByParityExpress: true })) : [];
+  const deltas: FrameworkDelta[] = (movingMounts.length ? staticDeltas(movingMounts) : []).map((d) => ({ text: `Static files moved to @fastify/static: ${d.fastify} Express: ${d.express} (${d.id})`, restoredByParityExpress: true }));
   return {
     step: 'plugins-static',
     files: [...files].map(([file, entries]): FilePlan<StaticEntry> => ({ file, entries })),

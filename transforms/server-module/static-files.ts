@@ -20,11 +20,12 @@
  *   Express middleware; a second mount at the same path stays (one wildcard route per prefix);
  * - no route, moved or not, answers a URL a file or folder of it answers: Express picks by order,
  *   find-my-way the most specific route whatever the order;
- * - not `--parity express`: @fastify/static answers some requests otherwise (STATIC_DELTAS).
+ * - not `--parity express`: @fastify/static answers some requests otherwise (staticDeltas).
  */
 import path from 'node:path';
 import type { App, Inventory, Location, Middleware, Route, StaticMount } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
+import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
 import { rebuiltBodyParser } from './body-parsers.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
@@ -47,15 +48,15 @@ export const OPTIONS: Record<string, string | null> = {
 };
 
 /**
- * The differences @fastify/static keeps whatever the options (probed against express 4.22.3 and
- * 5.x's serve-static 2.2.1, @fastify/static 10.1.11): reported under the default parity policy, a
- * reason to stay under `--parity express`.
+ * The differences @fastify/static keeps whatever the options (rules/catalogue/framework-defaults.ts,
+ * probed against express 4.22.3 and 5.x's serve-static 2.2.1, @fastify/static 10.1.11): reported
+ * under the default parity policy, a reason to stay under `--parity express`. A mount under a path
+ * adds `static-mount-case`.
  */
-export const STATIC_DELTAS = [
-  "static files' Content-Type comes from @fastify/send's table: charset `utf-8` where Express 4 (send 0.19, mime 1 `charsets.lookup`) wrote `UTF-8`, and `.js` as application/javascript where Express 5 (mime-types) wrote text/javascript",
-  "a folder redirect (301 to `…/`) has an empty body, where serve-static sent a 'Redirecting to' HTML page with Content-Security-Policy and X-Content-Type-Options headers",
-  'a path with an empty or dot segment (`/static//a.txt`) answers 403 FST_STATIC_FORBIDDEN_PATH (@fastify/static 10 rejects non-canonical paths), where serve-static served the file',
-];
+export function staticDeltas(mounts: Array<Pick<MovingMount, 'prefix'>>): FrameworkDefault[] {
+  const ids: FrameworkDefaultId[] = ['static-content-type', 'static-redirect-page', 'static-forbidden-path', 'static-range-unsatisfiable', ...(mounts.some((m) => m.prefix !== '/') ? (['static-mount-case'] as const) : [])];
+  return ids.map((id) => FRAMEWORK_DEFAULTS[id]);
+}
 
 /** A static mount that moves: what the module registers for it. */
 export interface MovingMount {
@@ -149,7 +150,7 @@ function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware,
   if (covering) return `the static mount at ${covering.prefix} (${covering.registration.file}:${covering.registration.line}) runs before it in Express, and Fastify would prefer this one's more specific ${mount.fullPath}/* (${at})`;
   const collision = collisionOf(ctx.inventory, app, mount, entries, options);
   if (collision) return `${collision.route.key} (${collision.route.registration.file}:${collision.route.registration.line}) and ${rel(ctx, path.join(folder, collision.entry))} both answer ${collision.url}: Express picks the one registered first, Fastify the more specific route (${at})`;
-  if (ctx.parity === 'express') return `--parity express: ${STATIC_DELTAS.join('; ')} (${at})`;
+  if (ctx.parity === 'express') return `--parity express: ${staticDeltas([{ prefix: prefixOf(mount.fullPath) }]).map((d) => d.fastify).join(' ')} (${at})`;
   return null;
 }
 
