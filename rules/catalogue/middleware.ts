@@ -261,7 +261,7 @@ export const MIDDLEWARE = {
     package: 'express.json',
     fastify: 'core',
     kind: 'core',
-    replacement: 'Fastify’s built-in JSON parser, with the app’s limit as that parser’s `bodyLimit` (not server-wide: urlencoded bodies keep their own limit).',
+    replacement: 'The `plugins` stage writes Fastify content-type parsers translated from the app’s options (`parseBodiesLikeExpress`: body-parser’s types, limit, strictness, inflation, charsets and errors) for the moved routes that run no Express code. By hand: Fastify’s built-in JSON parser, with the app’s limit as that parser’s `bodyLimit` (not server-wide: urlencoded bodies keep their own limit).',
     options: [
       { express: 'limit', fastify: 'bodyLimit', note: 'Bytes, server-wide or per route; Express default 100 kb (102400), Fastify 1 MiB.' },
       { express: 'type', fastify: "addContentTypeParser(type, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'))", note: 'Also for `application/vnd.api+json` and other +json types the app accepted.' },
@@ -285,7 +285,7 @@ export const MIDDLEWARE = {
     package: 'express.urlencoded',
     fastify: '@fastify/formbody',
     kind: 'plugin',
-    replacement: '`@fastify/formbody`, with a `qs` parser when the app used `extended: true`.',
+    replacement: 'The `plugins` stage writes a Fastify content-type parser with body-parser’s own `querystring`/`qs` call for the app’s version (`parseBodiesLikeExpress`, `parameterLimit` and its 413 kept) for the moved routes that run no Express code. By hand: `@fastify/formbody`, with a `qs` parser when the app used `extended: true`.',
     requires: [{ package: 'qs', when: 'extended: true (Express 4 default)' }],
     options: [
       { express: 'extended: true', fastify: 'parser: (s) => qs.parse(s, { allowPrototypes: true, depth: 32, strictDepth: true, arrayLimit: 100, parameterLimit: 1000 })', note: 'body-parser’s own qs call; Express 4 defaults to extended, Express 5 to `extended: false`.' },
