@@ -53,6 +53,7 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
   };
 }
 
+/** Appends `entry` to the plan entries of `file`. */
 function add(files: Map<string, StaticEntry[]>, file: string, entry: StaticEntry): void {
   files.set(file, [...(files.get(file) ?? []), entry]);
 }

@@ -56,6 +56,7 @@ export function viewsAtRoot(j: JSCodeshift, root: Collection): boolean {
   return true;
 }
 
+/** The module's `function movedRoutes`, or undefined. */
 function movedRoutesOf(j: JSCodeshift, root: Collection): Node | undefined {
   return root.find(j.FunctionDeclaration, { id: { name: 'movedRoutes' } }).paths()[0]?.node;
 }

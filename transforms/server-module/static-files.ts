@@ -114,6 +114,11 @@ export function leavingExpress(files: StaticFiles): Set<string> {
   return new Set(files.moving.map((m) => m.middlewareId));
 }
 
+/**
+ * Why `mount` (middleware `m`) of `app` stays on Express, one sentence ending with its place, or
+ * null when it moves: the conditions of the module comment, in their order. `movingIds` and `moved`
+ * are the mounts before it that move (their middleware ids, and what they register).
+ */
 function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware, movingIds: Set<string>, moved: MovingMount[]): string | null {
   const at = `${m.registration.file}:${m.registration.line}`;
   if (m.ownerId !== app.id || m.scope !== 'app') return `it is registered on a router or sub-app (${at}); only the app's own mounts move`;
@@ -167,6 +172,7 @@ function collisionOf(inventory: Inventory, app: App, mount: StaticMount, entries
   return null;
 }
 
+/** What the module registers for `mount` (middleware `m`): prefix, folder, options, the folder redirect; `first` is the first mount that moves (the others take `decorateReply: false`). */
 function moving(ctx: PlanContext, mount: StaticMount, m: Middleware, moduleFile: string, first: boolean): MovingMount {
   const [dir, opts] = m.factory!.args;
   const options = Object.entries((opts?.value ?? {}) as Record<string, unknown>).filter(([k]) => k !== 'fallthrough');
