@@ -51,11 +51,13 @@ const ROUTES: Record<string, { moved: [number, number]; deferred: number; reason
  * What the plugins stage does in each example app: the moved routes that run no Express code (of the
  * moved routes; the app's own middleware runs first for the others, until "plugins (II)" makes it
  * Fastify hooks), and whether the app's views registration went to the root (url-shortener renders
- * pug in moved routes; legacy-cjs registered its views at the root in the errors stage already).
+ * pug in moved routes; legacy-cjs registered its views at the root in the errors stage already),
+ * and the static mounts moved of the app's.
  */
-const PLUGINS: Record<string, { expressFree: [number, number]; views: boolean }> = {
-  'url-shortener': { expressFree: [0, 3], views: true },
-  'legacy-cjs': { expressFree: [0, 9], views: false },
+const PLUGINS: Record<string, { expressFree: [number, number]; views: boolean; static?: [number, number] }> = {
+  // Their static mounts stay: the app's own middleware (a request logger, method-override) runs before them.
+  'url-shortener': { expressFree: [0, 3], views: true, static: [0, 1] },
+  'legacy-cjs': { expressFree: [0, 9], views: false, static: [0, 1] },
   'modern-e5': { expressFree: [0, 18], views: false },
   'shop-api': { expressFree: [0, 30], views: false },
 };
@@ -121,6 +123,8 @@ describe.each(APPS)('%s through the stages', (app, listens) => {
         const free = first.moved.find((m) => m.step === 'plugins-express-free')!;
         expect([free.done, free.of]).toEqual(PLUGINS[app].expressFree);
         expect(first.moved.some((m) => m.step === 'plugins-views')).toBe(PLUGINS[app].views);
+        const mounts = first.moved.find((m) => m.step === 'plugins-static');
+        expect(mounts && [mounts.done, mounts.of]).toEqual(PLUGINS[app].static);
       }
       const second = await runStage({ root: dir, stage, allowDirty: true });
       expect(second.changes.map((c) => c.file)).toEqual([]);
