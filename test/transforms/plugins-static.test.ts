@@ -10,7 +10,7 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
 
 const STEP = 'plugins-static';
 const dirOf = (name: string) => path.join(TRANSFORM_FIXTURES, STEP, name);
@@ -110,5 +110,65 @@ describe('static files served by @fastify/static answer as express.static did (r
     expect(reasons.find((r) => r.includes('fallthrough'))).toMatch(/app\.js:28/);
     expect(reasons.find((r) => r.includes('.well-known'))).toMatch(/app\.js:31/);
     expect(run.result.deltas.map((d) => d.text).join('\n'), 'no mount moved, no delta').not.toContain('@fastify/static');
+  }, 60_000);
+
+  it('esm: an ES module app, a folder next to the module (fileURLToPath) and one from the working directory', async () => {
+    const copy = fixedTimes(copyOf(path.join(dirOf('esm'), 'express')));
+    const conditional = `GET /style.css if-none-match:${etagOf(path.join(copy, 'public/style.css'))} cache-control:max-age=0`;
+    const { express, input, output, run } = await answersOf('esm', [conditional]);
+    const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];
+    expect(of('GET /')).toMatch(/→ 200 text\/html; charset=UTF-8 - <!doctype html>/);
+    expect(of('GET /style.css')).toMatch(/→ 200 text\/css; charset=UTF-8 - body \{/);
+    expect(of('GET /missing.css')).toMatch(/→ 404 .*"path":"\/missing.css"/);
+    expect(of('GET /assets')).toBe('GET /assets → 301 (redirect) /assets/');
+    expect(of('GET /assets?v=2')).toBe('GET /assets?v=2 → 301 (redirect) /assets/?v=2');
+    expect(of('GET /assets/')).toMatch(/→ 404 /);
+    expect(of('GET /assets/guide')).toBe('GET /assets/guide → 301 (redirect) /assets/guide/');
+    expect(of('GET /assets/guide/')).toMatch(/→ 200 .*How to read the board/s);
+    expect(of('GET /assets/notes.txt range:bytes=0-6')).toMatch(/→ 206 .* release$/);
+    expect(of('HEAD /assets/notes.txt')).toMatch(/→ 200 text\/plain; charset=UTF-8 - $/);
+    expect(of('GET /api/status')).toMatch(/→ 200 .*"status":"up"/);
+    expect(of('GET /api/fail')).toMatch(/→ 503 /);
+    expect(of(conditional)).toMatch(/→ 304 /);
+    expect(express.join('\n')).toContain('cache-control: public, max-age=86400');
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    expect(run.result.moved.find((m) => m.step === STEP)).toMatchObject({ done: 2, of: 2 });
+    // The module's own folder as ESM names it, the other as serve-static resolved it (from the working directory).
+    const server = run.files['fastify-server.js'];
+    expect(server).toContain("root: fileURLToPath(new URL('./public/', import.meta.url)),");
+    expect(server).toContain("root: path.resolve('assets'),");
+    expect(run.result.deltas.map((d) => /\((static-[a-z-]+)\)$/.exec(d.text)?.[1]).filter(Boolean)).toEqual(['static-content-type', 'static-redirect-page', 'static-forbidden-path', 'static-range-unsatisfiable', 'static-mount-case']);
+  }, 60_000);
+
+  it('typescript: a TypeScript ES module app, a mount under a path with a folder redirect', async () => {
+    const copy = fixedTimes(copyOf(path.join(dirOf('typescript'), 'express')));
+    const conditional = `GET /handbook/setup/ if-none-match:${etagOf(path.join(copy, 'handbook/setup/index.html'))} cache-control:max-age=0`;
+    const { express, input, output, run } = await answersOf('typescript', [conditional]);
+    const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];
+    expect(of('GET /handbook/changelog.txt')).toMatch(/→ 200 text\/plain; charset=UTF-8 - Changes to the handbook/);
+    expect(of('GET /handbook/conduct')).toMatch(/→ 200 .*Be kind in reviews/s);
+    expect(of('GET /handbook')).toBe('GET /handbook → 301 (redirect) /handbook/');
+    expect(of('GET /handbook?from=nav')).toBe('GET /handbook?from=nav → 301 (redirect) /handbook/?from=nav');
+    expect(of('GET /handbook/')).toMatch(/→ 404 .* No page at \/handbook\/$/);
+    expect(of('GET /handbook/setup?step=1')).toBe('GET /handbook/setup?step=1 → 301 (redirect) /handbook/setup/?step=1');
+    expect(of('GET /handbook/setup/')).toMatch(/→ 200 .*Setting up/s);
+    expect(of('GET /handbook/missing.txt')).toMatch(/→ 404 .* No page at \/handbook\/missing.txt$/);
+    expect(of('GET /handbook/changelog.txt range:bytes=0-6')).toMatch(/→ 206 .* Changes$/);
+    expect(of('HEAD /handbook/changelog.txt')).toMatch(/→ 200 text\/plain; charset=UTF-8 - $/);
+    expect(of('GET /api/chapters')).toMatch(/→ 200 .*"slug":"setup"/);
+    expect(of(conditional)).toMatch(/→ 304 /);
+    expect(express.join('\n')).toContain('cache-control: public, max-age=600');
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    expect(run.result.moved.find((m) => m.step === STEP)).toMatchObject({ done: 1, of: 1 });
+    expect(run.files['src/fastify-server.ts']).toContain("root: fileURLToPath(new URL('../handbook/', import.meta.url)),");
+  }, 60_000);
+});
+
+describe('TypeScript output type-checks', () => {
+  it('typescript, after plugins (redirectToFolder typed, @fastify/static options)', async () => {
+    const { root } = await runFixture(STEP, 'typescript', 'plugins');
+    expect(tscOutput(root)).toBe('');
   }, 60_000);
 });

@@ -41,15 +41,20 @@ export function registerStatic(j: JSCodeshift, root: Collection, mounts: MovingM
   if (!wanted.length) return false;
   const plugin = imported ?? addImport(j, root, { specifier: '@fastify/static', form: { kind: 'default' }, local: 'fastifyStatic', module: module.module }, quote);
   const names = { plugin, path: '', url: '' };
-  if (wanted.some((m) => !('absolute' in m.root))) names.path = importedLocal(j, root, 'node:path', { kind: 'default' }) ?? importedLocal(j, root, 'path', { kind: 'default' }) ?? addImport(j, root, { specifier: 'node:path', form: { kind: 'default' }, local: 'path', module: module.module }, quote);
+  // node:path for `path.resolve` (a folder relative to the working directory) and CommonJS's `path.join(__dirname, …)`; ESM names its own folder with a URL.
+  if (wanted.some((m) => 'fromCwd' in m.root || ('fromModule' in m.root && module.module !== 'esm'))) names.path = importedLocal(j, root, 'node:path', { kind: 'default' }) ?? importedLocal(j, root, 'path', { kind: 'default' }) ?? addImport(j, root, { specifier: 'node:path', form: { kind: 'default' }, local: 'path', module: module.module }, quote);
   if (module.module === 'esm' && wanted.some((m) => 'fromModule' in m.root)) names.url = importedLocal(j, root, 'node:url', { kind: 'named', name: 'fileURLToPath' }) ?? addImport(j, root, { specifier: 'node:url', form: { kind: 'named', name: 'fileURLToPath' }, local: 'fileURLToPath', module: 'esm' }, quote);
   const lines = wanted.flatMap((m) => registrationLines(build.instance, m, names));
   const at = build.body.findIndex((s) => j(s).find(j.Identifier, { name: 'movedRoutes' }).size() > 0);
   build.body.splice(at < 0 ? build.body.indexOf(build.returned) : at, 0, ...statements(j, restyle(lines, style)));
   if (wanted.some((m) => m.folderRedirect) && !root.find(j.FunctionDeclaration, { id: { name: REDIRECT_TO_FOLDER } }).size()) {
+    // After buildFastify, exported (`export function buildFastify`, ESM and TypeScript) or not.
     const program: Node[] = root.find(j.Program).paths()[0].node.body;
-    const after = program.findIndex((s) => s.type === 'FunctionDeclaration' && s.id?.name === 'buildFastify');
-    program.splice(after + 1, 0, ...statements(j, restyle(redirectToFolderLines(module.typescript), style)));
+    const after = program.findIndex((s) => {
+      const declared = s.type === 'ExportNamedDeclaration' ? s.declaration : s;
+      return declared?.type === 'FunctionDeclaration' && declared.id?.name === 'buildFastify';
+    });
+    program.splice(after < 0 ? program.length : after + 1, 0, ...statements(j, restyle(redirectToFolderLines(module.typescript), style)));
     if (module.typescript) addFastifyTypes(j, root, ['FastifyReply', 'FastifyRequest']);
   }
   return true;
@@ -82,7 +87,8 @@ function registrationLines(instance: string, m: MovingMount, names: { plugin: st
 function rootSource(root: MovingMount['root'], names: { path: string; url: string }): string {
   if ('absolute' in root) return jsLiteral(root.absolute);
   if ('fromCwd' in root) return `${names.path}.resolve(${jsLiteral(root.fromCwd)})`;
-  if (names.url) return `${names.url}(new URL(${jsLiteral(`./${root.fromModule}/`.replace(/^\.\/\.\//, './'))}, import.meta.url))`;
+  // A URL relative to the module: `./public/`, `../public/` (not `./../public/`), `./` for its own folder.
+  if (names.url) return `${names.url}(new URL(${jsLiteral(root.fromModule === '.' ? './' : root.fromModule.startsWith('../') ? `${root.fromModule}/` : `./${root.fromModule}/`)}, import.meta.url))`;
   return `${names.path}.join(__dirname, ${jsLiteral(root.fromModule)})`;
 }
 
