@@ -92,6 +92,16 @@ describe('static files served by @fastify/static answer as express.static did (r
     expect(run.result.moved.find((m) => m.step === 'plugins-express-free')).toMatchObject({ done: 3, of: 3 });
   }, 60_000);
 
+  it('fall-through: a mount that catches what an earlier moving mount misses stays, and the missing file is still found', async () => {
+    const { express, input, output, run } = await answersOf('fall-through');
+    expect(express.find((l) => l.startsWith('GET /assets/legacy.txt →'))).toMatch(/→ 200 .* from public\/assets/);
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    const moved = run.result.moved.find((m) => m.step === STEP)!;
+    expect(moved).toMatchObject({ done: 1, of: 2 });
+    expect(moved.groups!.map((g) => g.name)).toEqual(["stay on Express: a file missing from the static mount at /assets/ (app.js:8) falls through to this one's public/assets in Express, which Fastify would not reach (app.js:9)"]);
+  }, 60_000);
+
   it('kept: each mount that stays on Express says why, and still answers through the app', async () => {
     const { express, input, output, run } = await answersOf('kept');
     const of = (request: string) => express[express.findIndex((l) => l.startsWith(`${request} →`))];

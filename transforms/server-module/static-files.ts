@@ -18,10 +18,13 @@
  * - nothing but the app's body parsers (which read no GET or HEAD without a body) and static mounts
  *   that move too runs before it in Express for its requests: Fastify serves the file before any
  *   Express middleware; a second mount at the same path stays (one wildcard route per prefix);
+ * - no earlier mount that moves serves a path this folder also has (`/assets` before `/` with a
+ *   public/assets/): a file missing there fell through to this folder in Express;
  * - no route, moved or not, answers a URL a file or folder of it answers: Express picks by order,
  *   find-my-way the most specific route whatever the order;
  * - not `--parity express`: @fastify/static answers some requests otherwise (staticDeltas).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App, Inventory, Location, Middleware, Route, StaticMount } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
@@ -153,6 +156,11 @@ function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware,
   if (same) return `a static mount at ${mount.fullPath} moves already (${same.registration.file}:${same.registration.line}); @fastify/static registers one wildcard route per prefix (${at})`;
   const covering = moved.find((o) => `${mount.fullPath}/`.startsWith(o.prefix));
   if (covering) return `the static mount at ${covering.prefix} (${covering.registration.file}:${covering.registration.line}) runs before it in Express, and Fastify would prefer this one's more specific ${mount.fullPath}/* (${at})`;
+  // An earlier, more specific mount that moves: what it misses fell through to this folder in Express (`/assets/x` to
+  // public/assets/x); in Fastify it goes on to the Express app, which no longer has this mount.
+  const own = prefixOf(mount.fullPath);
+  const under = moved.find((o) => o.prefix !== own && o.prefix.startsWith(own) && existsSync(path.join(folder, o.prefix.slice(own.length))));
+  if (under) return `a file missing from the static mount at ${under.prefix} (${under.registration.file}:${under.registration.line}) falls through to this one's ${rel(ctx, path.join(folder, under.prefix.slice(own.length)))} in Express, which Fastify would not reach (${at})`;
   const collision = collisionOf(ctx.inventory, app, mount, entries, options);
   if (collision) return `${collision.route.key} (${collision.route.registration.file}:${collision.route.registration.line}) and ${rel(ctx, path.join(folder, collision.entry))} both answer ${collision.url}: Express picks the one registered first, Fastify the more specific route (${at})`;
   if (ctx.parity === 'express') return `--parity express: ${staticDeltas([{ prefix: prefixOf(mount.fullPath) }]).map((d) => d.fastify).join(' ')} (${at})`;
