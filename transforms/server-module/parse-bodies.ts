@@ -17,6 +17,14 @@ import { EXPRESS_FREE, ROUTE_KEY } from './express-hook-template.js';
 import type { FastifyBodies } from './fastify-bodies.js';
 import { calls, declares, printed, statements } from './hand-over.js';
 
+/** The sentence of movedRoutes' comment (moved-routes.ts) that said who parses the bodies, and what it says once Fastify does. */
+const STALE_BODIES = /Their bodies\n \* are parsed by the app's Express body parsers in the bridge, in the app's middleware order, and\n \* handed to their handlers as request\.body, until the plugins stage moves body parsing to Fastify\./;
+const FASTIFY_BODIES = [
+  'Fastify parses',
+  " * the bodies of those that run no Express code (parseBodiesLikeExpress); the app's Express body parsers",
+  " * parse the others' in the bridge, in the app's middleware order, handed to their handlers as request.body.",
+].join('\n');
+
 /** What parseBodiesInFastify writes: the parsers, and how the module imports. */
 export interface ParseBodiesEntry {
   bodies: Exclude<FastifyBodies, { refuse: string }>;
@@ -64,6 +72,7 @@ export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: Pa
     const parser: Node | undefined = moved.body.body.find((s: Node) => hiding(s) && /bodyLeftToExpress/.test(j(s).toSource()));
     moved.body.body = moved.body.body.filter((s: Node) => !hiding(s));
     if (parser) removeUnusedImport(j, root, parser.expression.arguments[1].name);
+    moved.comments = (moved.comments ?? []).map((c: Node) => (c.leading && STALE_BODIES.test(c.value) ? j.commentBlock(c.value.replace(STALE_BODIES, FASTIFY_BODIES), true, false) : c));
     changed = true;
   }
 
