@@ -47,7 +47,9 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
   if (result.refusal) out.push('', c.bold(c.yellow(`Refused: ${result.refusal}`)), '  nothing was written; the work left is listed below');
 
   if (result.moved.length) {
-    out.push('', c.bold('Moved'));
+    // Each step counts what the app's code has moved so far; a run that changes nothing says so (a second run, --check).
+    const nothing = !result.outcomes.some((o) => o.status === 'changed');
+    out.push('', c.bold(nothing ? `Moved (as the app is already: this run ${would ? 'would change' : 'changed'} nothing)` : 'Moved'));
     for (const m of result.moved) {
       out.push(`  ${m.step}: moved ${m.done} of ${m.of} ${m.what}`);
       for (const g of m.groups ?? []) out.push(`    ${g.name}: ${g.done} of ${g.of}${g.later ? ` (${g.later} left for a later stage)` : ''}`);

@@ -148,6 +148,11 @@ describe('runStage: changes and outcomes', () => {
       { file: 'created.js', status: 'unchanged' },
     ]);
     expect(again.exitCode).toBe(0);
+    // What moved is the app's state, not this run's work: the summary says so (a step's counts are what the code has moved).
+    const moved = [{ step: 'mark-append', what: 'marked lines', done: 1, of: 1 }];
+    expect(renderSummary({ ...again, moved })).toContain('Moved (as the app is already: this run changed nothing)\n  mark-append: moved 1 of 1 marked lines');
+    expect(renderSummary({ ...again, moved }, { check: true })).toContain('Moved (as the app is already: this run would change nothing)');
+    expect(renderSummary({ ...again, moved, outcomes: [{ file: 'a.js', status: 'changed' }] })).toContain('\nMoved\n  mark-append: moved 1 of 1');
   });
 });
 
