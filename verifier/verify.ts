@@ -128,8 +128,8 @@ function summarise(r: ExchangeResult, deltas: Map<string, DeltaSummary>, causes:
 
 function notesOf(f: RunFindings): string[] {
   const notes: string[] = [];
-  if (f.validators) notes.push(`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal or a HEAD names a file of the same size (file times of another checkout, or JSON written in another key order); counted as noise.`);
-  if (f.conditional) notes.push(`${f.conditional} conditional request${f.conditional === 1 ? '' : 's'}: answered 304 on one side and 200 on the other, each right for its own copy of the file (the request's validators are the file times of the checkout it was recorded in); counted as noise.`);
+  if (f.validators) notes.push(`${f.validators} request${f.validators === 1 ? '' : 's'}: ETag or Last-Modified differ while the bodies are equal or a HEAD names a file of the same size (file times of another checkout, or JSON written in another key order); those headers are ignored as noise (a request is counted by its other differences, if any).`);
+  if (f.conditional) notes.push(`${f.conditional} conditional request${f.conditional === 1 ? '' : 's'}: answered 304 on one side and 200 on the other, each right for its own copy of the file (the request's validators are the file times of the checkout it was recorded in); that difference is ignored as noise (a request is counted by its other differences, if any).`);
   if (f.noiseLaneLost) notes.push(`The noise lane stopped answering at ${f.noiseLaneLost.at} (${f.noiseLaneLost.why}); from there on, differences were not checked against a second baseline.`);
   return notes;
 }
