@@ -11,7 +11,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { identifierNames, startsAt, textOf, type Node } from '../lib/ast.js';
-import { importedLocal } from '../lib/imports.js';
+import { importedLocal, namespaceImported } from '../lib/imports.js';
 import { stringLiteral, type CodeStyle } from '../lib/style.js';
 import { addTodo } from '../lib/todo.js';
 import { LISTENER, TODO_PREFIX, type TestFileEntry, type TestSite } from './model.js';
@@ -76,7 +76,7 @@ class Imports {
   /** node:http's `createServer`: through the file's own binding of the module (`http.createServer`) when it has one. */
   createServer(): Node {
     for (const specifier of ['node:http', 'http']) {
-      const namespace = this.root.find(this.j.ImportDeclaration, { source: { value: specifier } }).find(this.j.ImportNamespaceSpecifier).nodes()[0]?.local?.name as string | undefined;
+      const namespace = namespaceImported(this.j, this.root, specifier) ?? undefined;
       const module = namespace ?? importedLocal(this.j, this.root, specifier, { kind: 'default' });
       if (module) return this.j.memberExpression(this.j.identifier(module), this.j.identifier('createServer'));
     }

@@ -157,6 +157,12 @@ export function addNamespaceImport(j: JSCodeshift, root: Collection, local: stri
   body.splice(lastIndex(body, (s) => s.type === 'ImportDeclaration') + 1, 0, j.importDeclaration([j.importNamespaceSpecifier(j.identifier(local))], j.stringLiteral(specifier)));
 }
 
+/** The local name of `import * as x from 'specifier'`, or null. */
+export function namespaceImported(j: JSCodeshift, root: Collection, specifier: string): string | null {
+  const s = root.find(j.ImportDeclaration, { source: { value: specifier } }).find(j.ImportNamespaceSpecifier).nodes()[0];
+  return s ? (s.local!.name as string) : null;
+}
+
 /** Adds the handler to an import (or destructuring require) of the same module, when there is one that can take it. */
 function mergeIntoImport(j: JSCodeshift, root: Collection, entry: ImportRequest, local: string, quote: Quote): boolean {
   const form = entry.form;

@@ -9,7 +9,7 @@
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
-import { addImport, addNamespaceImport, importedLocal, removeUnusedImport } from '../lib/imports.js';
+import { addImport, addNamespaceImport, importedLocal, namespaceImported, removeUnusedImport } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { BODY_FUNCTIONS, bodyFunctionLines, PARSE_BODIES, parseBodiesCallLines } from './bodies-template.js';
 import { buildFastifyOf } from './build-fastify.js';
@@ -100,16 +100,10 @@ export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: Pa
  */
 function imported(j: JSCodeshift, root: Collection, entry: ParseBodiesEntry, style: CodeStyle, local: string, specifier: string, kind: 'default' | 'named'): boolean {
   const form = kind === 'named' ? { kind: 'named' as const, name: local } : { kind: 'default' as const };
-  const found = importedLocal(j, root, specifier, form) ?? namespaceLocal(j, root, specifier);
+  const found = importedLocal(j, root, specifier, form) ?? namespaceImported(j, root, specifier);
   if (found === local) return false;
   if (found || root.find(j.Identifier, { name: local }).size()) throw new Error(`the generated module binds ${local} to something other than ${specifier}, which the body parsers use`);
   if (entry.typescript && kind === 'default') addNamespaceImport(j, root, local, specifier);
   else addImport(j, root, { specifier, form, local, module: entry.module }, style.quote);
   return true;
-}
-
-/** The local name of `import * as x from 'specifier'`, or null. */
-function namespaceLocal(j: JSCodeshift, root: Collection, specifier: string): string | null {
-  const s = root.find(j.ImportDeclaration, { source: { value: specifier } }).nodes().flatMap((d) => d.specifiers ?? []).find((s) => s.type === 'ImportNamespaceSpecifier');
-  return s ? (s.local!.name as string) : null;
 }
