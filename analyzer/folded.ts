@@ -7,26 +7,36 @@
 import { Node, type ts } from 'ts-morph';
 import { clip } from './entry.js';
 import type { FactoryRecord } from './graph.js';
-import type { FactoryCall, FoldedValue, Location } from './model.js';
+import type { FactoryCall, FoldedValue, Location, Route } from './model.js';
 import type { Value } from './values.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 type Unresolved = NonNullable<FoldedValue['unresolved']>;
+/** How a function of the app's code uses its first parameters as `req`, `res`, `next` (usage.ts). */
+type UsageOf = (fn: Node) => Route['usage'];
+/** What fold needs to describe a function of the app's code: where it is and how it uses its parameters. */
+interface Describe {
+  locate: Locate;
+  usageOf: UsageOf;
+}
 
 /** Left out of the folded value (a member that did not fold, or `undefined`). */
 const SKIP = Symbol('skip');
 
-/** The factory call `f` as the Inventory writes it. */
-export function factoryCall(f: FactoryRecord, locate: Locate): FactoryCall {
+/**
+ * The factory call `f` as the Inventory writes it; with `usageOf`, an option that is a function
+ * of the app's code says where it is and how it uses `req` and `res` (FoldedValue.unresolved).
+ */
+export function factoryCall(f: FactoryRecord, locate: Locate, usageOf?: UsageOf): FactoryCall {
   const site = f.site;
   const callee = (Node.isCallExpression(site) || Node.isNewExpression(site) ? site.getExpression().getText() : site.getText()).replace(/\s*[\r\n]\s*/g, '');
-  return { callee: Node.isNewExpression(site) ? `new ${callee}` : callee, location: locate(site), args: f.args.map((v, i) => foldedValue(v, f.argNodes[i] ?? site)) };
+  return { callee: Node.isNewExpression(site) ? `new ${callee}` : callee, location: locate(site), args: f.args.map((v, i) => foldedValue(v, f.argNodes[i] ?? site, usageOf && { locate, usageOf })) };
 }
 
-/** One argument folded: its JSON value where known, and the paths that are not. */
-function foldedValue(v: Value, node: Node): FoldedValue {
+/** One argument folded: its JSON value where known, and the paths that are not (a function of the app's code with its location). */
+function foldedValue(v: Value, node: Node, describe: Describe | undefined): FoldedValue {
   const unresolved: Unresolved = [];
-  const value = fold(v, '', unresolved);
+  const value = fold(v, '', unresolved, describe);
   const resolution = value === SKIP && v.k !== 'undef' ? 'unresolved' : unresolved.length ? 'partial' : 'exact';
   return { source: node.getText().slice(0, 500), ...(value === SKIP ? {} : { value }), resolution, ...(unresolved.length ? { unresolved } : {}) };
 }
@@ -41,7 +51,7 @@ export function toJson(v: Value): unknown {
   return value === SKIP || unresolved.length ? undefined : value;
 }
 
-function fold(v: Value, path: string, out: Unresolved): unknown {
+function fold(v: Value, path: string, out: Unresolved, describe?: Describe): unknown {
   switch (v.k) {
     case 'str':
     case 'num':
@@ -54,14 +64,14 @@ function fold(v: Value, path: string, out: Unresolved): unknown {
     case 'array': {
       const own: Unresolved = [];
       // JSON.stringify writes an undefined element as null.
-      const items = v.items.map((item, i) => (item.k === 'undef' ? null : fold(item, `${path}[${i}]`, own)));
+      const items = v.items.map((item, i) => (item.k === 'undef' ? null : fold(item, `${path}[${i}]`, own, describe)));
       out.push(...own);
       return own.length ? SKIP : items;
     }
     case 'object': {
       const result: Record<string, unknown> = {};
       for (const [key, member] of v.props) {
-        const folded = fold(member, join(path, key), out);
+        const folded = fold(member, join(path, key), out, describe);
         if (folded !== SKIP) result[key] = folded;
       }
       for (const o of v.opaque ?? []) {
@@ -76,10 +86,20 @@ function fold(v: Value, path: string, out: Unresolved): unknown {
       }
       return result;
     }
+    case 'fn':
+      // A plain function of the app's code (not a method, nor bound to a receiver): where it is written.
+      out.push({ path, reason: reasonOf(v), ...(describe && !v.method && !v.self && !v.bound ? { function: appFunction(v.node, describe) } : {}) });
+      return SKIP;
     default:
       out.push({ path, reason: reasonOf(v) });
       return SKIP;
   }
+}
+
+/** Where a function of the app's code is, and its `req`/`res` uses (FoldedValue.unresolved `function`). */
+function appFunction(node: Node, { locate, usageOf }: Describe): NonNullable<Unresolved[number]['function']> {
+  const { req, res } = usageOf(node);
+  return { location: locate(node), usage: { req, res } };
 }
 
 function join(path: string, key: string): string {

@@ -8,7 +8,7 @@
  */
 
 /** Semver of the Inventory shape; bump the major when a field changes meaning. */
-export const SCHEMA_VERSION = '2.1.0';
+export const SCHEMA_VERSION = '2.2.0';
 
 /**
  * Diagnostic codes meaning registrations may be missing from the inventory: calls it could not
@@ -78,7 +78,18 @@ export interface FoldedValue {
    * "a RegExp", "a call (`makeStore()`)", "chosen at run time by `dev`", "a value of the package
    * `connect-redis`", ….
    */
-  unresolved?: Array<{ path: string; reason: string }>;
+  unresolved?: Array<{
+    path: string;
+    reason: string;
+    /**
+     * For a function written in the app's code (reason "a function"; not a class method, nor one
+     * bound to a receiver), in a middleware factory's options: where it is written (the function
+     * itself), which a transform may export or hoist so the generated module can call it
+     * (body-parser's `verify`, serve-static's `setHeaders`), and how it uses its first two
+     * parameters as `req` and `res` (as a handler's `usage`). Since schema 2.2.0.
+     */
+    function?: { location: Location; usage: { req: ApiUse[]; res: ApiUse[] } };
+  }>;
 }
 
 /** How sure the analyzer is about a record. */

@@ -1281,3 +1281,17 @@ export const EXPRESS_APP_MEMBERS: ReadonlySet<string> = new Set(
     'report request response route router search set setMaxListeners settings source subscribe trace unbind unlink unlock unsubscribe use _router'
   ).split(' '),
 );
+
+/**
+ * The members Node's own request (`http.IncomingMessage`, with its Readable stream and EventEmitter
+ * members) has before Express sets its prototype: what a function of the app handed Fastify's
+ * `request.raw` finds there on a route that runs no Express code. Node's http documentation
+ * (class http.IncomingMessage); Express's additions (`req.get`, `req.originalUrl`, `req.query`, …)
+ * are not among them.
+ */
+export const NODE_REQUEST_MEMBERS: ReadonlySet<string> = new Set(
+  (
+    'aborted complete connection destroy headers headersDistinct httpVersion httpVersionMajor httpVersionMinor method rawHeaders rawTrailers setTimeout socket ' +
+    'statusCode statusMessage trailers trailersDistinct url addListener emit on once off pipe read removeListener'
+  ).split(' '),
+);

@@ -7,14 +7,13 @@
  * move at all) come in as `blockers`. Without any generated module the stage is refused
  * (StepRefusal: run the shim first).
  */
-import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { App, Location } from '../../analyzer/model.js';
 import { stageThatLifts } from '../../rules/catalogue/blockers.js';
 import { EXPRESS_APP_MEMBERS } from '../../rules/catalogue/api.js';
 import { StepRefusal, type Blocker, type DeferredItem, type FilePlan, type FrameworkDelta, type ManualItem, type PlanContext, type StageName, type StepPlan, type Verdict } from '../model.js';
 import { appsPerModule, serverModuleOf, startsApp, type GeneratedModule } from '../server-module/locate.js';
 import { planHandlerRewrite, type HandlerOptions } from '../handler-rewrite/rewrite.js';
-import { closureRefusal, exportsMayBeApp, placementOf, type ImportForm } from '../lib/exports.js';
+import { closureRefusal, exportsMayBeApp, freeTopLevelName, placementOf, type ImportForm } from '../lib/exports.js';
 import { jsonOptions } from '../handler-rewrite/json-settings.js';
 import { VIEW_PLUGIN } from '../handler-rewrite/view-render.js';
 import { viewRegistrationIn } from '../plugin-registrations/view.js';
@@ -387,14 +386,6 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(cleanup.length ? { cleanup } : {}), ...(partners.length ? { partners } : {}), ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
-/** `base`, or `base2`, … when the module already uses the name or it was given to another hoisted handler (`given`). */
-function freeTopLevelName(j: JSCodeshift, root: Collection, base: string, given: ReadonlySet<string>): string {
-  const taken = new Set<string>(given);
-  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-  return name;
-}
 
 /**
  * One generated module builds the Fastify server of several apps (an older shim wrote one module

@@ -188,6 +188,30 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
 }
 
 /**
+ * Lifts the function at `fn`, written as a value inside a statement (`express.json({ verify: (req, res, buf) => … })`),
+ * into an exported top-level `const name = <fn>;` before the top-level statement that holds it, and
+ * puts `name` in its place: `export const` (ESM), or the declaration plus a `module.exports` entry
+ * (CommonJS). The caller checks that `fn` reads nothing bound below the top level (closureRefusal).
+ */
+export function liftFunction(j: JSCodeshift, root: Collection, fn: ASTPath<Node>, name: string, module: 'esm' | 'commonjs'): void {
+  let top: ASTPath<Node> = fn;
+  while (top.parent.node.type !== 'Program') top = top.parent;
+  const declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), fn.node)]);
+  top.insertBefore(module === 'esm' ? j.exportNamedDeclaration(declaration) : declaration);
+  fn.replace(j.identifier(name));
+  if (module === 'commonjs') addCommonJsExport(j, root, name);
+}
+
+/** `base`, or `base2`, … when the module already uses the name or it was given to another lifted function (`given`). */
+export function freeTopLevelName(j: JSCodeshift, root: Collection, base: string, given: ReadonlySet<string> = new Set()): string {
+  const taken = new Set<string>(given);
+  root.find(j.Identifier).forEach((p) => void taken.add(p.node.name));
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+  return name;
+}
+
+/**
  * Why the function at `fn`, written below the top level, cannot become a top-level declaration:
  * it reads names bound between it and the top level (a loader's parameters or locals). Null when
  * everything it reads is its own, the module's or a global.

@@ -221,3 +221,27 @@ export function insertImportLine(j: JSCodeshift, source: string, line: string, s
   else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');
   return lines.join(style.eol);
 }
+
+/**
+ * Imports `local` from `specifier` into a generated module unless it does: a default (a namespace
+ * in TypeScript, as the generated module imports Node's and CommonJS packages there) or a named
+ * export. `user` names what needs it, for the error.
+ * @returns whether it added the import.
+ * @throws Error when `local` is bound to another import or name
+ */
+export function ensureImported(
+  j: JSCodeshift,
+  root: Collection,
+  want: { local: string; specifier: string; kind: 'default' | 'named'; typescript: boolean; module: 'esm' | 'commonjs' },
+  quote: Quote,
+  user: string,
+): boolean {
+  const { local, specifier, kind } = want;
+  const form: ImportForm = kind === 'named' ? { kind: 'named', name: local } : { kind: 'default' };
+  const found = importedLocal(j, root, specifier, form) ?? namespaceImported(j, root, specifier);
+  if (found === local) return false;
+  if (found || root.find(j.Identifier, { name: local }).size()) throw new Error(`the generated module binds ${local} to something other than ${specifier}, which ${user} use`);
+  if (want.typescript && kind === 'default') addNamespaceImport(j, root, local, specifier);
+  else addImport(j, root, { specifier, form, local, module: want.module }, quote);
+  return true;
+}

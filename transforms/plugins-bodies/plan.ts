@@ -8,7 +8,7 @@
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { jFor } from '../lib/ast.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
-import { appBodyParsers } from '../server-module/body-parsers.js';
+import { appBodyParsers, carriedAccess } from '../server-module/body-parsers.js';
 import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { expressFreeRoutesThisRun } from '../server-module/express-free.js';
 import { fastifyBodiesOf } from '../server-module/fastify-bodies.js';
@@ -26,9 +26,14 @@ export function plan(ctx: PlanContext): StepPlan<ParseBodiesEntry> {
     if (!module || files.some((f) => f.file === module.file)) continue;
     const j = jFor(module.file);
     if (!hookedAfterBridge(ctx, j, j(module.source), module.file)) continue;
-    if (!expressFreeRoutesThisRun(ctx, app, module.file).routes.some((r) => r.parsers > 0)) continue;
+    if (!expressFreeRoutesThisRun(ctx, app, module).routes.some((r) => r.parsers > 0)) continue;
     const parsers = appBodyParsers(ctx.inventory, app);
-    const bodies = fastifyBodiesOf(ctx.inventory, parsers, module.typescript);
+    // The app's functions the parsers carry, reached as plugins-express-free (order 20) imported them.
+    const given = new Map<string, Set<string>>();
+    const bodies = fastifyBodiesOf(ctx.inventory, parsers, module.typescript, (m) => {
+      const access = carriedAccess(ctx, module, m, given);
+      return 'refuse' in access ? access : Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));
+    });
     if ('refuse' in bodies) {
       groups.set(bodies.refuse, (groups.get(bodies.refuse) ?? 0) + parsers.length);
       continue;

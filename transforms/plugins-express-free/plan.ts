@@ -8,22 +8,33 @@
  * why the others still run the Express app.
  */
 import { jFor } from '../lib/ast.js';
+import type { ImportRequest } from '../lib/imports.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
+import type { AppFunctionEdit } from '../server-module/app-functions.js';
 import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { expressFreeRoutesThisRun, type ExpressFreeRoutes } from '../server-module/express-free.js';
 import { generatedModuleFor } from '../server-module/locate.js';
 
-/** The plan entry of a module: its language, and the routes to list. */
-export interface ExpressFreeEntry extends Pick<ExpressFreeRoutes, 'routes' | 'parsers'> {
+/**
+ * The plan entry of a module: its language and module system, the routes to list, the packages of
+ * its body parsers, and the imports of the app functions they carry (ESM).
+ */
+export interface ExpressFreeEntry extends Pick<ExpressFreeRoutes, 'routes' | 'parsers' | 'packages'> {
+  kind: 'list';
   typescript: boolean;
+  module: 'esm' | 'commonjs';
+  imports: ImportRequest[];
 }
+
+/** An entry of the step: a module's list, or the export of an app function its body parsers carry (`verify`) in the module defining it. */
+export type ExpressFreeStepEntry = ExpressFreeEntry | AppFunctionEdit;
 
 /**
  * The step's plan: the modules to list routes in, and what moved (the routes listed, HEAD routes
  * Fastify adds for GET routes not counted) out of the moved routes, the others grouped by reason.
  */
-export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
-  const files: Array<FilePlan<ExpressFreeEntry>> = [];
+export function plan(ctx: PlanContext): StepPlan<ExpressFreeStepEntry> {
+  const files: Array<FilePlan<ExpressFreeStepEntry>> = [];
   const groups = new Map<string, number>();
   let free = 0;
   let moved = 0;
@@ -33,7 +44,7 @@ export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
     if (!module || files.some((f) => f.file === module.file)) continue;
     const j = jFor(module.file);
     if (!hookedAfterBridge(ctx, j, j(module.source), module.file)) continue;
-    const routes = expressFreeRoutesThisRun(ctx, app, module.file);
+    const routes = expressFreeRoutesThisRun(ctx, app, module);
     poweredBy ||= routes.losesPoweredBy;
     const listed = routes.routes.filter((r) => !r.head);
     free += listed.length;
@@ -42,7 +53,12 @@ export function plan(ctx: PlanContext): StepPlan<ExpressFreeEntry> {
       moved += k.routes;
       groups.set(k.reason, (groups.get(k.reason) ?? 0) + k.routes);
     }
-    files.push({ file: module.file, entries: [{ typescript: module.typescript, routes: routes.routes, parsers: routes.parsers }] });
+    files.push({ file: module.file, entries: [{ kind: 'list', typescript: module.typescript, module: module.module, routes: routes.routes, parsers: routes.parsers, packages: routes.packages, imports: routes.functions.flatMap((f) => (f.import ? [f.import] : [])) }] });
+    for (const { edit } of routes.functions) {
+      if (!edit) continue;
+      const plan = files.find((f) => f.file === edit.file) ?? files[files.push({ file: edit.file, entries: [] }) - 1];
+      if (!plan.entries.some((e) => e.kind !== 'list' && e.kind === edit.entry.kind && e.name === edit.entry.name)) plan.entries.push(edit.entry);
+    }
   }
   return {
     step: 'plugins-express-free',

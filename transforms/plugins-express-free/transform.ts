@@ -1,28 +1,41 @@
 /**
- * jscodeshift transform of `plugins-express-free`, a recipe of one step on the generated server
- * module: the hook's declaration lists the moved routes that run no Express code
- * (server-module/express-free.ts listExpressFree), printed in the module's style.
+ * jscodeshift transform of `plugins-express-free`, a recipe of one step on each file it plans:
+ * - the generated server module: the app functions its body parsers carry imported (ESM), and the
+ *   hook's declaration listing the moved routes that run no Express code
+ *   (server-module/express-free.ts listExpressFree);
+ * - a module defining such a function (`verify`): the function exported, or lifted out of the
+ *   options (server-module/app-functions.ts);
+ * printed in the file's style.
  */
 import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import { jFor } from '../lib/ast.js';
-import { importedSpecifiers } from '../lib/imports.js';
+import { ensureImported, importedSpecifiers } from '../lib/imports.js';
 import { printEdited } from '../lib/print.js';
 import { detectStyle } from '../lib/style.js';
+import { applyAppFunctionEdit, importAppFunction } from '../server-module/app-functions.js';
 import { listExpressFree } from '../server-module/express-hook.js';
-import type { ExpressFreeEntry } from './plan.js';
+import type { ExpressFreeStepEntry } from './plan.js';
 
 /**
- * The module's new source, or null when it lists these routes already.
- * @throws Error as listExpressFree (a module edited by hand: no buildFastify, no throughExpress)
+ * The file's new source, or null when nothing changes (the routes are listed already, the functions exported).
+ * @throws Error as listExpressFree (a module edited by hand: no buildFastify, no throughExpress), or applyAppFunctionEdit
  */
-export default function transform(file: FileInfo, _api: API, options: TransformOptions<ExpressFreeEntry>): string | null {
-  const entry = options.plan?.entries[0];
-  if (!entry) return null;
+export default function transform(file: FileInfo, _api: API, options: TransformOptions<ExpressFreeStepEntry>): string | null {
+  const entries = options.plan?.entries ?? [];
+  if (!entries.length) return null;
   const j = jFor(file.path);
   const root = j(file.source);
   const style = detectStyle(file.source, file.path);
   const importsBefore = importedSpecifiers(j, root);
-  if (!listExpressFree(j, root, entry, entry.typescript, style)) return null;
-  return printEdited(j, root, file.source, style, importsBefore);
+  let changed = false;
+  for (const entry of entries) {
+    if (entry.kind !== 'list') changed = applyAppFunctionEdit(j, root, file.path, entry) || changed;
+    else {
+      for (const pkg of entry.packages) changed = ensureImported(j, root, { local: pkg.name, specifier: pkg.from, kind: 'default', typescript: entry.typescript, module: entry.module }, style.quote, 'the body parsers') || changed;
+      for (const request of entry.imports) changed = importAppFunction(j, root, request, style.quote) || changed;
+      changed = listExpressFree(j, root, entry, entry.typescript, style) || changed;
+    }
+  }
+  return changed ? printEdited(j, root, file.source, style, importsBefore) : null;
 }

@@ -10,7 +10,11 @@
  * the text or bytes as they are); a parse error, like body-parser's, is a 400 with the `body` and
  * `type: 'entity.parse.failed'`, handed on as the body and thrown at preValidation, so that the
  * answer keeps the connection open as Express's did (an error from a content-type parser closes
- * it). The hooks read Fastify's request only: one that read `request.raw` would keep the routes on
+ * it). A parser with the app's `verify` parses at preValidation instead, where the reply is:
+ * `verify(request.raw, reply.raw, bytes, charset)` first, as body-parser called it with Express's
+ * request and response, a throw a 403 `entity.verify.failed` with the bytes as `body`
+ * (body-parsers.ts carriedAccess carries only a verify that reads what Node's request has).
+ * The hooks read Fastify's request only: one that read `request.raw` would keep the routes on
  * the Express app (express-free.ts). The other moved
  * routes' bodies are left unread, for the app's parsers in the Express hook (`unreadBody`).
  */
@@ -18,7 +22,14 @@
 /** The function the plugin around the moved routes calls. */
 export const PARSE_BODIES = 'parseBodiesLikeExpress';
 /** The functions this template writes, in order (a module has each once). */
-export const BODY_FUNCTIONS = ['parseBodiesLikeExpress', 'unreadBody', 'readLikeBodyParser', 'charsetOf', 'bodyParserError', 'jsonLikeBodyParser', 'strictSyntaxError', 'formLikeBodyParser', 'decodableCharset'] as const;
+export const BODY_FUNCTIONS = ['parseBodiesLikeExpress', 'unreadBody', 'readLikeBodyParser', 'parsedLikeBodyParser', 'verifiedLikeBodyParser', 'charsetOf', 'bodyParserError', 'jsonLikeBodyParser', 'strictSyntaxError', 'formLikeBodyParser', 'decodableCharset'] as const;
+
+/**
+ * The hooks parseBodiesLikeExpress adds. The preValidation one hands a carried `verify` Fastify's
+ * `request.raw` and `reply.raw`, which does not keep a route on the Express app: the verify was
+ * carried because it reads only what Node's request has (express-free.ts).
+ */
+export const BODY_HOOKS: ReadonlySet<string> = new Set(['readBodyLikeExpress', 'bodyErrorLikeExpress']);
 
 /** The Node modules the functions import: zlib, and the two stream classes. */
 export const BODY_IMPORTS = { zlib: 'node:zlib', stream: 'node:stream' } as const;
@@ -37,13 +48,15 @@ export interface BodyParserLiteral {
   charsets?: string;
   /** Source of its parse function: `(body, charset) => value`. */
   parse: string;
+  /** Source of the app's `verify` function it carries (`keepRaw`, `require('./app').keepRaw`). */
+  verify?: string;
 }
 
 /** `parseBodiesLikeExpress(instance, expressFree, [ … ]);` with its comment, for the plugin around the moved routes. */
 export function parseBodiesCallLines(instance: string, routes: string, parsers: BodyParserLiteral[], version: string): string[] {
   const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const literal = (p: BodyParserLiteral) =>
-    `{ types: [${p.types.map(q).join(', ')}], limit: ${p.limit}, inflate: ${p.inflate ? `[${p.inflate.map(q).join(', ')}]` : 'false'}, charset: ${p.charset === null ? 'null' : q(p.charset)}${p.charsets ? `, charsets: ${p.charsets}` : ''}, parse: ${p.parse} },`;
+    `{ types: [${p.types.map(q).join(', ')}], limit: ${p.limit}, inflate: ${p.inflate ? `[${p.inflate.map(q).join(', ')}]` : 'false'}, charset: ${p.charset === null ? 'null' : q(p.charset)}${p.charsets ? `, charsets: ${p.charsets}` : ''}, parse: ${p.parse}${p.verify ? `, verify: ${p.verify}` : ''} },`;
   return [
     `// The listed routes' bodies, parsed by Fastify as the app's body parsers (body-parser ${version}) parsed them;`,
     "// the other moved routes' bodies stay for the app's parsers in the Express hook.",
@@ -68,6 +81,7 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
           '  charset: string | null;',
           '  charsets?: (charset: string) => boolean;',
           '  parse: (body: any, charset: string) => unknown;',
+          '  verify?: (req: any, res: any, buf: Buffer, encoding: string | null) => void;',
           '}',
           '',
         ]
@@ -85,20 +99,20 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     '  instance.removeAllContentTypeParsers();',
     '  instance.addContentTypeParser(\'*\', (_request, _payload, done) => done(null));',
     `  const taken = new Set${t('<string>')}();`,
+    `  const unverified = new WeakMap${t('<FastifyRequest, { parser: BodyParser; body: Buffer }>')}();`,
     '  parsers.forEach((parser, index) => {',
     '    const types = parser.types.filter((type) => !taken.has(type));',
     '    for (const type of types) taken.add(type);',
     '    // The limit is the parser\'s own, kept while reading (readLikeBodyParser) with body-parser\'s error.',
     `    if (types.length) instance.addContentTypeParser(types, { parseAs: 'buffer', bodyLimit: Number.MAX_SAFE_INTEGER }, (request, body${t(': Buffer')}, done) => {`,
     '      if (!parses(request, index)) return done(null);',
-    '      const charset = charsetOf(request, parser);',
-    '      const text = charset === null ? body : new TextDecoder(charset).decode(body);',
-    '      try {',
-    `        done(null, parser.parse(text, charset${t(' as string')}));`,
-    '      } catch (error) {',
-    '        // The error as the body (no body parsed is an Error), thrown at preValidation.',
-    `        done(null, bodyParserError(400, error${t(' as Error')}, { body: text, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.parse.failed' }));`,
+    "      // The app's verify takes the response too: it runs at preValidation, where the reply is.",
+    '      if (parser.verify) {',
+    '        unverified.set(request, { parser, body });',
+    '        return done(null);',
     '      }',
+    '      // An error as the body (no body parsed is an Error), thrown at preValidation.',
+    '      done(null, parsedLikeBodyParser(request, parser, body));',
     '    });',
     '  });',
     `  instance.addHook('preParsing', function readBodyLikeExpress(request, _reply, payload, done) {`,
@@ -114,9 +128,35 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     `      done(error${t(' as Error')});`,
     '    }',
     '  });',
-    `  instance.addHook('preValidation', function bodyErrorLikeExpress(request, _reply, done) {`,
+    `  instance.addHook('preValidation', function bodyErrorLikeExpress(request, reply, done) {`,
+    '    const pending = unverified.get(request);',
+    '    if (pending) request.body = verifiedLikeBodyParser(request, reply, pending.parser, pending.body);',
     '    done(request.body instanceof Error ? request.body : undefined);',
     '  });',
+    '}',
+    '',
+    "/** The body `parser` gives for `bytes` (body-parser's lib/read.js: decoded with the request's charset, then parsed), or its 400 error. */",
+    `function parsedLikeBodyParser(request${t(': FastifyRequest')}, parser${parser}, bytes${t(': Buffer')}) {`,
+    '  const charset = charsetOf(request, parser);',
+    '  const text = charset === null ? bytes : new TextDecoder(charset).decode(bytes);',
+    '  try {',
+    `    return parser.parse(text, charset${t(' as string')});`,
+    '  } catch (error) {',
+    `    return bodyParserError(400, error${t(' as Error')}, { body: text, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.parse.failed' });`,
+    '  }',
+    '}',
+    '',
+    '/**',
+    " * The body `parser` gives for `bytes` after the app's `verify` saw them as body-parser calls it",
+    " * (lib/read.js: Express's request and response, the bytes, the charset or null): a throw is body-parser's 403.",
+    ' */',
+    `function verifiedLikeBodyParser(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, parser${parser}, bytes${t(': Buffer')}) {`,
+    '  try {',
+    `    parser.verify${t('!')}(request.raw, reply.raw, bytes, charsetOf(request, parser));`,
+    '  } catch (error) {',
+    `    return bodyParserError(403, error${t(' as Error')}, { body: bytes, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.verify.failed' });`,
+    '  }',
+    '  return parsedLikeBodyParser(request, parser, bytes);',
     '}',
     '',
     '/** What Fastify reads in place of a body left for the app\'s Express parsers: nothing, of the declared length. */',
@@ -169,12 +209,13 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     '',
     '/**',
     ' * An error as body-parser makes it (http-errors): `error` itself, or a new one with `message` named by',
-    ' * `status`, with `status`, `statusCode`, `expose` (the status is under 500) and `props`.',
+    " * `status`, with `status` (the error's own first), `statusCode`, `expose` (the status is under 500) and `props`.",
     ' */',
     `function bodyParserError(status${t(': number')}, error${t(': string | Error')}, props${t('?: object')}) {`,
-    "  const names = { 400: 'BadRequestError', 413: 'PayloadTooLargeError', 415: 'UnsupportedMediaTypeError' };",
+    "  const names = { 400: 'BadRequestError', 403: 'ForbiddenError', 413: 'PayloadTooLargeError', 415: 'UnsupportedMediaTypeError' };",
     `  const made${t(': any')} = typeof error === 'string' ? Object.assign(new Error(error), { name: names[status${t(' as 400')}] }) : error;`,
-    '  return Object.assign(made, { status: made.status || status, statusCode: made.status || status, expose: true }, props);',
+    '  const code = made.status || made.statusCode || status;',
+    '  return Object.assign(made, { status: code, statusCode: code, expose: code < 500 }, props);',
     '}',
     ...(uses.json
       ? [

@@ -3,9 +3,12 @@
  * shim (for the routes Fastify answers) and the body parsers of the moved routes that run no
  * Express code (`plugins` stage, express-free.ts) are the same list, so both read it here.
  */
-import type { App, Inventory, Middleware } from '../../analyzer/model.js';
+import type { ApiUse, App, FoldedValue, Inventory, Middleware } from '../../analyzer/model.js';
+import { NODE_REQUEST_MEMBERS } from '../../rules/catalogue/api.js';
 import type { BodyParserKind } from '../../rules/catalogue/body-parsers.js';
-import type { ManualItem } from '../model.js';
+import type { ManualItem, PlanContext } from '../model.js';
+import { appFunctionAccess, type AppFunctionAccess } from './app-functions.js';
+import type { GeneratedModule } from './locate.js';
 import type { Import, ServerFacts } from './template.js';
 
 /** The body-parser factories the generated module rebuilds, and how it imports their package. */
@@ -36,19 +39,85 @@ export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): S
   return { sources, imports };
 }
 
-/** The app-level body parsers of `app` that the generated module rebuilds (rebuiltBodyParser), in the app's order. */
+/** body-parser's options that are functions of the app, which the generated module calls as body-parser did. */
+const CARRIED_OPTIONS = new Set(['verify']);
+
+/** A function-valued option of the app the generated module carries (FoldedValue.unresolved with its `function`). */
+type CarriedOption = Required<NonNullable<FoldedValue['unresolved']>[number]>;
+
+/**
+ * The app-level body parsers of `app` that the generated module rebuilds, in the app's order: those
+ * whose options are all known before run time but for a `verify` function of the app (carriedOptions).
+ */
 export function appBodyParsers(inventory: Pick<Inventory, 'middleware'>, app: Pick<App, 'id'>): Middleware[] {
-  return inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id && rebuiltBodyParser(m) !== null);
+  return inventory.middleware.filter((m) => m.appId === app.id && m.ownerId === app.id && isRebuiltBodyParser(m));
+}
+
+/** Whether `m` is an app-level body parser the generated module rebuilds (appBodyParsers). */
+export function isRebuiltBodyParser(m: Middleware): boolean {
+  return parserOf(m) !== null && carriedOptions(m) !== null;
 }
 
 /**
- * The source the generated module rebuilds middleware `m` with (`express.json({ limit: '1mb' })`),
- * or null when `m` is not an app-level body parser whose options are all known before run time.
+ * The options of body parser `m` that are functions of the app (`verify`), or null when another
+ * part of its arguments is known only at run time (an environment variable, a method, a call).
  */
-export function rebuiltBodyParser(m: Middleware): string | null {
+export function carriedOptions(m: Middleware): CarriedOption[] | null {
+  const args = m.factory?.args ?? [];
+  if (args.every((a) => a.resolution === 'exact')) return [];
+  const [options, ...rest] = args;
+  if (rest.length || options.resolution !== 'partial') return null;
+  const open = options.unresolved ?? [];
+  return open.every((u): u is CarriedOption => CARRIED_OPTIONS.has(u.path) && !!u.function) ? (open as CarriedOption[]) : null;
+}
+
+/**
+ * The source the generated module rebuilds middleware `m` with (`express.json({ limit: '1mb' })`;
+ * with `verify: keepRaw` as `functions` gives the carried options' sources), or null when `m` is not
+ * an app-level body parser the module rebuilds, or a carried option has no source in `functions`.
+ */
+export function rebuiltBodyParser(m: Middleware, functions: Record<string, string> = {}): string | null {
   const parser = parserOf(m);
-  if (!parser || m.factory!.args.some((a) => a.resolution !== 'exact')) return null;
-  return `${parser.pkg.name}.${parser.method}(${m.factory!.args.map((a) => jsLiteral(a.value)).join(', ')})`;
+  const carried = parser && carriedOptions(m);
+  if (!parser || !carried || carried.some((c) => functions[c.path] === undefined)) return null;
+  const args = m.factory!.args.map((a) => jsLiteral(a.value));
+  if (carried.length) args[0] = jsLiteral({ ...(m.factory!.args[0].value as object) }, Object.fromEntries(carried.map((c) => [c.path, functions[c.path]])));
+  return `${parser.pkg.name}.${parser.method}(${args.join(', ')})`;
+}
+
+/** How the generated module `module` reaches each carried option of body parser `m`, keyed by option, or why one cannot be carried. */
+export type CarriedAccess = { functions: Record<string, AppFunctionAccess> } | { refuse: string };
+
+/**
+ * The generated module's access to the carried options of `m` (appFunctionAccess), for a moved
+ * route that runs no Express code: there `verify(req, res, buf, encoding)` gets Fastify's
+ * `request.raw`, Node's own request without Express's members, and `reply.raw`. So it is carried
+ * when every member of `req` it reads is Node's (NODE_REQUEST_MEMBERS) or one it writes itself
+ * (`req.rawBody = buf`), and it uses nothing of `res`. `given`: names lifted so far (appFunctionAccess).
+ */
+export function carriedAccess(ctx: PlanContext, module: GeneratedModule, m: Middleware, given?: Map<string, Set<string>>): CarriedAccess {
+  const functions: Record<string, AppFunctionAccess> = {};
+  const name = `${m.name} (${m.registration.file}:${m.registration.line})`;
+  for (const c of carriedOptions(m) ?? []) {
+    const { req, res } = c.function.usage;
+    const expressOnly = req.find((u) => !u.write && !NODE_REQUEST_MEMBERS.has(member(u)) && !req.some((w) => w.write && member(w) === member(u)));
+    if (expressOnly) return { refuse: `${name}'s ${c.path} reads ${expressOnly.api} (${expressOnly.location.file}:${expressOnly.location.line}), which only Express's request has` };
+    if (res.length) return { refuse: `${name}'s ${c.path} uses the response (${res[0].api}, ${res[0].location.file}:${res[0].location.line})` };
+    const access = appFunctionAccess(ctx, module, c.function.location, `${c.path}${m.factory!.callee.split('.').at(-1)!.replace(/^./, (x) => x.toUpperCase())}Body`, given);
+    if ('refuse' in access) return { refuse: `${name}'s ${c.path}: ${access.refuse}` };
+    functions[c.path] = access;
+  }
+  return { functions };
+}
+
+/** `rawBody` of `req.rawBody`. */
+function member(use: ApiUse): string {
+  return use.api.split('.')[1] ?? '';
+}
+
+/** The package the generated module rebuilds body parser `m` from (`express` for `express.json`, imported as `express`), or null for another middleware. */
+export function parserPackage(m: Middleware): Import | null {
+  return parserOf(m)?.pkg ?? null;
 }
 
 /** Which body-parser parser `m` is, and from which package (`express.json` re-exports body-parser's), or null when it is no app-level body parser. */
@@ -64,13 +133,17 @@ function parserOf(m: Middleware): { pkg: Import; method: string } | null {
   return pkg && m.fullPath === '/' && m.factory && PARSER_METHODS.has(method) ? { pkg, method } : null;
 }
 
-/** A folded JSON value as JavaScript source in the template's style: single quotes, identifier keys bare (`{ limit: '1mb' }`). */
-export function jsLiteral(value: unknown): string {
+/**
+ * A folded JSON value as JavaScript source in the template's style: single quotes, identifier keys
+ * bare (`{ limit: '1mb' }`); `sources` adds members written as source (`verify: keepRaw`) to an object.
+ */
+export function jsLiteral(value: unknown, sources: Record<string, string> = {}): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(jsLiteral).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => jsLiteral(v)).join(', ')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k)}: ${jsLiteral(v)}`);
+    const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k));
+    const entries = [...Object.entries(value).map(([k, v]) => `${key(k)}: ${jsLiteral(v)}`), ...Object.entries(sources).map(([k, v]) => `${key(k)}: ${v}`)];
     return entries.length ? `{ ${entries.join(', ')} }` : '{}';
   }
   return JSON.stringify(value);

@@ -5,7 +5,9 @@
  * when:
  * - the Express middleware the bridge runs before it (its chain's `bridged` entries) are only the
  *   app's body parsers that the generated module rebuilds (body-parsers.ts), in their order — the
- *   hook then runs those parsers alone, which gives the same body and the same errors;
+ *   hook then runs those parsers alone, which gives the same body and the same errors (a parser's
+ *   `verify`, a function of the app, is carried when it reads only what Node's request has:
+ *   body-parsers.ts carriedAccess);
  * - no Express route still on Express, and no Express middleware under a path, could match one of
  *   its requests (a chain lists what covers the route's whole path; `GET /files/*` on Express
  *   answers some requests of a moved `GET *`): compared segment by segment, a parameter or
@@ -25,10 +27,14 @@
  * set-up run. The routes stage can move more routes later: they are not listed, so they run the
  * Express app as before until the stage runs again.
  */
-import type { App, Inventory, Route } from '../../analyzer/model.js';
+import type { App, Inventory, Middleware, Route } from '../../analyzer/model.js';
 import type { ParityPolicy, PlanContext } from '../model.js';
 import { overlaps, sameMethod } from '../lib/route-overlap.js';
-import { appBodyParsers, rebuiltBodyParser } from './body-parsers.js';
+import type { AppFunctionAccess } from './app-functions.js';
+import { BODY_HOOKS } from './bodies-template.js';
+import { appBodyParsers, carriedAccess, parserPackage, rebuiltBodyParser } from './body-parsers.js';
+import type { Import } from './template.js';
+import type { GeneratedModule } from './locate.js';
 import { leavingExpress, staticFilesOf } from './static-files.js';
 
 /** A moved route that runs no Express code: its key as Fastify registered it, and how many of the module's body parsers covered it. */
@@ -42,8 +48,12 @@ export interface ExpressFreeRoute {
 /** The moved routes of one generated module: those that run no Express code, and why the others still run the Express app. */
 export interface ExpressFreeRoutes {
   routes: ExpressFreeRoute[];
-  /** The app's body parsers as the module rebuilds them (`express.json({ limit: '10kb' })`), in order. */
+  /** The app's body parsers as the module rebuilds them (`express.json({ limit: '10kb' })`), in order, up to the first that cannot be rebuilt. */
   parsers: string[];
+  /** How the module reaches the app's functions those parsers carry (their `verify`), when some listed route has parsers. */
+  functions: AppFunctionAccess[];
+  /** The packages those parsers come from (`express`, `body-parser`), imported by default, when some listed route has parsers. */
+  packages: Import[];
   /** The moved routes that keep the Express app, per reason (one sentence), with how many. */
   kept: Array<{ reason: string; routes: number }>;
   /** Whether the listed routes lose the `X-Powered-By: Express` the app sends (default parity policy). */
@@ -54,15 +64,16 @@ export interface ExpressFreeRoutes {
  * The moved routes of the Fastify app(s) built in `moduleFile` (routes under its `movedRoutes`
  * plugin) that can run no Express code (see the module comment), for the Express app `app` it serves.
  */
-export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string> = new Set()): ExpressFreeRoutes {
+function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string>, bodyParsers: BodyParserSource[]): ExpressFreeRoutes {
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
-  const parsers = appBodyParsers(inventory, app).map((m) => rebuiltBodyParser(m)!);
+  const rebuilt = bodyParsers.findIndex((p) => 'refuse' in p);
+  const usable = (rebuilt < 0 ? bodyParsers : bodyParsers.slice(0, rebuilt)) as Array<Extract<BodyParserSource, { source: string }>>;
   // A sub-app sends it unless it disables it itself (Express sets it on every app it creates).
   const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
   const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));
   const keys = new Set(inventory.routes.map((r) => r.key));
-  const keptBy = reasons(inventory, app, parsers, parity === 'express' && sends, leaving);
+  const keptBy = reasons(inventory, app, bodyParsers, parity === 'express' && sends, leaving);
   const routes: ExpressFreeRoute[] = [];
   const kept = new Map<string, number>();
   for (const route of inventory.routes) {
@@ -78,23 +89,35 @@ export function expressFreeRoutes(inventory: Inventory, moduleFile: string, app:
     const head = route.key.replace(/^GET /, 'HEAD ');
     if (route.method === 'GET' && !keys.has(head)) routes.push({ key: head, parsers: given, head: true });
   }
-  return { routes, parsers, kept: [...kept].map(([reason, n]) => ({ reason, routes: n })), losesPoweredBy: sends && routes.length > 0 };
+  const parses = routes.some((r) => r.parsers > 0);
+  const packages = usable.map((p) => parserPackage(p.m)!).filter((pkg, i, all) => all.findIndex((o) => o.from === pkg.from) === i);
+  return { routes, parsers: usable.map((p) => p.source), functions: parses ? usable.flatMap((p) => p.functions) : [], packages: parses ? packages : [], kept: [...kept].map(([reason, n]) => ({ reason, routes: n })), losesPoweredBy: sends && routes.length > 0 };
 }
+
+/** One of the app's body parsers as the module rebuilds it, with the app functions it carries, or why it cannot. */
+type BodyParserSource = { m: Middleware; source: string; functions: AppFunctionAccess[] } | { m: Middleware; refuse: string };
 
 /**
  * expressFreeRoutes for the module `moduleFile` serving `app` as this run of the plugins stage
  * leaves it: the static mounts plugins-static moves no longer run before the moved routes (the
  * stage's steps all plan on one analysis, made before any of them ran).
  */
-export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, moduleFile: string): ExpressFreeRoutes {
-  return expressFreeRoutes(ctx.inventory, moduleFile, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, moduleFile)));
+export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: GeneratedModule): ExpressFreeRoutes {
+  const given = new Map<string, Set<string>>();
+  const parsers = appBodyParsers(ctx.inventory, app).map((m): BodyParserSource => {
+    const access = carriedAccess(ctx, module, m, given);
+    if ('refuse' in access) return { m, refuse: access.refuse };
+    const functions = Object.values(access.functions);
+    return { m, source: rebuiltBodyParser(m, Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression])))!, functions };
+  });
+  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, module.file)), parsers);
 }
 
 /**
  * Why a moved route of `app` still needs the Express app (one sentence naming the place), or null:
  * the conditions of the module comment, in that order.
  */
-function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: boolean, leaving: ReadonlySet<string>): (route: Route) => string | null {
+function reasons(inventory: Inventory, app: App, parsers: BodyParserSource[], poweredBy: boolean, leaving: ReadonlySet<string>): (route: Route) => string | null {
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const errors = inventory.errorHandlers.find((h) => h.framework === 'express' && h.appId === app.id);
   const expressRoutes = inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id);
@@ -106,7 +129,9 @@ function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: b
     const bridged = route.chain.filter((c) => bridgedHere(c, leaving));
     for (const [i, c] of bridged.entries()) {
       const m = c.middlewareId ? middleware.get(c.middlewareId) : undefined;
-      if (!m || rebuiltBodyParser(m) !== parsers[i]) return `Express ${c.scope === 'route' ? 'route' : 'middleware'} ${c.name} (${c.registration.file}:${c.registration.line}) runs before them`;
+      const parser = parsers[i];
+      if (!m || parser?.m.id !== m.id) return `Express ${c.scope === 'route' ? 'route' : 'middleware'} ${c.name} (${c.registration.file}:${c.registration.line}) runs before them`;
+      if ('refuse' in parser) return `the body parser ${parser.refuse}`;
     }
     const unknown = route.chain.find((c) => c.resolution !== 'exact');
     if (unknown) return `their hook ${unknown.name} (${unknown.registration.file}:${unknown.registration.line}) is not known before run time, so it may run Express middleware`;
@@ -116,7 +141,7 @@ function reasons(inventory: Inventory, app: App, parsers: string[], poweredBy: b
     if (raw) return `their handlers use Express's ${raw.api === 'req.raw' ? 'request (request.raw)' : 'response (reply.raw, also through the like-express helpers)'}`;
     // A hook the routes stage rewrote from the app's middleware may use what Express set up (`reply.raw.locals`).
     // (The generated adapters are judged by kind above: bodyLikeExpress reads the body the parsers left on request.raw.)
-    const hook = route.chain.find((c) => !c.bridged && !c.adapter && [...(c.usage?.req ?? []), ...(c.usage?.res ?? [])].some(isRaw));
+    const hook = route.chain.find((c) => !c.bridged && !c.adapter && !BODY_HOOKS.has(c.name) && [...(c.usage?.req ?? []), ...(c.usage?.res ?? [])].some(isRaw));
     if (hook) return `their hook ${hook.name} (${hook.registration.file}:${hook.registration.line}) uses Express's request or response (request.raw / reply.raw)`;
     const other = expressRoutes.find((r) => sameMethod(r, route) && overlaps(r.path.syntax === 'regexp' ? '*' : r.path.full, route.path.full));
     if (other) return `Express route ${other.key} (${other.registration.file}:${other.registration.line}) may answer some of their requests`;

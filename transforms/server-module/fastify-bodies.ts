@@ -10,7 +10,8 @@
  *   body-parser parses it), `type` given as exact `type/subtype` media types (a wildcard, a
  *   shorthand such as `json` or a function matches otherwise in Fastify), `inflate`, `strict`,
  *   `extended`, `parameterLimit`, `depth`, `defaultCharset`, `charsetSentinel`,
- *   `interpretNumericEntities` as the parser and version take them.
+ *   `interpretNumericEntities` as the parser and version take them; and `verify`, the app's
+ *   function, called as body-parser called it (body-parsers.ts carriedAccess says when it can be).
  * All or none: a parser left on Express that comes before one Fastify takes over could have read
  * a body Fastify reads now. The translation is exact for the request shapes body-parser handles;
  * the charsets decoded differ only where iconv-lite and the WHATWG decoder differ (utf-7, or the
@@ -43,9 +44,10 @@ const CHARSETS: Record<Exclude<CharsetRule, 'none'>, string> = {
 
 /**
  * The content-type parsers for `parsers` (the app-level body parsers of one app, in order, as
- * express-free.ts lists them), or the first reason one does not translate.
+ * express-free.ts lists them), or the first reason one does not translate; `functions` gives, per
+ * parser id, the sources of the app functions it carries (`{ verify: 'keepRaw' }`), or why not.
  */
-export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: Middleware[], typescript: boolean): FastifyBodies {
+export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: Middleware[], typescript: boolean, functions: (m: Middleware) => Record<string, string> | { refuse: string }): FastifyBodies {
   const literals: BodyParserLiteral[] = [];
   const versions = new Set<string>();
   const uses = { json: false, form: false, qs: false, querystring: false };
@@ -57,7 +59,9 @@ export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: 
     if (!major) return { refuse: `the body-parser ${m.source.slice(0, 40)} runs is ${version ? `version ${version}, which is not catalogued` : 'not installed, so its version is unknown'}` };
     const literal = literalOf(of.kind, major, version!, m, typescript);
     if ('refuse' in literal) return literal;
-    literals.push(literal);
+    const carried = functions(m);
+    if ('refuse' in carried) return { refuse: carried.refuse as string };
+    literals.push({ ...literal, ...(carried.verify ? { verify: carried.verify } : {}) });
     versions.add(version!);
     uses.json ||= of.kind === 'json';
     uses.form ||= of.kind === 'urlencoded';

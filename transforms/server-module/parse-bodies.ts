@@ -9,7 +9,7 @@
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
 import type { Node } from '../lib/ast.js';
-import { addImport, addNamespaceImport, importedLocal, namespaceImported, removeUnusedImport } from '../lib/imports.js';
+import { ensureImported, removeUnusedImport } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { BODY_FUNCTIONS, bodyFunctionLines, PARSE_BODIES, parseBodiesCallLines } from './bodies-template.js';
 import { buildFastifyOf } from './build-fastify.js';
@@ -56,7 +56,7 @@ export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: Pa
     ...(bodies.uses.qs ? [['qs', 'qs', 'default'] as [string, string, 'default']] : []),
     ...(bodies.uses.querystring ? [['querystring', 'node:querystring', 'default'] as [string, string, 'default']] : []),
   ];
-  for (const [local, specifier, kind] of modules) changed = imported(j, root, entry, style, local, specifier, kind) || changed;
+  for (const [local, specifier, kind] of modules) changed = ensureImported(j, root, { local, specifier, kind, typescript: entry.typescript, module: entry.module }, style.quote, 'the body parsers') || changed;
 
   const body: Node[] = plugin.node.body.body;
   const call = statements(j, text(parseBodiesCallLines((plugin.node.params[0] as Node).name, EXPRESS_FREE, bodies.parsers, bodies.versions.join(', '))));
@@ -90,20 +90,4 @@ export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: Pa
   }
 
   return changed;
-}
-
-/**
- * Imports `local` from `specifier` unless the module does: a default (a namespace in TypeScript,
- * as the generated module imports Node's and CommonJS packages there) or a named export.
- * @returns whether it added the import.
- * @throws Error when `local` is bound to another import or name
- */
-function imported(j: JSCodeshift, root: Collection, entry: ParseBodiesEntry, style: CodeStyle, local: string, specifier: string, kind: 'default' | 'named'): boolean {
-  const form = kind === 'named' ? { kind: 'named' as const, name: local } : { kind: 'default' as const };
-  const found = importedLocal(j, root, specifier, form) ?? namespaceImported(j, root, specifier);
-  if (found === local) return false;
-  if (found || root.find(j.Identifier, { name: local }).size()) throw new Error(`the generated module binds ${local} to something other than ${specifier}, which the body parsers use`);
-  if (entry.typescript && kind === 'default') addNamespaceImport(j, root, local, specifier);
-  else addImport(j, root, { specifier, form, local, module: entry.module }, style.quote);
-  return true;
 }

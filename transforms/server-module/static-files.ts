@@ -30,7 +30,7 @@ import type { App, Inventory, Location, Middleware, Route, StaticMount } from '.
 import type { PlanContext } from '../model.js';
 import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
-import { rebuiltBodyParser } from './body-parsers.js';
+import { isRebuiltBodyParser } from './body-parsers.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
 
 /** serve-static options and what @fastify/static takes for each (`null`: none, the mount stays). Sources: serve-static 1.16.3/2.2.1 README, @fastify/static 10.1 index.js `sendOptions`. */
@@ -150,7 +150,7 @@ function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware,
     const [index] = rootIndexes(entries, options.index);
     if (index) return `its index ${rel(ctx, path.join(folder, index))} answers ${mount.fullPath}/, which Fastify (ignoring a trailing slash) routes as ${mount.fullPath}, outside @fastify/static's ${mount.fullPath}/* (${at})`;
   }
-  const before = ctx.inventory.middleware.find((o) => o.appId === app.id && o.framework === 'express' && o.order < m.order && overlaps(`${o.fullPath}/*`, `${mount.fullPath}/*`) && !rebuiltBodyParser(o) && !movingIds.has(o.id));
+  const before = ctx.inventory.middleware.find((o) => o.appId === app.id && o.framework === 'express' && o.order < m.order && overlaps(`${o.fullPath}/*`, `${mount.fullPath}/*`) && !isRebuiltBodyParser(o) && !movingIds.has(o.id));
   if (before) return `Express middleware ${before.name} (${before.registration.file}:${before.registration.line}) runs before it, and would not run for the files Fastify serves (${at})`;
   const same = moved.find((o) => o.prefix === prefixOf(mount.fullPath));
   if (same) return `a static mount at ${mount.fullPath} moves already (${same.registration.file}:${same.registration.line}); @fastify/static registers one wildcard route per prefix (${at})`;
