@@ -24,6 +24,7 @@ const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs'
 const MOVED: Record<string, { moved: [number, number]; kept?: string }> = {
   express4: { moved: [4, 4] },
   express5: { moved: [4, 4] },
+  verify: { moved: [3, 3] },
   'wildcard-type': { moved: [0, 2], kept: "still read by body-parser in the Express hook: express.json (app.js:6)'s type \"application/*+json\" is not a list of exact media types (Fastify matches wildcards and shorthands otherwise)" },
 };
 
@@ -72,6 +73,23 @@ const REQUESTS: RawRequest[] = [
   { method: 'POST', path: '/webhook', headers: json, body: '{"a":' },
 ];
 
+/** Requests for the `verify` case: the app's verify runs on the bytes first, its throw is body-parser's 403 (or the error's own status), before any parse error. */
+const VERIFY_REQUESTS: RawRequest[] = [
+  { method: 'POST', path: '/echo', headers: json, body: '{"a":1}' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'good' }, body: '{"a":2}' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad' }, body: '{"a":3}' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad' }, body: '{"a":' },
+  { method: 'POST', path: '/echo', headers: json, body: '{"a":' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad', 'content-length': '0' } },
+  { method: 'POST', path: '/echo', headers: { 'content-type': 'application/json; charset=utf-16le', 'x-signature': 'good' }, body: Buffer.from('{"a":"ü"}', 'utf16le') },
+  { method: 'POST', path: '/echo', headers: { ...json, 'content-encoding': 'gzip', 'x-signature': 'bad' }, body: zlib.gzipSync('{"zipped":true}') },
+  { method: 'POST', path: '/echo', headers: form, body: 'a=1&b=2' },
+  { method: 'POST', path: '/echo', headers: form, body: 'word=forbidden' },
+  { method: 'POST', path: '/echo', headers: { 'content-type': 'text/plain' }, body: 'plain' },
+  { method: 'POST', path: '/signed', headers: { ...json, 'x-signature': 'good' }, body: '{"kept":true}' },
+  { method: 'POST', path: '/signed', headers: { ...json, 'x-signature': 'bad' }, body: '{"kept":false}' },
+];
+
 describe('plugins-bodies fixtures', () => {
   for (const name of fixtureCases(STEP)) {
     it(name, async () => {
@@ -101,4 +119,18 @@ describe("Fastify's parsers answer as the app's body parsers did, and no request
       expect(reached, "requests Express's application handled").toEqual([]);
     }, 60_000);
   }
+
+  it("verify: the app's function runs on the bytes as body-parser ran it, on Fastify's parsers for the listed route and on Express's for the route that reads what it kept", async () => {
+    const dir = path.join(TRANSFORM_FIXTURES, STEP, 'verify');
+    const express = await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), VERIFY_REQUESTS);
+    const all = express.join('\n');
+    for (const type of ['entity.verify.failed', 'form.refused', 'entity.parse.failed']) expect(all, type).toContain(`"type":"${type}"`);
+    expect(all).toContain('"raw":"{\\"kept\\":true}"');
+    expect(await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), VERIFY_REQUESTS), 'after routes').toEqual(express);
+    const run = await runFixture(STEP, 'verify', 'plugins');
+    const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'express-entries-')), 'entries.log');
+    expect(await rawAnswers(withDeclaredExpress(run.root), VERIFY_REQUESTS, { args: ['--require', PROBE], env: { EXPRESS_ENTRIES: log } }), 'after plugins').toEqual(express);
+    const reached = (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((l) => l && l !== 'GET /');
+    expect(reached, "requests Express's application handled: only the route that reads req.rawBody").toEqual(['POST /signed', 'POST /signed']);
+  }, 60_000);
 });

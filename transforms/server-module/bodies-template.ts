@@ -66,8 +66,9 @@ export function parseBodiesCallLines(instance: string, routes: string, parsers: 
   ];
 }
 
-/** The functions, in JavaScript or TypeScript; `kinds` leaves out the parse functions no parser uses. */
-export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; form: boolean }): string[] {
+/** The functions, in JavaScript or TypeScript; `uses` leaves out the parse functions and the verify step no parser uses. */
+export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; form: boolean; verify: boolean }): string[] {
+  const verify = (lines: string[]) => (uses.verify ? lines : []);
   const t = (annotation: string) => (typescript ? annotation : '');
   const parser = t(': BodyParser');
   return [
@@ -81,7 +82,7 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
           '  charset: string | null;',
           '  charsets?: (charset: string) => boolean;',
           '  parse: (body: any, charset: string) => unknown;',
-          '  verify?: (req: any, res: any, buf: Buffer, encoding: string | null) => void;',
+          ...verify(['  verify?: (req: any, res: any, buf: Buffer, encoding: string | null) => void;']),
           '}',
           '',
         ]
@@ -99,18 +100,20 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     '  instance.removeAllContentTypeParsers();',
     '  instance.addContentTypeParser(\'*\', (_request, _payload, done) => done(null));',
     `  const taken = new Set${t('<string>')}();`,
-    `  const unverified = new WeakMap${t('<FastifyRequest, { parser: BodyParser; body: Buffer }>')}();`,
+    ...verify([`  const unverified = new WeakMap${t('<FastifyRequest, { parser: BodyParser; body: Buffer }>')}();`]),
     '  parsers.forEach((parser, index) => {',
     '    const types = parser.types.filter((type) => !taken.has(type));',
     '    for (const type of types) taken.add(type);',
     '    // The limit is the parser\'s own, kept while reading (readLikeBodyParser) with body-parser\'s error.',
     `    if (types.length) instance.addContentTypeParser(types, { parseAs: 'buffer', bodyLimit: Number.MAX_SAFE_INTEGER }, (request, body${t(': Buffer')}, done) => {`,
     '      if (!parses(request, index)) return done(null);',
-    "      // The app's verify takes the response too: it runs at preValidation, where the reply is.",
-    '      if (parser.verify) {',
-    '        unverified.set(request, { parser, body });',
-    '        return done(null);',
-    '      }',
+    ...verify([
+      "      // The app's verify takes the response too: it runs at preValidation, where the reply is.",
+      '      if (parser.verify) {',
+      '        unverified.set(request, { parser, body });',
+      '        return done(null);',
+      '      }',
+    ]),
     '      // An error as the body (no body parsed is an Error), thrown at preValidation.',
     '      done(null, parsedLikeBodyParser(request, parser, body));',
     '    });',
@@ -128,9 +131,8 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     `      done(error${t(' as Error')});`,
     '    }',
     '  });',
-    `  instance.addHook('preValidation', function bodyErrorLikeExpress(request, reply, done) {`,
-    '    const pending = unverified.get(request);',
-    '    if (pending) request.body = verifiedLikeBodyParser(request, reply, pending.parser, pending.body);',
+    `  instance.addHook('preValidation', function bodyErrorLikeExpress(request, ${uses.verify ? 'reply' : '_reply'}, done) {`,
+    ...verify(['    const pending = unverified.get(request);', '    if (pending) request.body = verifiedLikeBodyParser(request, reply, pending.parser, pending.body);']),
     '    done(request.body instanceof Error ? request.body : undefined);',
     '  });',
     '}',
@@ -145,19 +147,21 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     `    return bodyParserError(400, error${t(' as Error')}, { body: text, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.parse.failed' });`,
     '  }',
     '}',
-    '',
-    '/**',
-    " * The body `parser` gives for `bytes` after the app's `verify` saw them as body-parser calls it",
-    " * (lib/read.js: Express's request and response, the bytes, the charset or null): a throw is body-parser's 403.",
-    ' */',
-    `function verifiedLikeBodyParser(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, parser${parser}, bytes${t(': Buffer')}) {`,
-    '  try {',
-    `    parser.verify${t('!')}(request.raw, reply.raw, bytes, charsetOf(request, parser));`,
-    '  } catch (error) {',
-    `    return bodyParserError(403, error${t(' as Error')}, { body: bytes, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.verify.failed' });`,
-    '  }',
-    '  return parsedLikeBodyParser(request, parser, bytes);',
-    '}',
+    ...verify([
+      '',
+      '/**',
+      " * The body `parser` gives for `bytes` after the app's `verify` saw them as body-parser calls it",
+      " * (lib/read.js: Express's request and response, the bytes, the charset or null): a throw is body-parser's 403.",
+      ' */',
+      `function verifiedLikeBodyParser(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, parser${parser}, bytes${t(': Buffer')}) {`,
+      '  try {',
+      `    parser.verify${t('!')}(request.raw, reply.raw, bytes, charsetOf(request, parser));`,
+      '  } catch (error) {',
+      `    return bodyParserError(403, error${t(' as Error')}, { body: bytes, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.verify.failed' });`,
+      '  }',
+      '  return parsedLikeBodyParser(request, parser, bytes);',
+      '}',
+    ]),
     '',
     '/** What Fastify reads in place of a body left for the app\'s Express parsers: nothing, of the declared length. */',
     `function unreadBody(request${t(': FastifyRequest')}) {`,
@@ -212,7 +216,7 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     " * `status`, with `status` (the error's own first), `statusCode`, `expose` (the status is under 500) and `props`.",
     ' */',
     `function bodyParserError(status${t(': number')}, error${t(': string | Error')}, props${t('?: object')}) {`,
-    "  const names = { 400: 'BadRequestError', 403: 'ForbiddenError', 413: 'PayloadTooLargeError', 415: 'UnsupportedMediaTypeError' };",
+    `  const names = { 400: 'BadRequestError', ${uses.verify ? "403: 'ForbiddenError', " : ''}413: 'PayloadTooLargeError', 415: 'UnsupportedMediaTypeError' };`,
     `  const made${t(': any')} = typeof error === 'string' ? Object.assign(new Error(error), { name: names[status${t(' as 400')}] }) : error;`,
     '  const code = made.status || made.statusCode || status;',
     '  return Object.assign(made, { status: code, statusCode: code, expose: code < 500 }, props);',

@@ -29,8 +29,8 @@ export type FastifyBodies =
       parsers: BodyParserLiteral[];
       /** The body-parser versions translated (`1.20.3`), for the comment above the call. */
       versions: string[];
-      /** Which parse functions and modules the parsers' sources use. */
-      uses: { json: boolean; form: boolean; qs: boolean; querystring: boolean };
+      /** Which parse functions and modules the parsers' sources use, and whether one carries the app's `verify`. */
+      uses: { json: boolean; form: boolean; qs: boolean; querystring: boolean; verify: boolean };
     }
   | { refuse: string };
 
@@ -50,7 +50,7 @@ const CHARSETS: Record<Exclude<CharsetRule, 'none'>, string> = {
 export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: Middleware[], typescript: boolean, functions: (m: Middleware) => Record<string, string> | { refuse: string }): FastifyBodies {
   const literals: BodyParserLiteral[] = [];
   const versions = new Set<string>();
-  const uses = { json: false, form: false, qs: false, querystring: false };
+  const uses = { json: false, form: false, qs: false, querystring: false, verify: false };
   for (const m of parsers) {
     const of = bodyParserOf(m);
     if (!of) return { refuse: `${m.name} (${m.registration.file}:${m.registration.line}) is not one of body-parser's parsers` };
@@ -62,6 +62,7 @@ export function fastifyBodiesOf(inventory: Pick<Inventory, 'project'>, parsers: 
     const carried = functions(m);
     if ('refuse' in carried) return { refuse: carried.refuse as string };
     literals.push({ ...literal, ...(carried.verify ? { verify: carried.verify } : {}) });
+    uses.verify ||= !!carried.verify;
     versions.add(version!);
     uses.json ||= of.kind === 'json';
     uses.form ||= of.kind === 'urlencoded';
