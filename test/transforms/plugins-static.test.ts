@@ -92,6 +92,28 @@ describe('static files served by @fastify/static answer as express.static did (r
     expect(run.result.moved.find((m) => m.step === 'plugins-express-free')).toMatchObject({ done: 3, of: 3 });
   }, 60_000);
 
+  it("set-headers: the app's setHeaders (a named function, an inline one lifted out) writes Fastify's reply as it wrote Express's response", async () => {
+    const copy = fixedTimes(copyOf(path.join(dirOf('set-headers'), 'express')));
+    const conditional = `GET /app.3f2a.js if-none-match:${etagOf(path.join(copy, 'public/app.3f2a.js'))} cache-control:max-age=0`;
+    const { express, input, output, run } = await answersOf('set-headers', [conditional]);
+    // An answer's line and its header lines after it.
+    const of = (request: string) => {
+      const at = express.findIndex((l) => l.startsWith(`${request} →`));
+      const end = express.findIndex((l, i) => i > at && !l.startsWith('  '));
+      return express.slice(at, end < 0 ? undefined : end).join('\n');
+    };
+    expect(of('GET /')).toMatch(/cache-control: no-store/);
+    expect(of('GET /app.3f2a.js')).toMatch(/cache-control: public, max-age=31536000, immutable/);
+    expect(of('GET /assets/logo.txt')).toMatch(/x-asset: logo.txt[\s\S]*x-size: 11/);
+    expect(of('GET /docs/readme.md')).toMatch(/text\/markdown; charset=utf-8/);
+    expect(of(conditional)).toMatch(/→ 304 /);
+    expect(comparable(input), 'after routes').toEqual(comparable(express));
+    expect(comparable(output), 'after plugins').toEqual(comparable(express));
+    const moved = run.result.moved.find((m) => m.step === STEP)!;
+    expect(moved).toMatchObject({ done: 2, of: 3 });
+    expect(moved.groups!.map((g) => g.name)).toEqual(["stay on Express: its setHeaders (app.js:26) uses res.set('Content-Type'), which has no exact form on Fastify's reply (app.js:26)"]);
+  }, 60_000);
+
   it('fall-through: a mount that catches what an earlier moving mount misses stays, and the missing file is still found', async () => {
     const { express, input, output, run } = await answersOf('fall-through');
     expect(express.find((l) => l.startsWith('GET /assets/legacy.txt →'))).toMatch(/→ 200 .* from public\/assets/);

@@ -188,7 +188,8 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
 }
 
 /**
- * Lifts the function at `fn`, written as a value inside a statement (`express.json({ verify: (req, res, buf) => … })`),
+ * Lifts the function at `fn`, written as a value inside a statement (`express.json({ verify: (req, res, buf) => … })`,
+ * or a method of the options, `{ setHeaders(res) {…} }`),
  * into an exported top-level `const name = <fn>;` before the top-level statement that holds it, and
  * puts `name` in its place: `export const` (ESM), or the declaration plus a `module.exports` entry
  * (CommonJS). The caller checks that `fn` reads nothing bound below the top level (closureRefusal).
@@ -196,9 +197,12 @@ export function hoistHandler(j: JSCodeshift, root: Collection, statement: ASTPat
 export function liftFunction(j: JSCodeshift, root: Collection, fn: ASTPath<Node>, name: string, module: 'esm' | 'commonjs'): void {
   let top: ASTPath<Node> = fn;
   while (top.parent.node.type !== 'Program') top = top.parent;
-  const declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), fn.node)]);
+  // A method (`setHeaders(res) {…}`) becomes a function expression, and its key a property naming the const.
+  const method = fn.node.type === 'ObjectMethod';
+  const value = method ? Object.assign(j.functionExpression(null, fn.node.params, fn.node.body), { async: fn.node.async, generator: fn.node.generator, returnType: fn.node.returnType }) : fn.node;
+  const declaration = j.variableDeclaration('const', [j.variableDeclarator(j.identifier(name), value)]);
   top.insertBefore(module === 'esm' ? j.exportNamedDeclaration(declaration) : declaration);
-  fn.replace(j.identifier(name));
+  fn.replace(method ? j.objectProperty(fn.node.key, j.identifier(name)) : j.identifier(name));
   if (module === 'commonjs') addCommonJsExport(j, root, name);
 }
 

@@ -12,9 +12,13 @@ import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { generatedModuleFor } from '../server-module/locate.js';
 import { staticDeltas, staticFilesOf, type MovingMount } from '../server-module/static-files.js';
 import type { StaticModule } from '../server-module/static-registration.js';
+import type { AppFunctionEdit } from '../server-module/app-functions.js';
 
-/** A file's plan entry: the module registers mounts; an app file loses their registrations. */
-export type StaticEntry = ({ kind: 'module'; mounts: MovingMount[] } & StaticModule) | { kind: 'express'; mounts: Array<Pick<MovingMount, 'registration' | 'name'>> };
+/**
+ * A file's plan entry: the module registers mounts; an app file loses their registrations; the
+ * module defining a mount's setHeaders exports it (or lifts it out of the options) first.
+ */
+export type StaticEntry = ({ kind: 'module'; mounts: MovingMount[] } & StaticModule) | { kind: 'express'; mounts: Array<Pick<MovingMount, 'registration' | 'name'>> } | AppFunctionEdit;
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
@@ -27,7 +31,7 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
     const module = generatedModuleFor(ctx, app);
     if (!module) continue;
     const j = jFor(module.file);
-    const found = staticFilesOf(ctx, app, module.file);
+    const found = staticFilesOf(ctx, app, module);
     all += found.moving.length + found.kept.length;
     const hooked = hookedAfterBridge(ctx, j, j(module.source), module.file);
     const kept = hooked ? found.kept : [...found.kept, ...found.moving.map((m) => ({ reason: `the Express app still runs behind @fastify/express (plugins-bridge says why), before every Fastify route (${m.registration.file}:${m.registration.line})` }))];
@@ -37,6 +41,9 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
     movingMounts.push(...found.moving);
     add(files, module.file, { kind: 'module', mounts: found.moving, module: module.module, typescript: module.typescript });
     for (const m of found.moving) {
+      const edit = m.setHeaders?.edit;
+      // Before the mount's statement goes: a function lifted out of it is found where the plan saw it.
+      if (edit) files.set(edit.file, [edit.entry, ...(files.get(edit.file) ?? [])]);
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
       if (entry) entry.mounts.push({ registration: m.registration, name: m.name });
       else add(files, m.registration.file, { kind: 'express', mounts: [{ registration: m.registration, name: m.name }] });

@@ -1,7 +1,8 @@
 /**
  * jscodeshift transform of `plugins-static`, a recipe of one step per file: the generated module
  * registers the moving static mounts (server-module/static-registration.ts registerStatic); an app
- * file loses their registrations (lib/registration.ts, with the import nothing else uses). Printed
+ * file loses their registrations (lib/registration.ts, with the import nothing else uses); the
+ * module defining a mount's setHeaders exports it (server-module/app-functions.ts). Printed
  * in the file's style.
  */
 import type { API, FileInfo } from 'jscodeshift';
@@ -13,6 +14,7 @@ import { printEdited } from '../lib/print.js';
 import { findRegistration, removeRegistration } from '../lib/registration.js';
 import { detectStyle } from '../lib/style.js';
 import { registerStatic } from '../server-module/static-registration.js';
+import { applyAppFunctionEdit } from '../server-module/app-functions.js';
 import type { StaticEntry } from './plan.js';
 
 /**
@@ -30,7 +32,8 @@ export default function transform(file: FileInfo, _api: API, options: TransformO
   let changed = false;
   for (const entry of entries) {
     if (entry.kind === 'module') changed = registerStatic(j, root, entry.mounts, entry, style) || changed;
-    else changed = removeMounts(j, root, file.source, entry.mounts) || changed;
+    else if (entry.kind === 'express') changed = removeMounts(j, root, file.source, entry.mounts) || changed;
+    else changed = applyAppFunctionEdit(j, root, file.path, entry) || changed;
   }
   return changed ? printEdited(j, root, file.source, style, importsBefore) : null;
 }

@@ -97,7 +97,8 @@ export function appFunctionAccess(ctx: PlanContext, module: GeneratedModule, at:
 /** Why an inline function cannot be lifted: a method or a named expression's own name, or (TypeScript) a parameter typed only by the options. */
 function liftRefusal(fn: { node: Node; parent: { node: Node } }, typescript: boolean): string | null {
   const parent = fn.parent.node;
-  if (fn.node.type === 'ObjectMethod' || !(parent.type === 'ObjectProperty' && parent.value === fn.node)) return 'is not defined at the top level of its module, nor written as an option value, so the generated module cannot import it';
+  const option = (parent.type === 'ObjectProperty' && parent.value === fn.node) || (fn.node.type === 'ObjectMethod' && fn.node.kind === 'method' && !fn.node.computed);
+  if (!option) return 'is not defined at the top level of its module, nor written as an option, so the generated module cannot import it';
   if (typescript && (fn.node.params as Node[]).some((p) => !p.typeAnnotation)) return 'is written inline in TypeScript with parameters the options type; lifted out they would have none (move it to a top-level function with typed parameters)';
   return null;
 }

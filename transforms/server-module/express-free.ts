@@ -110,7 +110,7 @@ export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: Gen
     const functions = Object.values(access.functions);
     return { m, source: rebuiltBodyParser(m, Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression])))!, functions };
   });
-  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, module.file)), parsers);
+  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, module)), parsers);
 }
 
 /**

@@ -8,8 +8,10 @@
  *   a statement of its own (the step deletes that statement: Express then never runs it again, not
  *   even for a missing file, which Fastify hands to the app through the not-found handler's hook);
  * - its folder and options are known before run time, and every option has a @fastify/static
- *   counterpart (OPTIONS): `setHeaders` is the app's function written for Express's response, and
- *   `fallthrough: false` answers a missing file with an error where Fastify goes on to the app;
+ *   counterpart (OPTIONS): `setHeaders`, the app's function written for Express's response, is
+ *   carried (app-functions.ts) when it only writes headers of the response that
+ *   `staticResponseLikeExpress` gives it over Fastify's reply (SET_HEADERS_USES); `fallthrough: false`
+ *   answers a missing file with an error where Fastify goes on to the app;
  * - its folder exists; under Express 4 without `dotfiles`, it holds no file inside a dot-folder
  *   (send 0.19 ignores only a path whose last segment starts with a dot, @fastify/send any
  *   segment); under a mount path, it has no index at its root (Fastify, which the shim set to
@@ -28,6 +30,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App, Inventory, Location, Middleware, Route, StaticMount } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
+import { appFunctionAccess, type AppFunctionAccess } from './app-functions.js';
+import type { GeneratedModule } from './locate.js';
 import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
 import { isRebuiltBodyParser } from './body-parsers.js';
@@ -47,8 +51,20 @@ export const OPTIONS: Record<string, string | null> = {
   cacheControl: 'cacheControl',
   // true is serve-static's default and what the not-found handler's hook does; false stays (below).
   fallthrough: null,
+  // The app's function, carried (SET_HEADERS_USES).
   setHeaders: null,
 };
+
+/**
+ * What an app's `setHeaders(res, path, stat)` may do with `res` to be carried: write headers, with
+ * the methods `staticResponseLikeExpress` (static-registration.ts) gives it over Fastify's reply —
+ * Node's `setHeader`, and Express's `set`/`header` with one literal header name other than
+ * Content-Type (Express adds a charset to that one: lib/response.js). serve-static calls it before
+ * send sets its own headers, which do not replace the app's (send index.js setHeader);
+ * @fastify/static after, replacing them: the app's headers win either way. Reading or removing a
+ * header differs (the app saw none of send's in Express), so those stay.
+ */
+export const SET_HEADERS_USES: ReadonlySet<string> = new Set(['setHeader', 'set', 'header']);
 
 /**
  * The differences @fastify/static keeps whatever the options (rules/catalogue/framework-defaults.ts,
@@ -79,6 +95,8 @@ export interface MovingMount {
   statement: { start: { line: number; column: number } };
   /** As written (`express.static`, `serveStatic`), for comments. */
   name: string;
+  /** The app's `setHeaders`, as the generated module reaches it. */
+  setHeaders?: AppFunctionAccess;
 }
 
 /** What the app's static mounts do in this run. */
@@ -95,19 +113,21 @@ const STATIC = new Set(['express', 'serve-static']);
  * The static mounts of `app` and which of them move (module comment), the generated module at
  * `moduleFile` registering the moving ones.
  */
-export function staticFilesOf(ctx: PlanContext, app: App, moduleFile: string): StaticFiles {
+export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModule): StaticFiles {
   const inventory = ctx.inventory;
   const mounts = inventory.staticMounts.filter((s) => s.appId === app.id && STATIC.has(s.package));
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const out: StaticFiles = { moving: [], kept: [] };
+  const given = new Map<string, Set<string>>();
   const movingIds = new Set(mounts.map((s) => s.middlewareId));
   for (const mount of mounts) {
     const m = middleware.get(mount.middlewareId);
-    const reason = m ? whyStays(ctx, app, mount, m, movingIds, out.moving) : 'the analysis has no middleware record of it';
+    const headers = m ? setHeadersOf(ctx, module, m, given) : null;
+    const reason = m ? whyStays(ctx, app, mount, m, movingIds, out.moving, headers) : 'the analysis has no middleware record of it';
     if (reason) {
       out.kept.push({ id: mount.id, registration: mount.registration, reason });
       movingIds.delete(mount.middlewareId);
-    } else out.moving.push(moving(ctx, mount, m!, moduleFile, out.moving.length === 0));
+    } else out.moving.push({ ...moving(ctx, mount, m!, module.file, out.moving.length === 0), ...(headers ? { setHeaders: headers as AppFunctionAccess } : {}) });
   }
   return out;
 }
@@ -120,20 +140,18 @@ export function leavingExpress(files: StaticFiles): Set<string> {
 /**
  * Why `mount` (middleware `m`) of `app` stays on Express, one sentence ending with its place, or
  * null when it moves: the conditions of the module comment, in their order. `movingIds` and `moved`
- * are the mounts before it that move (their middleware ids, and what they register).
+ * are the mounts before it that move (their middleware ids, and what they register); `headers` its
+ * setHeaders as setHeadersOf carries it, or why not.
  */
-function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware, movingIds: Set<string>, moved: MovingMount[]): string | null {
+function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware, movingIds: Set<string>, moved: MovingMount[], headers: ReturnType<typeof setHeadersOf>): string | null {
   const at = `${m.registration.file}:${m.registration.line}`;
   if (m.ownerId !== app.id || m.scope !== 'app') return `it is registered on a router or sub-app (${at}); only the app's own mounts move`;
   if (m.resolution !== 'exact') return `it is registered under a condition or in a way the analysis could not resolve (${at})`;
   if (!m.statement?.own || ctx.inventory.middleware.some((o) => o.id !== m.id && o.statement && sameStart(o.statement.start, m.statement!.start))) return `it is not a statement of its own (${at}): register it alone, \`app.use('/path', express.static(dir))\``;
   const [dir, opts] = m.factory?.args ?? [];
   if (!dir || dir.resolution !== 'exact' || typeof dir.value !== 'string') return `its folder \`${dir?.source ?? '?'}\` is known only at run time (${at})`;
-  if (opts && opts.resolution !== 'exact') {
-    const fn = opts.unresolved?.find((u) => u.path === 'setHeaders');
-    if (fn) return `its setHeaders is a function of the app (${at}) written for Express's response; @fastify/static calls it with Fastify's reply after its own headers`;
-    return `its options \`${opts.source}\` are known only at run time (${(opts.unresolved ?? []).map((u) => `${u.path || 'the object'}: ${u.reason}`).join('; ')}) (${at})`;
-  }
+  if (headers && 'refuse' in headers) return headers.refuse;
+  if (opts && opts.resolution !== 'exact' && !carriedSetHeaders(m)) return `its options \`${opts.source}\` are known only at run time (${(opts.unresolved ?? []).map((u) => `${u.path || 'the object'}: ${u.reason}`).join('; ')}) (${at})`;
   const options = (opts?.value ?? {}) as Record<string, unknown>;
   if (typeof options !== 'object' || Array.isArray(options)) return `its options \`${opts?.source}\` are not an object (${at})`;
   if (options.fallthrough === false) return `fallthrough: false (${at}) answers a missing file with an error, where Fastify goes on to the Express app`;
@@ -165,6 +183,32 @@ function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware,
   if (collision) return `${collision.route.key} (${collision.route.registration.file}:${collision.route.registration.line}) and ${rel(ctx, path.join(folder, collision.entry))} both answer ${collision.url}: Express picks the one registered first, Fastify the more specific route (${at})`;
   if (ctx.parity === 'express') return `--parity express: ${staticDeltas([{ prefix: prefixOf(mount.fullPath) }]).map((d) => d.fastify).join(' ')} (${at})`;
   return null;
+}
+
+/** The mount's options' one part known only at run time, when it is `setHeaders`, a function of the app; else null. */
+function carriedSetHeaders(m: Middleware): Required<NonNullable<NonNullable<Middleware['factory']>['args'][number]['unresolved']>[number]> | null {
+  const [, opts] = m.factory?.args ?? [];
+  const [only, ...more] = opts?.resolution === 'partial' ? (opts.unresolved ?? []) : [];
+  return only && !more.length && only.path === 'setHeaders' && only.function ? (only as ReturnType<typeof carriedSetHeaders> & object) : null;
+}
+
+/**
+ * How `module` reaches the `setHeaders` of mount `m` (null: it has none to carry), or why it stays:
+ * a use of the response other than SET_HEADERS_USES, or appFunctionAccess's refusal.
+ */
+function setHeadersOf(ctx: PlanContext, module: GeneratedModule, m: Middleware, given: Map<string, Set<string>>): AppFunctionAccess | { refuse: string } | null {
+  const fn = carriedSetHeaders(m);
+  if (!fn) return null;
+  const at = `${m.registration.file}:${m.registration.line}`;
+  // Its first parameter is the response: the analyzer lists a function's first parameter's uses as `req.*`.
+  for (const use of fn.function.usage.req) {
+    const member = use.api.split('.')[1] ?? '';
+    const literal = /^(['"`])([^'"`]+)\1$/.exec(use.arg ?? '')?.[2];
+    const named = member !== 'set' && member !== 'header' ? true : !!literal && literal.toLowerCase() !== 'content-type';
+    if (!SET_HEADERS_USES.has(member) || use.write || !named) return { refuse: `its setHeaders (${use.location.file}:${use.location.line}) uses res.${member}${use.arg ? `(${use.arg})` : ''}, which has no exact form on Fastify's reply (${at})` };
+  }
+  const access = appFunctionAccess(ctx, module, fn.function.location, 'staticHeaders', given);
+  return 'refuse' in access ? { refuse: `its setHeaders: ${access.refuse} (${at})` } : access;
 }
 
 /** The first route of the app (Express, or moved to Fastify) answering GET or HEAD at a URL the mount serves. */
