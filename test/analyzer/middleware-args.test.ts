@@ -88,3 +88,42 @@ describe('folded arguments of middleware factories', () => {
     expect(upload.chain.filter((c) => c.scope === 'app').every((c) => c.middlewareId && !c.factory)).toBe(true);
   });
 });
+
+describe("options that are functions of the app's code (FoldedValue.unresolved `function`)", () => {
+  it('locate the function and list its uses of req and res (by position); a method of a class has no location', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'carried', main: 'app.js', dependencies: { express: '^4.21.2' } }),
+      'app.js': [
+        "const express = require('express');",
+        "const { keep } = require('./verify');",
+        'class Signer {',
+        '  check(req, res, buf) {}',
+        '}',
+        'const signer = new Signer();',
+        'const app = express();',
+        'app.use(express.json({ verify: keep }));',
+        "app.use(express.urlencoded({ extended: false, verify: (req, res, buf) => { if (req.originalUrl === '/x') res.statusCode = 400; } }));",
+        "app.use(express.static('public', { setHeaders(res, file) { res.set('X-File', file); } }));",
+        'app.use(express.text({ verify: signer.check }));',
+        'module.exports = app;',
+        '',
+      ].join('\n'),
+      'verify.js': "exports.keep = function keep(req, res, buf) {\n  req.rawBody = buf;\n};\n",
+    });
+    const inv = await analyze({ dir });
+    const carried = (name: string) => inv.middleware.find((m) => m.name === name)!.factory!.args.flatMap((a) => a.unresolved ?? []);
+    expect(carried('express.json')).toEqual([
+      { path: 'verify', reason: 'a function', function: { location: at(1, 16, 'verify.js'), usage: { req: [{ api: 'req.rawBody', location: at(2, 3, 'verify.js'), write: true }], res: [] } } },
+    ]);
+    expect(carried('express.urlencoded')).toEqual([
+      {
+        path: 'verify',
+        reason: 'a function',
+        function: { location: at(9, 55), usage: { req: [{ api: 'req.originalUrl', location: at(9, 80) }], res: [{ api: 'res.statusCode', location: at(9, 106), write: true }] } },
+      },
+    ]);
+    // serve-static's setHeaders takes the response first: its uses are listed under `req`.
+    expect(carried('express.static')).toEqual([{ path: 'setHeaders', reason: 'a function', function: { location: at(10, 36), usage: { req: [{ api: 'req.set', location: at(10, 60), arg: "'X-File'" }], res: [] } } }]);
+    expect(carried('express.text')).toEqual([{ path: 'verify', reason: 'a function' }]);
+  });
+});

@@ -82,7 +82,8 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
           '  charset: string | null;',
           '  charsets?: (charset: string) => boolean;',
           '  parse: (body: any, charset: string) => unknown;',
-          ...verify(['  verify?: (req: any, res: any, buf: Buffer, encoding: string | null) => void;']),
+          // A method signature: the app's verify may type its parameters more narrowly, as body-parser's own types let it.
+          ...verify(['  verify?(req: any, res: any, buf: Buffer, encoding: string | null): void;']),
           '}',
           '',
         ]
