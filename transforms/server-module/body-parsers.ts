@@ -30,7 +30,7 @@ export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): S
     if (!parser) continue;
     const open = m.factory!.args.flatMap((a) => (a.resolution === 'exact' ? [] : (a.unresolved ?? [{ path: a.source, reason: 'not known before run time' }]).map((u) => `${u.path} (${u.reason})`)));
     if (open.length) {
-      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); routes that move to Fastify get no ${parser.method} body until they are copied into the generated module` });
+      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); the generated module cannot rebuild the parser, so the routes Fastify answers get their ${parser.method} bodies from it in the Express hook, not from Fastify (the plugins stage carries a \`verify\` function of the app, not other run-time values)` });
       continue;
     }
     sources.push(rebuiltBodyParser(m)!);
