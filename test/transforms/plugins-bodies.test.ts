@@ -90,6 +90,17 @@ const VERIFY_REQUESTS: RawRequest[] = [
   { method: 'POST', path: '/signed', headers: { ...json, 'x-signature': 'bad' }, body: '{"kept":false}' },
 ];
 
+/**
+ * The case after the stage: its answers to `requests`, and the requests Express's application
+ * handled (instrumented; the helper's start-up probe, GET /, has no route: Express answers it, as it should).
+ */
+async function afterPlugins(name: string, requests: RawRequest[]): Promise<{ answers: string[]; reached: string[] }> {
+  const run = await runFixture(STEP, name, 'plugins');
+  const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'express-entries-')), 'entries.log');
+  const answers = await rawAnswers(withDeclaredExpress(run.root), requests, { args: ['--require', PROBE], env: { EXPRESS_ENTRIES: log } });
+  return { answers, reached: (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((l) => l && l !== 'GET /') };
+}
+
 describe('plugins-bodies fixtures', () => {
   for (const name of fixtureCases(STEP)) {
     it(name, async () => {
@@ -111,12 +122,9 @@ describe("Fastify's parsers answer as the app's body parsers did, and no request
       for (const type of ['entity.parse.failed', 'entity.too.large', 'charset.unsupported', 'encoding.unsupported', 'parameters.too.many']) expect(express.join('\n'), type).toContain(`"type":"${type}"`);
       expect(express.join('\n')).toContain('"zipped":true');
       expect(await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), REQUESTS), 'after routes').toEqual(express);
-      const run = await runFixture(STEP, name, 'plugins');
-      const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'express-entries-')), 'entries.log');
-      expect(await rawAnswers(withDeclaredExpress(run.root), REQUESTS, { args: ['--require', PROBE], env: { EXPRESS_ENTRIES: log } }), 'after plugins').toEqual(express);
-      // (The helper's start-up probe, GET /, has no route: Express answers it, as it should.)
-      const reached = (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((l) => l && l !== 'GET /');
-      expect(reached, "requests Express's application handled").toEqual([]);
+      const after = await afterPlugins(name, REQUESTS);
+      expect(after.answers, 'after plugins').toEqual(express);
+      expect(after.reached, "requests Express's application handled").toEqual([]);
     }, 60_000);
   }
 
@@ -127,10 +135,8 @@ describe("Fastify's parsers answer as the app's body parsers did, and no request
     for (const type of ['entity.verify.failed', 'form.refused', 'entity.parse.failed']) expect(all, type).toContain(`"type":"${type}"`);
     expect(all).toContain('"raw":"{\\"kept\\":true}"');
     expect(await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), VERIFY_REQUESTS), 'after routes').toEqual(express);
-    const run = await runFixture(STEP, 'verify', 'plugins');
-    const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'express-entries-')), 'entries.log');
-    expect(await rawAnswers(withDeclaredExpress(run.root), VERIFY_REQUESTS, { args: ['--require', PROBE], env: { EXPRESS_ENTRIES: log } }), 'after plugins').toEqual(express);
-    const reached = (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((l) => l && l !== 'GET /');
-    expect(reached, "requests Express's application handled: only the route that reads req.rawBody").toEqual(['POST /signed', 'POST /signed']);
+    const after = await afterPlugins('verify', VERIFY_REQUESTS);
+    expect(after.answers, 'after plugins').toEqual(express);
+    expect(after.reached, "requests Express's application handled: only the route that reads req.rawBody").toEqual(['POST /signed', 'POST /signed']);
   }, 60_000);
 });
