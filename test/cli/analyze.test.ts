@@ -30,7 +30,7 @@ describe('migrate analyze', () => {
 
   it('writes JSON and Markdown', () => {
     const json = JSON.parse(migrate('analyze', APP, '--format', 'json').stdout);
-    expect(json.schemaVersion).toBe('2.1.0');
+    expect(json.schemaVersion).toBe('2.2.0');
     expect(json.routes.map((r: { key: string }) => r.key)).toEqual(['GET /', 'POST /shorten', 'GET /:shortID']);
     const md = migrate('analyze', APP, '--format', 'markdown').stdout;
     expect(md.split('\n')[0]).toBe('# Express inventory: @fixtures/url-shortener');
