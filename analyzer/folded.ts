@@ -8,12 +8,13 @@ import { Node, type ts } from 'ts-morph';
 import { clip } from './entry.js';
 import type { FactoryRecord } from './graph.js';
 import type { FactoryCall, FoldedValue, Location, Route } from './model.js';
+import type { HandedOn } from './usage.js';
 import type { Value } from './values.js';
 
 type Locate = (node: Node | ts.Node) => Location;
 type Unresolved = NonNullable<FoldedValue['unresolved']>;
-/** How a function of the app's code uses its first parameters as `req`, `res`, `next` (usage.ts). */
-type UsageOf = (fn: Node) => Route['usage'];
+/** How a function of the app's code uses its first two parameters as `req` and `res`, and where it hands them on unfollowed (usage.ts). */
+type UsageOf = (fn: Node) => Pick<Route['usage'], 'req' | 'res'> & { handedOn: HandedOn[] };
 /** What fold needs to describe a function of the app's code: where it is and how it uses its parameters. */
 interface Describe {
   locate: Locate;
@@ -96,10 +97,11 @@ function fold(v: Value, path: string, out: Unresolved, describe?: Describe): unk
   }
 }
 
-/** Where a function of the app's code is, and its `req`/`res` uses (FoldedValue.unresolved `function`). */
+/** Where a function of the app's code is, how many parameters it declares, and its `req`/`res` uses (FoldedValue.unresolved `function`). */
 function appFunction(node: Node, { locate, usageOf }: Describe): NonNullable<Unresolved[number]['function']> {
-  const { req, res } = usageOf(node);
-  return { location: locate(node), usage: { req, res } };
+  const { req, res, handedOn } = usageOf(node);
+  const parameters = 'getParameters' in node ? (node as Node & { getParameters(): unknown[] }).getParameters().length : 0;
+  return { location: locate(node), parameters, usage: { req, res, handedOn } };
 }
 
 function join(path: string, key: string): string {

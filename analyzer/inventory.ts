@@ -132,7 +132,7 @@ function addAppRecords(out: InventoryRecords, app: RouterNode, appId: string, it
         origin: e.origin, ...(e.package ? { package: e.package } : {}), ...(e.fn ? { definition: locate(e.fn) } : {}),
         registration: locate(item.layer.site), ...statementOf(item.layer.site), wrappers: e.wrappers, order: index, resolution: worst(e.resolution, item.layer.conditions.length ? 'partial' : 'exact'),
         reasons: [...e.reasons, ...conditionReasons(item.layer.conditions, locate(item.layer.site))],
-        source: e.site.getText().slice(0, 500), ...(e.factory ? { factory: factoryCall(e.factory, locate, (fn) => usage({ ...e, fn, action: undefined })) } : {}), ...(e.adapter ? { adapter: adapterRecord(e.adapter, locate) } : {}),
+        source: e.site.getText().slice(0, 500), ...(e.factory ? { factory: factoryCall(e.factory, locate, (fn) => ({ ...usage({ ...e, fn, action: undefined }), handedOn: usage.handedOn(fn) })) } : {}), ...(e.adapter ? { adapter: adapterRecord(e.adapter, locate) } : {}),
         usage: e.origin === 'local' ? { ...usage(e), calls: innerMiddlewareCalls(e, locate) } : { req: [], res: [], next: [] },
       });
       if (item.layer.static) {

@@ -88,7 +88,17 @@ export interface FoldedValue {
      * (body-parser's `verify`, serve-static's `setHeaders`), and how it uses its first two
      * parameters as `req` and `res` (as a handler's `usage`). Since schema 2.2.0.
      */
-    function?: { location: Location; usage: { req: ApiUse[]; res: ApiUse[] } };
+    function?: {
+      location: Location;
+      /** How many parameters it declares (a generated call passes it no more than it takes, for TypeScript). */
+      parameters: number;
+      /**
+       * Its first two parameters' uses as a handler's (`req.rawBody` written), and `handedOn`: where it
+       * hands them on as values the analyzer does not follow (an unresolved call, an alias, a
+       * computed member; analyzer/usage.ts unfollowedUses).
+       */
+      usage: { req: ApiUse[]; res: ApiUse[]; handedOn: Array<{ parameter: 'req' | 'res'; location: Location }> };
+    };
   }>;
 }
 

@@ -16,8 +16,8 @@ import { requestHandOffs } from './request-hand-offs.js';
 /** Where a node starts; usage passes compiler nodes, to spare them ts-morph wrappers. */
 type Locate = (node: Node | ts.Node) => Location;
 
-/** Usage of an entry's function, computed once per function (see usageCache). */
-export type Usage = (e: EntryRef) => Route['usage'];
+/** Usage of an entry's function, computed once per function (see usageCache); `handedOn` as unfollowedUses. */
+export type Usage = ((e: EntryRef) => Route['usage']) & { handedOn: (fn: Node) => HandedOn[] };
 
 /** How deep helpers are followed (`handler → validate → checkBody`). */
 const HELPER_DEPTH = 3;
@@ -114,7 +114,7 @@ export function usageCache(locate: Locate, helpers: HelperLookup): Usage {
     if (!usage) known.set(fn, (usage = parameterUses(fn, locate, helpers)));
     return { req: usage.req.map(copy), res: usage.res.map(copy), next: usage.next.map(copy), ...(usage.handOffs ? { handOffs: structuredClone(usage.handOffs) } : {}) };
   };
-  return (e) => usageOf(e, usesOf);
+  return Object.assign((e: EntryRef) => usageOf(e, usesOf), { handedOn: (fn: Node) => ('getParameters' in fn ? unfollowedUses(fn as FunctionNode, locate, helpers) : []) });
 }
 
 /**
@@ -301,4 +301,44 @@ function isFormatBranch(fn: ts.Node, text: Text): boolean {
   const holder = ts.isPropertyAssignment(fn.parent) ? fn.parent.parent : ts.isMethodDeclaration(fn) ? fn.parent : undefined;
   const call = holder && ts.isObjectLiteralExpression(holder) ? holder.parent : undefined;
   return !!call && ts.isCallExpression(call) && /\.format$/.test(text(call.expression));
+}
+
+/** A place where a function hands its `req` or `res` parameter on as a value the analyzer does not follow. */
+export interface HandedOn {
+  parameter: 'req' | 'res';
+  location: Location;
+}
+
+/**
+ * Where `fn` hands its first two parameters (`req`, `res`) on as values the analyzer does not
+ * follow: every reference but `p.member`, a destructuring `const { a } = p`, and an argument of a
+ * call to a project function (helperUses follows that one): an unresolved call (`check(req)`,
+ * `hooks.forEach((h) => h(req))`), an alias (`const r = req`), a computed member (`req[name]`), a
+ * return. Empty when it only reads and writes their members. A stage that hands such a function
+ * objects other than Express's own cannot tell what those objects need.
+ */
+function unfollowedUses(fn: FunctionNode, locate: Locate, helpers: HelperLookup): HandedOn[] {
+  const text = textOf(fn);
+  const out: HandedOn[] = [];
+  parametersOf(fn)
+    .slice(0, 2)
+    .forEach((p, i) => {
+      if (!ts.isIdentifier(p.name)) return;
+      const name = p.name.text;
+      for (const id of descendants(fn.compilerNode, (c): c is ts.Identifier => ts.isIdentifier(c) && c.text === name)) {
+        if (id === p.name || shadowed(id, fn.compilerNode, name, text) || followed(id, fn, helpers)) continue;
+        out.push({ parameter: i === 0 ? 'req' : 'res', location: locate(id) });
+      }
+    });
+  return out;
+}
+
+/** Whether the identifier `id` is a use usage follows: a member read or write, a destructuring, an argument of a project function, or no reference at all (a property name). */
+function followed(id: ts.Identifier, fn: FunctionNode, helpers: HelperLookup): boolean {
+  const parent = id.parent;
+  if (ts.isPropertyAccessExpression(parent)) return true;
+  if (ts.isPropertyAssignment(parent) && parent.name === id) return true;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === id && ts.isObjectBindingPattern(parent.name)) return true;
+  if (ts.isCallExpression(parent) && parent.arguments.includes(id)) return !!helpers(parent, fn.getSourceFile());
+  return false;
 }

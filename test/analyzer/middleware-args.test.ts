@@ -90,7 +90,7 @@ describe('folded arguments of middleware factories', () => {
 });
 
 describe("options that are functions of the app's code (FoldedValue.unresolved `function`)", () => {
-  it('locate the function and list its uses of req and res (by position); a method of a class has no location', async () => {
+  it('locate the function, count its parameters and list its uses of req and res (by position) and where it hands them on; a method of a class has no location', async () => {
     const dir = project({
       'package.json': JSON.stringify({ name: 'carried', main: 'app.js', dependencies: { express: '^4.21.2' } }),
       'app.js': [
@@ -105,6 +105,8 @@ describe("options that are functions of the app's code (FoldedValue.unresolved `
         "app.use(express.urlencoded({ extended: false, verify: (req, res, buf) => { if (req.originalUrl === '/x') res.statusCode = 400; } }));",
         "app.use(express.static('public', { setHeaders(res, file) { res.set('X-File', file); } }));",
         'app.use(express.text({ verify: signer.check }));',
+        'const checks = [];',
+        'app.use(express.raw({ verify: (req, res, buf) => checks.forEach((check) => check(req, buf)) }));',
         'module.exports = app;',
         '',
       ].join('\n'),
@@ -113,17 +115,22 @@ describe("options that are functions of the app's code (FoldedValue.unresolved `
     const inv = await analyze({ dir });
     const carried = (name: string) => inv.middleware.find((m) => m.name === name)!.factory!.args.flatMap((a) => a.unresolved ?? []);
     expect(carried('express.json')).toEqual([
-      { path: 'verify', reason: 'a function', function: { location: at(1, 16, 'verify.js'), usage: { req: [{ api: 'req.rawBody', location: at(2, 3, 'verify.js'), write: true }], res: [] } } },
+      { path: 'verify', reason: 'a function', function: { location: at(1, 16, 'verify.js'), parameters: 3, usage: { req: [{ api: 'req.rawBody', location: at(2, 3, 'verify.js'), write: true }], res: [], handedOn: [] } } },
     ]);
     expect(carried('express.urlencoded')).toEqual([
       {
         path: 'verify',
         reason: 'a function',
-        function: { location: at(9, 55), usage: { req: [{ api: 'req.originalUrl', location: at(9, 80) }], res: [{ api: 'res.statusCode', location: at(9, 106), write: true }] } },
+        function: { location: at(9, 55), parameters: 3, usage: { req: [{ api: 'req.originalUrl', location: at(9, 80) }], res: [{ api: 'res.statusCode', location: at(9, 106), write: true }], handedOn: [] } },
       },
     ]);
     // serve-static's setHeaders takes the response first: its uses are listed under `req`.
-    expect(carried('express.static')).toEqual([{ path: 'setHeaders', reason: 'a function', function: { location: at(10, 36), usage: { req: [{ api: 'req.set', location: at(10, 60), arg: "'X-File'" }], res: [] } } }]);
+    // The second parameter, the file's path, is handed to res.set as a value: a string, not the response.
+    expect(carried('express.static')).toEqual([
+      { path: 'setHeaders', reason: 'a function', function: { location: at(10, 36), parameters: 2, usage: { req: [{ api: 'req.set', location: at(10, 60), arg: "'X-File'" }], res: [], handedOn: [{ parameter: 'res', location: at(10, 78) }] } } },
+    ]);
     expect(carried('express.text')).toEqual([{ path: 'verify', reason: 'a function' }]);
+    // `req` handed to functions the analyzer cannot resolve.
+    expect(carried('express.raw')[0].function?.usage.handedOn).toEqual([{ parameter: 'req', location: at(13, 82) }]);
   });
 });

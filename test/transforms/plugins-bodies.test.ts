@@ -79,6 +79,8 @@ const VERIFY_REQUESTS: RawRequest[] = [
   { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'good' }, body: '{"a":2}' },
   { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad' }, body: '{"a":3}' },
   { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad' }, body: '{"a":' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'text' }, body: '{"a":4}' },
+  { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'object' }, body: '{"a":5}' },
   { method: 'POST', path: '/echo', headers: json, body: '{"a":' },
   { method: 'POST', path: '/echo', headers: { ...json, 'x-signature': 'bad', 'content-length': '0' } },
   { method: 'POST', path: '/echo', headers: { 'content-type': 'application/json; charset=utf-16le', 'x-signature': 'good' }, body: Buffer.from('{"a":"ü"}', 'utf16le') },
@@ -132,7 +134,10 @@ describe("Fastify's parsers answer as the app's body parsers did, and no request
     const dir = path.join(TRANSFORM_FIXTURES, STEP, 'verify');
     const express = await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), VERIFY_REQUESTS);
     const all = express.join('\n');
-    for (const type of ['entity.verify.failed', 'form.refused', 'entity.parse.failed']) expect(all, type).toContain(`"type":"${type}"`);
+    for (const type of ['entity.verify.failed', 'form.refused', 'entity.parse.failed', 'signature.object']) expect(all, type).toContain(`"type":"${type}"`);
+    // A thrown string is the message; a thrown object that is no Error gives body-parser's own 403.
+    expect(all).toContain('"message":"signature missing"');
+    expect(all).toMatch(/"name":"ForbiddenError","type":"signature.object","message":"Forbidden"/);
     expect(all).toContain('"raw":"{\\"kept\\":true}"');
     expect(await rawAnswers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), VERIFY_REQUESTS), 'after routes').toEqual(express);
     const after = await afterPlugins('verify', VERIFY_REQUESTS);

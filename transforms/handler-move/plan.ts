@@ -386,7 +386,6 @@ function planOne(ctx: PlanContext, step: MoveStep, c: Candidate, target: Generat
   return { entries, register: [target.file, register], statement, staleTodo: false, testUses, ...(cleanup.length ? { cleanup } : {}), ...(partners.length ? { partners } : {}), ...(guard?.text ? { guard } : {}), deltas: rewrite.deltas ?? [], dependencies: rewrite.plugins?.includes(VIEW_PLUGIN) && !('refuse' in views) ? views.dependencies : {} };
 }
 
-
 /**
  * One generated module builds the Fastify server of several apps (an older shim wrote one module
  * per folder that starts an app; today's writes one per app): a handler registered in its

@@ -5,6 +5,7 @@
  * all translate (server-module/fastify-bodies.ts). What moved counts the body parsers; a module
  * whose parsers do not translate says why in a group.
  */
+import type { LiftedNames } from '../server-module/app-functions.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { jFor } from '../lib/ast.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
@@ -29,7 +30,7 @@ export function plan(ctx: PlanContext): StepPlan<ParseBodiesEntry> {
     if (!expressFreeRoutesThisRun(ctx, app, module).routes.some((r) => r.parsers > 0)) continue;
     const parsers = appBodyParsers(ctx.inventory, app);
     // The app's functions the parsers carry, reached as plugins-express-free (order 20) imported them.
-    const given = new Map<string, Set<string>>();
+    const given: LiftedNames = new Map();
     const bodies = fastifyBodiesOf(ctx.inventory, parsers, module.typescript, (m) => {
       const access = carriedAccess(ctx, module, m, given);
       return 'refuse' in access ? access : Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));

@@ -43,7 +43,8 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
     for (const m of found.moving) {
       const edit = m.setHeaders?.edit;
       // Before the mount's statement goes: a function lifted out of it is found where the plan saw it.
-      if (edit) files.set(edit.file, [edit.entry, ...(files.get(edit.file) ?? [])]);
+      const planned = files.get(edit?.file ?? '') ?? [];
+      if (edit && !planned.some((e) => e.kind === edit.entry.kind && 'name' in e && e.name === edit.entry.name)) files.set(edit.file, [edit.entry, ...planned]);
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
       if (entry) entry.mounts.push({ registration: m.registration, name: m.name });
       else add(files, m.registration.file, { kind: 'express', mounts: [{ registration: m.registration, name: m.name }] });

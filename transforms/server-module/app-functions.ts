@@ -33,65 +33,73 @@ export type AppFunctionEdit =
   /** Lift the inline function at `fn` into an exported top-level `const name`. */
   | { kind: 'lift-function'; fn: Anchor; name: string; module: 'esm' | 'commonjs' };
 
+/** The names given to lifted functions in one run: per module, per function (`line:column`). */
+export type LiftedNames = Map<string, Map<string, string>>;
+
 /** How the generated module reaches one function of the app. */
 export interface AppFunctionAccess {
-  /** Source that is the function in the generated module: `keepRaw`, `require('./app').keepRaw`, `(...args) => require('./app').keepRaw(...args)`. */
+  /** Source that is the function in the generated module, read when buildFastify runs: `keepRaw`, `require('./app').keepRaw`, `(...args) => require('./app').keepRaw(...args)`. */
   expression: string;
+  /** Source that calls it in code the generated module runs per request (`keepRaw`, `require('./app').keepRaw`): `${callee}(…)`. */
+  callee: string;
   /** The import the generated module needs (ESM). */
   import?: ImportRequest;
   /** The edit of the defining module, when it does not export the function yet. */
   edit?: { file: string; entry: AppFunctionEdit };
-  /** Where the function is written (`app.js:4`), for the summary and comments. */
+  /** The function as the app names it after the edit, for comments: `` `keepRaw` of app.js ``. */
   where: string;
 }
 
 /**
  * How `module` reaches the app's function written at `at`, or why it cannot; `base` names a lifted
  * inline function (`verifyBody`, made free in its module). `given` holds the names this run already
- * gave in each module (a second lift in the same module takes another).
+ * gave to lifted functions, per module and function (`line:column`): the same function again (an
+ * options object two mounts share) keeps its name, another lifted in the same module takes another.
  */
-export function appFunctionAccess(ctx: PlanContext, module: GeneratedModule, at: Location, base: string, given: Map<string, Set<string>> = new Map()): AppFunctionAccess | { refuse: string } {
-  const where = `${at.file}:${at.line}`;
+export function appFunctionAccess(ctx: PlanContext, module: GeneratedModule, at: Location, base: string, given: LiftedNames = new Map()): AppFunctionAccess | { refuse: string } {
+  const place = `${at.file}:${at.line}`;
   const source = ctx.readFile(at.file);
   const def = source === null ? null : parsedFiles(ctx)(at.file);
   const fn = def && source !== null ? functionAt(def.j, def.root, at, source) : null;
-  if (!def || !fn || source === null) return { refuse: `its function (${where}) was not found where the analysis put it` };
+  if (!def || !fn || source === null) return { refuse: `its function (${place}) was not found where the analysis put it` };
   const defModule = moduleSystemOfFile(ctx.inventory, at.file, source);
-  if (module.module === 'commonjs' && defModule === 'esm') return { refuse: `its function (${where}) is in an ES module and the generated module (${module.file}) is CommonJS` };
+  if (module.module === 'commonjs' && defModule === 'esm') return { refuse: `its function (${place}) is in an ES module and the generated module (${module.file}) is CommonJS` };
   const placement = placementOf(def.j, def.root, fn);
   const appMember = (name: string) => defModule === 'commonjs' && EXPRESS_APP_MEMBERS.has(name) && exportsMayBeApp(def.j, def.root);
   let form: ImportForm;
   let edit: AppFunctionEdit | undefined;
   if (placement.kind === 'exported') form = placement.form;
   else if (placement.kind === 'export-needed') {
-    if (appMember(placement.name)) return { refuse: `exporting its function ${placement.name} (${where}) as module.exports.${placement.name} would replace the Express app's own ${placement.name}; rename the function` };
+    if (appMember(placement.name)) return { refuse: `exporting its function ${placement.name} (${place}) as module.exports.${placement.name} would replace the Express app's own ${placement.name}; rename the function` };
     form = { kind: 'named', name: placement.name };
     edit = { kind: 'export-function', name: placement.name, module: defModule };
   } else {
     const lift = liftRefusal(fn, isTypeScript(at.file));
-    if (lift) return { refuse: `its function (${where}) ${lift}` };
+    if (lift) return { refuse: `its function (${place}) ${lift}` };
     const closure = closureRefusal(def.j, fn);
-    if (closure) return { refuse: `its function (${where}): ${closure}` };
-    const names = given.get(at.file) ?? new Set<string>();
+    if (closure) return { refuse: `its function (${place}): ${closure}` };
+    const names = given.get(at.file) ?? new Map<string, string>();
     given.set(at.file, names);
-    const name = freeTopLevelName(def.j, def.root, base, names);
-    names.add(name);
+    const key = `${at.line}:${at.column}`;
+    const name = names.get(key) ?? freeTopLevelName(def.j, def.root, base, new Set(names.values()));
+    names.set(key, name);
     form = { kind: 'named', name };
     edit = { kind: 'lift-function', fn: anchorOf(fn), name, module: defModule };
   }
   const importer = [module.source, ctx.inventory.project.entry ? (ctx.readFile(ctx.inventory.project.entry) ?? '') : ''].join('\n');
   const specifier = importSpecifier(module.file, { file: at.file, module: module.module, typescript: isTypeScript(at.file) }, importer);
   const edits = edit ? { edit: { file: at.file, entry: edit } } : {};
+  const where = form.kind === 'named' ? `\`${form.name}\` of ${at.file}` : `the default export of ${at.file}`;
   if (module.module === 'esm') {
     const target = jFor(module.file);
     const local = importedLocal(target, target(module.source), specifier, form) ?? localName(target, target(module.source), form, base);
-    return { expression: local, import: { specifier, form, local, module: 'esm' }, ...edits, where };
+    return { expression: local, callee: local, import: { specifier, form, local, module: 'esm' }, ...edits, where };
   }
   const member = form.kind === 'named' ? (/^[A-Za-z_$][\w$]*$/.test(form.name) ? `.${form.name}` : `['${form.name}']`) : '';
   const required = `require('${specifier}')${member}`;
-  // Its module starts the app through the generated module: required when called, once it has loaded.
+  // Its module starts the app through the generated module: read when buildFastify runs it is still loading, so required when called.
   const expression = startsApp(ctx, at.file) ? `(...args) => ${required}(...args)` : required;
-  return { expression, ...edits, where };
+  return { expression, callee: required, ...edits, where };
 }
 
 /** Why an inline function cannot be lifted: a method or a named expression's own name, or (TypeScript) a parameter typed only by the options. */

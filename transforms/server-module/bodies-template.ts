@@ -31,8 +31,6 @@ export const BODY_FUNCTIONS = ['parseBodiesLikeExpress', 'unreadBody', 'readLike
  */
 export const BODY_HOOKS: ReadonlySet<string> = new Set(['readBodyLikeExpress', 'bodyErrorLikeExpress']);
 
-/** The Node modules the functions import: zlib, and the two stream classes. */
-export const BODY_IMPORTS = { zlib: 'node:zlib', stream: 'node:stream' } as const;
 
 /** One parser as `parseBodiesLikeExpress` takes it (a literal in the generated call; fastify-bodies.ts writes it). */
 export interface BodyParserLiteral {
@@ -157,8 +155,10 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
       `function verifiedLikeBodyParser(request${t(': FastifyRequest')}, reply${t(': FastifyReply')}, parser${parser}, bytes${t(': Buffer')}) {`,
       '  try {',
       `    parser.verify${t('!')}(request.raw, reply.raw, bytes, charsetOf(request, parser));`,
-      '  } catch (error) {',
-      `    return bodyParserError(403, error${t(' as Error')}, { body: bytes, type: ${typescript ? '(error as any)' : 'error'}.type || 'entity.verify.failed' });`,
+      `  } catch (error${t(': any')}) {`,
+      "    // http-errors keeps an Error, makes a string its message, and gives anything else its own 403.",
+      "    const thrown = error instanceof Error || typeof error === 'string' ? error : 'Forbidden';",
+      "    return bodyParserError(403, thrown, { body: bytes, type: (error && error.type) || 'entity.verify.failed' });",
       '  }',
       '  return parsedLikeBodyParser(request, parser, bytes);',
       '}',
@@ -214,12 +214,14 @@ export function bodyFunctionLines(typescript: boolean, uses: { json: boolean; fo
     '',
     '/**',
     ' * An error as body-parser makes it (http-errors): `error` itself, or a new one with `message` named by',
-    " * `status`, with `status` (the error's own first), `statusCode`, `expose` (the status is under 500) and `props`.",
+    " * `status`, with `status` (the error's own first, 500 for one that is no error status), `statusCode`,",
+    ' * `expose` (the status is under 500) and `props`.',
     ' */',
     `function bodyParserError(status${t(': number')}, error${t(': string | Error')}, props${t('?: object')}) {`,
     `  const names = { 400: 'BadRequestError', ${uses.verify ? "403: 'ForbiddenError', " : ''}413: 'PayloadTooLargeError', 415: 'UnsupportedMediaTypeError' };`,
     `  const made${t(': any')} = typeof error === 'string' ? Object.assign(new Error(error), { name: names[status${t(' as 400')}] }) : error;`,
-    '  const code = made.status || made.statusCode || status;',
+    '  const own = made.status || made.statusCode || status;',
+    "  const code = typeof own === 'number' && (http.STATUS_CODES[own] || (own >= 400 && own < 600)) ? own : 500;",
     '  return Object.assign(made, { status: code, statusCode: code, expose: code < 500 }, props);',
     '}',
     ...(uses.json

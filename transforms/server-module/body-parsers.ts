@@ -7,7 +7,7 @@ import type { ApiUse, App, FoldedValue, Inventory, Middleware } from '../../anal
 import { NODE_REQUEST_MEMBERS } from '../../rules/catalogue/api.js';
 import type { BodyParserKind } from '../../rules/catalogue/body-parsers.js';
 import type { ManualItem, PlanContext } from '../model.js';
-import { appFunctionAccess, type AppFunctionAccess } from './app-functions.js';
+import { appFunctionAccess, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
 import type { GeneratedModule } from './locate.js';
 import type { Import, ServerFacts } from './template.js';
 
@@ -19,8 +19,9 @@ const PARSER_PACKAGES: Record<string, Import> = { express: { name: 'express', fr
  * The app-level body parsers (`express.json(…)`, `bodyParser.urlencoded(…)`), rebuilt in the generated
  * module with the same options so Fastify routes get the same bodies: the options as the analyzer
  * folded them (Middleware.factory), so options kept in constants or config modules are copied too.
- * Options known only at run time (an environment variable, a function such as `verify`) cannot be
- * copied: reported, and that parser left out.
+ * Options known only at run time cannot be copied: that parser is left out, and reported unless the
+ * only such option is a `verify` function of the app (the Express hook runs the parser; the plugins
+ * stage carries the function: carriedAccess).
  */
 export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): ServerFacts['bodyParsers'] {
   const sources: string[] = [];
@@ -29,8 +30,10 @@ export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): S
     const parser = parserOf(m);
     if (!parser) continue;
     const open = m.factory!.args.flatMap((a) => (a.resolution === 'exact' ? [] : (a.unresolved ?? [{ path: a.source, reason: 'not known before run time' }]).map((u) => `${u.path} (${u.reason})`)));
+    // Only a verify of the app: the parser reads its bodies in the Express hook, and the plugins stage carries it to Fastify; nothing for a human.
+    if (open.length && carriedOptions(m)?.length) continue;
     if (open.length) {
-      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); the generated module cannot rebuild the parser, so the routes Fastify answers get their ${parser.method} bodies from it in the Express hook, not from Fastify (the plugins stage carries a \`verify\` function of the app, not other run-time values)` });
+      manual.push({ file: m.registration.file, line: m.registration.line, code: 'body-parser-options', reason: `the options of ${m.source.slice(0, 80)} use values known only at run time (${open.join(', ')}); the generated module cannot rebuild the parser, so the routes Fastify answers get their ${parser.method} bodies from it in the Express hook, not from Fastify` });
       continue;
     }
     sources.push(rebuiltBodyParser(m)!);
@@ -62,7 +65,7 @@ export function isRebuiltBodyParser(m: Middleware): boolean {
  * The options of body parser `m` that are functions of the app (`verify`), or null when another
  * part of its arguments is known only at run time (an environment variable, a method, a call).
  */
-export function carriedOptions(m: Middleware): CarriedOption[] | null {
+function carriedOptions(m: Middleware): CarriedOption[] | null {
   const args = m.factory?.args ?? [];
   if (args.every((a) => a.resolution === 'exact')) return [];
   const [options, ...rest] = args;
@@ -86,16 +89,17 @@ export function rebuiltBodyParser(m: Middleware, functions: Record<string, strin
 }
 
 /** How the generated module `module` reaches each carried option of body parser `m`, keyed by option, or why one cannot be carried. */
-export type CarriedAccess = { functions: Record<string, AppFunctionAccess> } | { refuse: string };
+type CarriedAccess = { functions: Record<string, AppFunctionAccess> } | { refuse: string };
 
 /**
  * The generated module's access to the carried options of `m` (appFunctionAccess), for a moved
  * route that runs no Express code: there `verify(req, res, buf, encoding)` gets Fastify's
  * `request.raw`, Node's own request without Express's members, and `reply.raw`. So it is carried
  * when every member of `req` it reads is Node's (NODE_REQUEST_MEMBERS) or one it writes itself
- * (`req.rawBody = buf`), and it uses nothing of `res`. `given`: names lifted so far (appFunctionAccess).
+ * (`req.rawBody = buf`), it uses nothing of `res`, and it hands neither on to code the analysis
+ * does not follow (`checks.forEach((c) => c(req))`). `given`: names lifted so far (appFunctionAccess).
  */
-export function carriedAccess(ctx: PlanContext, module: GeneratedModule, m: Middleware, given?: Map<string, Set<string>>): CarriedAccess {
+export function carriedAccess(ctx: PlanContext, module: GeneratedModule, m: Middleware, given?: LiftedNames): CarriedAccess {
   const functions: Record<string, AppFunctionAccess> = {};
   const name = `${m.name} (${m.registration.file}:${m.registration.line})`;
   for (const c of carriedOptions(m) ?? []) {
@@ -103,6 +107,8 @@ export function carriedAccess(ctx: PlanContext, module: GeneratedModule, m: Midd
     const expressOnly = req.find((u) => !u.write && !NODE_REQUEST_MEMBERS.has(member(u)) && !req.some((w) => w.write && member(w) === member(u)));
     if (expressOnly) return { refuse: `${name}'s ${c.path} reads ${expressOnly.api} (${expressOnly.location.file}:${expressOnly.location.line}), which only Express's request has` };
     if (res.length) return { refuse: `${name}'s ${c.path} uses the response (${res[0].api}, ${res[0].location.file}:${res[0].location.line})` };
+    const [handed] = c.function.usage.handedOn;
+    if (handed) return { refuse: `${name}'s ${c.path} hands ${handed.parameter} on (${handed.location.file}:${handed.location.line}) to code the analysis does not follow, which may need Express's ${handed.parameter === 'req' ? 'request' : 'response'}` };
     const access = appFunctionAccess(ctx, module, c.function.location, `${c.path}${m.factory!.callee.split('.').at(-1)!.replace(/^./, (x) => x.toUpperCase())}Body`, given);
     if ('refuse' in access) return { refuse: `${name}'s ${c.path}: ${access.refuse}` };
     functions[c.path] = access;

@@ -30,7 +30,7 @@
 import type { App, Inventory, Middleware, Route } from '../../analyzer/model.js';
 import type { ParityPolicy, PlanContext } from '../model.js';
 import { overlaps, sameMethod } from '../lib/route-overlap.js';
-import type { AppFunctionAccess } from './app-functions.js';
+import type { AppFunctionAccess, LiftedNames } from './app-functions.js';
 import { BODY_HOOKS } from './bodies-template.js';
 import { appBodyParsers, carriedAccess, parserPackage, rebuiltBodyParser } from './body-parsers.js';
 import type { Import } from './template.js';
@@ -103,7 +103,7 @@ type BodyParserSource = { m: Middleware; source: string; functions: AppFunctionA
  * stage's steps all plan on one analysis, made before any of them ran).
  */
 export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: GeneratedModule): ExpressFreeRoutes {
-  const given = new Map<string, Set<string>>();
+  const given: LiftedNames = new Map();
   const parsers = appBodyParsers(ctx.inventory, app).map((m): BodyParserSource => {
     const access = carriedAccess(ctx, module, m, given);
     if ('refuse' in access) return { m, refuse: access.refuse };

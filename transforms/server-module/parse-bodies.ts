@@ -38,7 +38,7 @@ export interface ParseBodiesEntry {
  * @returns whether the module changed.
  * @throws Error as buildFastifyOf, or when buildFastify lists no routes (`const expressFree`), has
  *   no plugin `expressMiddlewareFirst`, has no `function routeKey` (the express-free step has not
- *   run on it), or binds `zlib`, `Readable`, `Transform`, `qs` or `querystring` to something else
+ *   run on it), or binds `http`, `zlib`, `Readable`, `Transform`, `qs` or `querystring` to something else
  */
 export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: ParseBodiesEntry, style: CodeStyle): boolean {
   const build = buildFastifyOf(j, root, 'parse the bodies of the moved routes');
@@ -50,6 +50,7 @@ export function parseBodiesInFastify(j: JSCodeshift, root: Collection, entry: Pa
   let changed = false;
   // The imports first: a name they take must be free before the functions use it.
   const modules: Array<[string, string, 'default' | 'named']> = [
+    ['http', 'node:http', 'default'],
     ['zlib', 'node:zlib', 'default'],
     ['Readable', 'node:stream', 'named'],
     ['Transform', 'node:stream', 'named'],

@@ -30,7 +30,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App, Inventory, Location, Middleware, Route, StaticMount } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
-import { appFunctionAccess, type AppFunctionAccess } from './app-functions.js';
+import { appFunctionAccess, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
 import type { GeneratedModule } from './locate.js';
 import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
@@ -58,13 +58,25 @@ export const OPTIONS: Record<string, string | null> = {
 /**
  * What an app's `setHeaders(res, path, stat)` may do with `res` to be carried: write headers, with
  * the methods `staticResponseLikeExpress` (static-registration.ts) gives it over Fastify's reply —
- * Node's `setHeader`, and Express's `set`/`header` with one literal header name other than
- * Content-Type (Express adds a charset to that one: lib/response.js). serve-static calls it before
- * send sets its own headers, which do not replace the app's (send index.js setHeader);
- * @fastify/static after, replacing them: the app's headers win either way. Reading or removing a
- * header differs (the app saw none of send's in Express), so those stay.
+ * Node's `setHeader`, and Express's `set`/`header` — each with one literal header name. serve-static
+ * calls it before send sets its own headers, which do not replace the app's (send index.js
+ * setHeader); @fastify/static after, replacing them: the app's headers win either way, but for
+ * those UNCARRIED_HEADERS names. Reading or removing a header differs (the app saw none of send's
+ * in Express), so those stay.
  */
 export const SET_HEADERS_USES: ReadonlySet<string> = new Set(['setHeader', 'set', 'header']);
+
+/**
+ * Headers a carried setHeaders may not write: ETag and Last-Modified (send compared the app's
+ * with If-None-Match / If-Modified-Since, @fastify/send decides a 304 before setHeaders runs), and
+ * Content-Type through Express's `set`/`header` (Express adds a charset: lib/response.js) — checked
+ * lower-cased; `content-type` is allowed with Node's setHeader.
+ */
+const UNCARRIED_HEADERS: Record<string, ReadonlySet<string>> = {
+  setHeader: new Set(['etag', 'last-modified']),
+  set: new Set(['etag', 'last-modified', 'content-type']),
+  header: new Set(['etag', 'last-modified', 'content-type']),
+};
 
 /**
  * The differences @fastify/static keeps whatever the options (rules/catalogue/framework-defaults.ts,
@@ -95,8 +107,8 @@ export interface MovingMount {
   statement: { start: { line: number; column: number } };
   /** As written (`express.static`, `serveStatic`), for comments. */
   name: string;
-  /** The app's `setHeaders`, as the generated module reaches it. */
-  setHeaders?: AppFunctionAccess;
+  /** The app's `setHeaders`, as the generated module reaches it, and how many parameters it declares. */
+  setHeaders?: AppFunctionAccess & { parameters: number };
 }
 
 /** What the app's static mounts do in this run. */
@@ -118,7 +130,7 @@ export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModul
   const mounts = inventory.staticMounts.filter((s) => s.appId === app.id && STATIC.has(s.package));
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const out: StaticFiles = { moving: [], kept: [] };
-  const given = new Map<string, Set<string>>();
+  const given: LiftedNames = new Map();
   const movingIds = new Set(mounts.map((s) => s.middlewareId));
   for (const mount of mounts) {
     const m = middleware.get(mount.middlewareId);
@@ -127,7 +139,7 @@ export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModul
     if (reason) {
       out.kept.push({ id: mount.id, registration: mount.registration, reason });
       movingIds.delete(mount.middlewareId);
-    } else out.moving.push({ ...moving(ctx, mount, m!, module.file, out.moving.length === 0), ...(headers ? { setHeaders: headers as AppFunctionAccess } : {}) });
+    } else out.moving.push({ ...moving(ctx, mount, m!, module.file, out.moving.length === 0), ...(headers ? { setHeaders: headers as AppFunctionAccess & { parameters: number } } : {}) });
   }
   return out;
 }
@@ -196,19 +208,20 @@ function carriedSetHeaders(m: Middleware): Required<NonNullable<NonNullable<Midd
  * How `module` reaches the `setHeaders` of mount `m` (null: it has none to carry), or why it stays:
  * a use of the response other than SET_HEADERS_USES, or appFunctionAccess's refusal.
  */
-function setHeadersOf(ctx: PlanContext, module: GeneratedModule, m: Middleware, given: Map<string, Set<string>>): AppFunctionAccess | { refuse: string } | null {
+function setHeadersOf(ctx: PlanContext, module: GeneratedModule, m: Middleware, given: LiftedNames): (AppFunctionAccess & { parameters: number }) | { refuse: string } | null {
   const fn = carriedSetHeaders(m);
   if (!fn) return null;
   const at = `${m.registration.file}:${m.registration.line}`;
-  // Its first parameter is the response: the analyzer lists a function's first parameter's uses as `req.*`.
+  // Its first parameter is the response: the analyzer lists a function's first parameter's uses as `req.*` (the second, the file's path, as `res.*`).
   for (const use of fn.function.usage.req) {
     const member = use.api.split('.')[1] ?? '';
-    const literal = /^(['"`])([^'"`]+)\1$/.exec(use.arg ?? '')?.[2];
-    const named = member !== 'set' && member !== 'header' ? true : !!literal && literal.toLowerCase() !== 'content-type';
-    if (!SET_HEADERS_USES.has(member) || use.write || !named) return { refuse: `its setHeaders (${use.location.file}:${use.location.line}) uses res.${member}${use.arg ? `(${use.arg})` : ''}, which has no exact form on Fastify's reply (${at})` };
+    const name = /^(['"`])([^'"`]+)\1$/.exec(use.arg ?? '')?.[2]?.toLowerCase();
+    if (!SET_HEADERS_USES.has(member) || use.write || !name || UNCARRIED_HEADERS[member].has(name)) return { refuse: `its setHeaders (${use.location.file}:${use.location.line}) uses res.${member}${use.arg ? `(${use.arg})` : ''}, which has no exact form on Fastify's reply (${at})` };
   }
+  const handed = fn.function.usage.handedOn.find((h) => h.parameter === 'req');
+  if (handed) return { refuse: `its setHeaders hands the response on (${handed.location.file}:${handed.location.line}) to code the analysis does not follow (${at})` };
   const access = appFunctionAccess(ctx, module, fn.function.location, 'staticHeaders', given);
-  return 'refuse' in access ? { refuse: `its setHeaders: ${access.refuse} (${at})` } : access;
+  return 'refuse' in access ? { refuse: `its setHeaders: ${access.refuse} (${at})` } : { ...access, parameters: fn.function.parameters };
 }
 
 /** The first route of the app (Express, or moved to Fastify) answering GET or HEAD at a URL the mount serves. */

@@ -50,7 +50,7 @@ export function registerStatic(j: JSCodeshift, root: Collection, mounts: MovingM
   if (wanted.some((m) => 'fromCwd' in m.root || ('fromModule' in m.root && module.module !== 'esm'))) names.path = importedLocal(j, root, 'node:path', { kind: 'default' }) ?? importedLocal(j, root, 'path', { kind: 'default' }) ?? addImport(j, root, { specifier: 'node:path', form: { kind: 'default' }, local: 'path', module: module.module }, quote);
   if (module.module === 'esm' && wanted.some((m) => 'fromModule' in m.root)) names.url = importedLocal(j, root, 'node:url', { kind: 'named', name: 'fileURLToPath' }) ?? addImport(j, root, { specifier: 'node:url', form: { kind: 'named', name: 'fileURLToPath' }, local: 'fileURLToPath', module: 'esm' }, quote);
   for (const m of wanted) if (m.setHeaders?.import) importAppFunction(j, root, m.setHeaders.import, quote);
-  const lines = wanted.flatMap((m) => registrationLines(build.instance, m, names));
+  const lines = wanted.flatMap((m) => registrationLines(build.instance, m, names, module.typescript));
   const at = build.body.findIndex((s) => j(s).find(j.Identifier, { name: 'movedRoutes' }).size() > 0);
   build.body.splice(at < 0 ? build.body.indexOf(build.returned) : at, 0, ...statements(j, restyle(lines, style)));
   if (wanted.some((m) => m.folderRedirect) && addAfterBuild(j, root, REDIRECT_TO_FOLDER, redirectToFolderLines(module.typescript), style) && module.typescript) addFastifyTypes(j, root, ['FastifyReply', 'FastifyRequest']);
@@ -82,8 +82,19 @@ function prefixRegistered(statement: Node, instance: string, plugin: string): st
   return typeof prefix?.value?.value === 'string' ? [prefix.value.value] : ['/'];
 }
 
+/**
+ * The function @fastify/static calls, calling the app's setHeaders with what serve-static passed
+ * it: the response, the file's path, its stats — in TypeScript no more than it declares
+ * (`parameters`), which `tsc` checks: `(reply, file) => markPage(staticResponseLikeExpress(reply), file)`.
+ */
+function setHeadersCall(setHeaders: NonNullable<MovingMount['setHeaders']>, typescript: boolean): string {
+  const count = typescript ? Math.min(Math.max(setHeaders.parameters, 1), 3) : 3;
+  const args = [`${STATIC_RESPONSE}(reply)`, 'file', 'stat'].slice(0, count);
+  return `(${['reply', 'file', 'stat'].slice(0, count).join(', ')}) => ${setHeaders.callee}(${args.join(', ')})`;
+}
+
 /** The registration of one mount, with where it came from, in the template's style. */
-function registrationLines(instance: string, m: MovingMount, names: { plugin: string; path: string; url: string }): string[] {
+function registrationLines(instance: string, m: MovingMount, names: { plugin: string; path: string; url: string }, typescript: boolean): string[] {
   const from = `${m.registration.file}:${m.registration.line}`;
   return [
     `// Static files, served by @fastify/static as ${m.name} served them in Express (${from}); a file the`,
@@ -92,7 +103,7 @@ function registrationLines(instance: string, m: MovingMount, names: { plugin: st
     `  root: ${rootSource(m.root, names)},`,
     `  prefix: ${jsLiteral(m.prefix)},`,
     ...m.options.map(([k, v]) => `  ${k}: ${jsLiteral(v)},`),
-    ...(m.setHeaders ? [`  // The app's setHeaders (${m.setHeaders.where}), given the response it was written for.`, `  setHeaders: (reply, file, stat) => ${m.setHeaders.expression}(${STATIC_RESPONSE}(reply), file, stat),`] : []),
+    ...(m.setHeaders ? [`  // The app's setHeaders, ${m.setHeaders.where}, given the response it was written for.`, `  setHeaders: ${setHeadersCall(m.setHeaders, typescript)},`] : []),
     '});',
     ...(m.folderRedirect ? [`// serve-static redirected the folder itself (${m.folderRedirect}) to ${m.folderRedirect}/.`, `${instance}.get(${jsLiteral(m.folderRedirect)}, ${REDIRECT_TO_FOLDER});`] : []),
   ];
