@@ -125,6 +125,13 @@ export interface MiddlewareEntry {
    * boot (FST_ERR_DUPLICATED_ROUTE).
    */
   registersRoutes?: readonly string[];
+  /**
+   * The Fastify server option that replaces the middleware when the `plugins` stage moves it
+   * (`logger: true` for morgan: Fastify logs each request and its completion with pino), with the
+   * factory's arguments it takes over as they are: `format` when the first argument may be a
+   * format string (which the option does not keep: the log lines change shape), nothing else.
+   */
+  serverOption?: { name: string; value: string; takes: readonly 'format'[] };
   /** What a registration of the plugin after the app's first one needs (a second @fastify/static: `decorateReply: false`). */
   againInApp?: string;
   /** What keeps one instance shared by several routes shared on Fastify; `{name}` and `{routes}` are filled in. */
@@ -625,6 +632,9 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'safe',
     source: '§3, §5 #20',
+    // Fastify 5 `logger: true`: pino JSON to stdout at level info, an 'incoming request' and a
+    // 'request completed' line (with responseTime) per request (fastify docs Reference/Logging).
+    serverOption: { name: 'logger', value: 'true', takes: ['format'] },
   },
   multer: {
     package: 'multer',

@@ -4,7 +4,7 @@
  * each request sent in order, each answer written as one comparable line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -78,10 +78,11 @@ export async function answers(root: string, requests: string[], headers: string[
   }
 }
 
-/** Node options and environment variables for the app's process (a `--require` probe). */
+/** Node options and environment variables for the app's process (a `--require` probe); `stdout`: a file its standard output goes to (else ignored). */
 export interface NodeOptions {
   args?: string[];
   env?: Record<string, string>;
+  stdout?: string;
 }
 
 /** A request sent byte for byte: its headers as given (no Content-Length added when `chunked`), its body as given. */
@@ -132,7 +133,7 @@ function sendRaw(port: number, r: RawRequest): Promise<string> {
 async function started(root: string, node: NodeOptions): Promise<{ port: number; child: ChildProcess }> {
   const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
   const port = await freePort();
-  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: ['ignore', node.stdout ? openSync(node.stdout, 'a') : 'ignore', 'ignore'] });
   try {
     await until(port, child);
   } catch (error) {

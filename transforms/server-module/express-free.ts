@@ -35,6 +35,7 @@ import { BODY_HOOKS } from './bodies-template.js';
 import { appBodyParsers, carriedAccess, parserPackage, rebuiltBodyParser } from './body-parsers.js';
 import type { Import } from './template.js';
 import type { GeneratedModule } from './locate.js';
+import { optionMiddlewareOf } from './option-middleware.js';
 import { leavingExpress, staticFilesOf } from './static-files.js';
 
 /** A moved route that runs no Express code: its key as Fastify registered it, and how many of the module's body parsers covered it. */
@@ -99,8 +100,9 @@ type BodyParserSource = { m: Middleware; source: string; functions: AppFunctionA
 
 /**
  * expressFreeRoutes for the module `moduleFile` serving `app` as this run of the plugins stage
- * leaves it: the static mounts plugins-static moves no longer run before the moved routes (the
- * stage's steps all plan on one analysis, made before any of them ran).
+ * leaves it: the static mounts plugins-static moves, and the middleware plugins-server-options
+ * replaces, no longer run before the moved routes (the stage's steps all plan on one analysis,
+ * made before any of them ran).
  */
 export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: GeneratedModule): ExpressFreeRoutes {
   const given: LiftedNames = new Map();
@@ -110,7 +112,8 @@ export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: Gen
     const functions = Object.values(access.functions);
     return { m, source: rebuiltBodyParser(m, Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression])))!, functions };
   });
-  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leavingExpress(staticFilesOf(ctx, app, module)), parsers);
+  const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId)]);
+  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leaving, parsers);
 }
 
 /**

@@ -218,6 +218,22 @@ function setOption(j: JSCodeshift, object: Node, key: string, value: string | nu
   properties.splice(anchor ? properties.indexOf(anchor) + 1 : 0, 0, added);
 }
 
+/**
+ * Sets the Fastify option `name` of buildFastify's `Fastify({…})` to `value` (source text), with
+ * `comment` above it when it is new, after `trustProxy` or `routerOptions` (`logger: true` for the
+ * app's request logging: plugins-server-options).
+ * @returns whether the module changed (false when the option has that value already).
+ * @throws Error when the module has no `Fastify({ routerOptions: {…} })` in buildFastify (edited by hand)
+ */
+export function setFastifyOption(j: JSCodeshift, root: Collection, name: string, value: string, comment: string): boolean {
+  const nodes = settingsNodes(j, root);
+  if (!nodes) throw new Error(`the generated module has no Fastify({ routerOptions: {…} }) call in buildFastify to set ${name} in`);
+  const prop = propertyOf(nodes.options, name);
+  if (prop && sameSource(textOf(prop.value), value)) return false;
+  setOption(j, nodes.options, name, value, ['routerOptions', 'trustProxy'], comment);
+  return true;
+}
+
 /** The template's comment on Express's matching, on the first routing option that carries it, rewritten as `text`. */
 function rewriteMatchingComment(j: JSCodeshift, routerOptions: Node, text: string): void {
   for (const key of ['caseSensitive', 'ignoreTrailingSlash']) {

@@ -35,6 +35,7 @@ import type { GeneratedModule } from './locate.js';
 import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
 import { isRebuiltBodyParser } from './body-parsers.js';
+import { optionMiddlewareOf } from './option-middleware.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
 
 /** serve-static options and what @fastify/static takes for each (`null`: none, the mount stays). Sources: serve-static 1.16.3/2.2.1 README, @fastify/static 10.1 index.js `sendOptions`. */
@@ -131,7 +132,8 @@ export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModul
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const out: StaticFiles = { moving: [], kept: [] };
   const given: LiftedNames = new Map();
-  const movingIds = new Set(mounts.map((s) => s.middlewareId));
+  // The mounts that move, and the middleware plugins-server-options replaces in the same run (it runs first).
+  const movingIds = new Set([...mounts.map((s) => s.middlewareId), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId)]);
   for (const mount of mounts) {
     const m = middleware.get(mount.middlewareId);
     const headers = m ? setHeadersOf(ctx, module, m, given) : null;

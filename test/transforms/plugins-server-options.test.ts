@@ -1,0 +1,56 @@
+/**
+ * The `plugins` stage's step `plugins-server-options` (transforms/plugins-server-options/,
+ * server-module/option-middleware.ts): middleware a Fastify server option replaces leaves the
+ * Express app — morgan for Fastify's logger. Fixture pairs (fixtures/transforms/plugins-server-options/):
+ * output byte for byte, a second run changes nothing; on real HTTP the case's Express app, its input
+ * (after routes) and its output answer alike, the output logs each request as pino JSON lines (its
+ * standard output read), and the routes morgan alone kept on the Express app no longer reach it.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+
+const STEP = 'plugins-server-options';
+const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs');
+
+/** Per case: middleware moved `[done, of]`, and why the others stay (the summary's groups). */
+const MOVED: Record<string, { moved: [number, number]; kept?: string[] }> = {
+  morgan: { moved: [1, 1] },
+};
+
+describe('plugins-server-options fixtures', () => {
+  for (const name of fixtureCases(STEP)) {
+    it(name, async () => {
+      const run = await expectFixture(STEP, name, 'plugins');
+      const moved = run.result.moved.find((m) => m.step === STEP);
+      expect(MOVED[name], 'the case is in MOVED').toBeDefined();
+      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name].moved);
+      expect((moved?.groups ?? []).map((g) => g.name)).toEqual(MOVED[name].kept ?? []);
+    }, 60_000);
+  }
+});
+
+describe("morgan's requests are logged by Fastify, and the answers do not change (real HTTP)", () => {
+  it('morgan', async () => {
+    const { requests } = caseOptions(STEP, 'morgan');
+    const dir = path.join(TRANSFORM_FIXTURES, STEP, 'morgan');
+    const express = await answers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), requests!);
+    expect(await answers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), requests!), 'after routes').toEqual(express);
+    const run = await runFixture(STEP, 'morgan', 'plugins');
+    const logs = mkdtempSync(path.join(os.tmpdir(), 'server-options-'));
+    const entries = path.join(logs, 'entries.log');
+    const stdout = path.join(logs, 'stdout.log');
+    expect(await answers(withDeclaredExpress(run.root), requests!, [], { args: ['--require', PROBE], env: { EXPRESS_ENTRIES: entries }, stdout }), 'after plugins').toEqual(express);
+    // Fastify's logger: a 'request completed' line per request, with its status.
+    const lines = readFileSync(stdout, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; req?: { method: string; url: string }; res?: { statusCode: number } });
+    const completed = lines.filter((l) => l.msg === 'request completed').map((l) => l.res?.statusCode);
+    expect(completed.filter((s) => s !== undefined).slice(-requests!.length)).toEqual([200, 200, 201, 201, 404]);
+    expect(lines.filter((l) => l.msg === 'incoming request').map((l) => `${l.req?.method} ${l.req?.url}`).slice(-requests!.length)).toEqual(requests!.map((r) => r.split(' ').slice(0, 2).join(' ')));
+    // The routes only morgan kept on the Express app run no Express code now; the request no route answers still reaches it.
+    const reached = existsSync(entries) ? readFileSync(entries, 'utf8').split('\n').filter((l) => l && l !== 'GET /') : [];
+    expect(reached).toEqual(['GET /nowhere']);
+  }, 60_000);
+});

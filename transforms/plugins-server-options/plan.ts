@@ -1,0 +1,54 @@
+/**
+ * Plans `plugins-server-options`: per Express app whose generated module runs it in Fastify hooks
+ * (or will, after plugins-bridge in the same run), the middleware a server option replaces
+ * (server-module/option-middleware.ts says which and why the others stay): an entry for the module
+ * (the options to set) and one for each app file that registered them (the statements to delete).
+ * What moved counts those middleware; the groups say why the others stay; the deltas say what
+ * changes in the log.
+ */
+import { jFor } from '../lib/ast.js';
+import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.js';
+import { hookedAfterBridge } from '../server-module/express-hook.js';
+import { generatedModuleFor } from '../server-module/locate.js';
+import { optionMiddlewareOf, type OptionMiddleware } from '../server-module/option-middleware.js';
+
+/** A file's plan entry: the module sets the options; an app file loses the middleware's registrations. */
+export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'name' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'registration'>> };
+
+/** The step's plan (module comment). */
+export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
+  const files = new Map<string, ServerOptionsEntry[]>();
+  const groups = new Map<string, number>();
+  const moved: OptionMiddleware[] = [];
+  let all = 0;
+  for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
+    const module = generatedModuleFor(ctx, app);
+    if (!module) continue;
+    const found = optionMiddlewareOf(ctx, app);
+    all += found.moving.length + found.kept.length;
+    const j = jFor(module.file);
+    const hooked = hookedAfterBridge(ctx, j, j(module.source), module.file);
+    const kept = hooked ? found.kept : [...found.kept, ...found.moving.map((m) => ({ reason: `the Express app still runs behind @fastify/express (plugins-bridge says why) (${m.registration.file}:${m.registration.line})` }))];
+    for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
+    if (!hooked || !found.moving.length) continue;
+    moved.push(...found.moving);
+    files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: found.moving.map(({ option, name, registration }) => ({ option, name, registration })) }]);
+    for (const m of found.moving) {
+      const entries = files.get(m.registration.file) ?? [];
+      const entry = entries.find((e) => e.kind === 'express');
+      if (entry) entry.middleware.push({ name: m.name, registration: m.registration });
+      else files.set(m.registration.file, [...entries, { kind: 'express', middleware: [{ name: m.name, registration: m.registration }] }]);
+    }
+  }
+  const deltas: FrameworkDelta[] = moved.map((m) => ({
+    text: `Request logging: ${m.name}${m.format ? `('${m.format}')` : ''} (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
+    restoredByParityExpress: false,
+  }));
+  return {
+    step: 'plugins-server-options',
+    files: [...files].map(([file, entries]): FilePlan<ServerOptionsEntry> => ({ file, entries })),
+    manual: [],
+    moved: all ? { what: "middleware to Fastify's server options (request logging to its logger)", done: moved.length, of: all, ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `stay on Express: ${name}`, done: 0, of: n })) } : {}) } : undefined,
+    deltas,
+  };
+}
