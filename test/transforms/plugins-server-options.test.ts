@@ -19,6 +19,14 @@ const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs'
 /** Per case: middleware moved `[done, of]`, and why the others stay (the summary's groups). */
 const MOVED: Record<string, { moved: [number, number]; kept?: string[] }> = {
   morgan: { moved: [1, 1] },
+  kept: {
+    moved: [0, 3],
+    kept: [
+      "stay on Express: its options `{ stream: accessLog }` are not translated to Fastify's logger (app.js:9)",
+      "stay on Express: it is registered on a router, a sub-app or under a path (app.js:12), and Fastify's logger would log every request",
+      'stay on Express: it is registered under a condition or in a way the analysis could not resolve (app.js:14)',
+    ],
+  },
 };
 
 describe('plugins-server-options fixtures', () => {

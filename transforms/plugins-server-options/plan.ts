@@ -41,7 +41,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     }
   }
   const deltas: FrameworkDelta[] = moved.map((m) => ({
-    text: `Request logging: ${m.name}${m.format ? `('${m.format}')` : ''} (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
+    text: `Request logging: ${m.name}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
     restoredByParityExpress: false,
   }));
   return {

@@ -5,9 +5,9 @@
  * every request it saw: so one moves only when it saw them all —
  * - registered on the app itself, at `/`, under no condition, in a statement of its own (the step
  *   deletes that statement);
- * - called with nothing but what the option takes over (`morgan('dev')`: a format string, whose
- *   line shape the option does not keep); options (`stream`, `skip`, `immediate`) or a format
- *   function stay, as does a call the analysis could not fold.
+ * - called with nothing but what the option takes over: morgan's format (`'dev'`, a name chosen at
+ *   run time, a format function), whose line shape the option does not keep anyway; options
+ *   (`stream`, `skip`, `immediate`, also morgan 1.0's options object) stay.
  * Each that stays says why, with its place.
  */
 import type { App, Location, Middleware } from '../../analyzer/model.js';
@@ -22,7 +22,7 @@ export interface OptionMiddleware {
   package: string;
   /** The option that replaces it: `logger`, and its source `true`. */
   option: { name: string; value: string };
-  /** The format string it was given (`dev`), for the summary; null when none. */
+  /** The format it was given, as written (`'dev'`, `logs`), for the summary; null when none. */
   format: string | null;
   registration: Location;
 }
@@ -57,6 +57,6 @@ function whyStays(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEn
   const [first, ...rest] = args;
   if (rest.length) return `its options \`${rest.map((a) => a.source).join(', ')}\` are not translated to Fastify's ${entry.serverOption!.name} (${at})`;
   if (!first) return { format: null };
-  if (first.resolution !== 'exact' || typeof first.value !== 'string' || !entry.serverOption!.takes.includes('format')) return `its argument \`${first.source}\` is not a format string (${at})`;
-  return { format: first.value };
+  if (!entry.serverOption!.takes.includes('format') || (first.value !== null && typeof first.value === 'object')) return `its argument \`${first.source}\` is not translated to Fastify's ${entry.serverOption!.name} (${at})`;
+  return { format: first.source };
 }
