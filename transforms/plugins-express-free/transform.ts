@@ -5,14 +5,12 @@
  *   (server-module/express-free.ts listExpressFree);
  * - a module defining such a function (`verify`): the function exported, or lifted out of the
  *   options (server-module/app-functions.ts);
- * printed in the file's style.
+ * printed in the file's style (lib/recipe.ts).
  */
 import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import { jFor } from '../lib/ast.js';
-import { ensureImported, importedSpecifiers } from '../lib/imports.js';
-import { printEdited } from '../lib/print.js';
-import { detectStyle } from '../lib/style.js';
+import { ensureImported } from '../lib/imports.js';
+import { applyEntries } from '../lib/recipe.js';
 import { applyAppFunctionEdit, importAppFunction } from '../server-module/app-functions.js';
 import { listExpressFree } from '../server-module/express-hook.js';
 import type { ExpressFreeStepEntry } from './plan.js';
@@ -22,20 +20,11 @@ import type { ExpressFreeStepEntry } from './plan.js';
  * @throws Error as listExpressFree (a module edited by hand: no buildFastify, no throughExpress), or applyAppFunctionEdit
  */
 export default function transform(file: FileInfo, _api: API, options: TransformOptions<ExpressFreeStepEntry>): string | null {
-  const entries = options.plan?.entries ?? [];
-  if (!entries.length) return null;
-  const j = jFor(file.path);
-  const root = j(file.source);
-  const style = detectStyle(file.source, file.path);
-  const importsBefore = importedSpecifiers(j, root);
-  let changed = false;
-  for (const entry of entries) {
-    if (entry.kind !== 'list') changed = applyAppFunctionEdit(j, root, file.path, entry) || changed;
-    else {
-      for (const pkg of entry.packages) changed = ensureImported(j, root, { local: pkg.name, specifier: pkg.from, kind: 'default', typescript: entry.typescript, module: entry.module }, style.quote, 'the body parsers') || changed;
-      for (const request of entry.imports) changed = importAppFunction(j, root, request, style.quote) || changed;
-      changed = listExpressFree(j, root, entry, entry.typescript, style) || changed;
-    }
-  }
-  return changed ? printEdited(j, root, file.source, style, importsBefore) : null;
+  return applyEntries(file, options, ({ j, root, style }, entry) => {
+    if (entry.kind !== 'list') return applyAppFunctionEdit(j, root, file.path, entry);
+    let changed = false;
+    for (const pkg of entry.packages) changed = ensureImported(j, root, { local: pkg.name, specifier: pkg.from, kind: 'default', typescript: entry.typescript, module: entry.module }, style.quote, 'the body parsers') || changed;
+    for (const request of entry.imports) changed = importAppFunction(j, root, request, style.quote) || changed;
+    return listExpressFree(j, root, entry, entry.typescript, style) || changed;
+  });
 }

@@ -8,11 +8,10 @@
 import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
 import { jFor } from '../lib/ast.js';
-import { importedSpecifiers, removeUnusedImport } from '../lib/imports.js';
+import { removeUnusedImport } from '../lib/imports.js';
+import { applyEntries } from '../lib/recipe.js';
 import type { Node } from '../lib/ast.js';
-import { printEdited } from '../lib/print.js';
 import { findRegistration, removeRegistration } from '../lib/registration.js';
-import { detectStyle } from '../lib/style.js';
 import { registerStatic } from '../server-module/static-registration.js';
 import { applyAppFunctionEdit } from '../server-module/app-functions.js';
 import type { StaticEntry } from './plan.js';
@@ -23,19 +22,11 @@ import type { StaticEntry } from './plan.js';
  *   cannot be deleted (the file changed since the analysis)
  */
 export default function transform(file: FileInfo, _api: API, options: TransformOptions<StaticEntry>): string | null {
-  const entries = options.plan?.entries ?? [];
-  if (!entries.length) return null;
-  const j = jFor(file.path);
-  const root = j(file.source);
-  const style = detectStyle(file.source, file.path);
-  const importsBefore = importedSpecifiers(j, root);
-  let changed = false;
-  for (const entry of entries) {
-    if (entry.kind === 'module') changed = registerStatic(j, root, entry.mounts, entry, style) || changed;
-    else if (entry.kind === 'express') changed = removeMounts(j, root, file.source, entry.mounts) || changed;
-    else changed = applyAppFunctionEdit(j, root, file.path, entry) || changed;
-  }
-  return changed ? printEdited(j, root, file.source, style, importsBefore) : null;
+  return applyEntries(file, options, ({ j, root, style, source }, entry) => {
+    if (entry.kind === 'module') return registerStatic(j, root, entry.mounts, entry, style);
+    if (entry.kind === 'express') return removeMounts(j, root, source, entry.mounts);
+    return applyAppFunctionEdit(j, root, file.path, entry);
+  });
 }
 
 /**
