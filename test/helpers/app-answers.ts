@@ -4,7 +4,7 @@
  * each request sent in order, each answer written as one comparable line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -133,7 +133,9 @@ function sendRaw(port: number, r: RawRequest): Promise<string> {
 async function started(root: string, node: NodeOptions): Promise<{ port: number; child: ChildProcess }> {
   const main = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string }).main;
   const port = await freePort();
-  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: ['ignore', node.stdout ? openSync(node.stdout, 'a') : 'ignore', 'ignore'] });
+  const stdout = node.stdout ? openSync(node.stdout, 'a') : undefined;
+  const child = spawn(process.execPath, [...(node.args ?? []), ...(/\.ts$/.test(main) ? ['--import', 'tsx'] : []), main], { cwd: root, env: { ...process.env, ...node.env, PORT: String(port), NODE_ENV: 'test' }, stdio: ['ignore', stdout ?? 'ignore', 'ignore'] });
+  if (stdout !== undefined) child.on('exit', () => closeSync(stdout));
   try {
     await until(port, child);
   } catch (error) {

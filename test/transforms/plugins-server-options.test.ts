@@ -19,12 +19,16 @@ const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs'
 /** Per case: middleware moved `[done, of]`, and why the others stay (the summary's groups). */
 const MOVED: Record<string, { moved: [number, number]; kept?: string[] }> = {
   morgan: { moved: [1, 1] },
+  // The generated module was given a logger by hand: morgan stays rather than overwrite it.
+  'hand-logger': { moved: [0, 1], kept: ["stay on Express: the generated module sets Fastify's logger already (fastify-server.js); merge the two by hand (app.js:10)"] },
   kept: {
-    moved: [0, 3],
+    moved: [0, 5],
     kept: [
-      "stay on Express: its options `{ stream: accessLog }` are not translated to Fastify's logger (app.js:9)",
-      "stay on Express: it is registered on a router, a sub-app or under a path (app.js:12), and Fastify's logger would log every request",
-      'stay on Express: it is registered under a condition or in a way the analysis could not resolve (app.js:14)',
+      "stay on Express: its options `{ stream: accessLog }` are not translated to Fastify's logger (app.js:10)",
+      "stay on Express: it is registered on a router, a sub-app or under a path (app.js:13), and Fastify's logger would log every request",
+      'stay on Express: it is registered under a condition or in a way the analysis could not resolve (app.js:15)',
+      "stay on Express: its argument `(tokens, req, res) => `${tokens.method(req, res)} ${tokens.u…` is not a format name (a function), which Fastify's logger would drop (app.js:18)",
+      "stay on Express: the moved route GET /api/ping (app.js:20) comes before it in Express, so it did not log that route's requests, where Fastify's logger would (app.js:23)",
     ],
   },
 };

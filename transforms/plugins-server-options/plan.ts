@@ -13,7 +13,7 @@ import { generatedModuleFor } from '../server-module/locate.js';
 import { optionMiddlewareOf, type OptionMiddleware } from '../server-module/option-middleware.js';
 
 /** A file's plan entry: the module sets the options; an app file loses the middleware's registrations. */
-export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'name' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'registration'>> };
+export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'callee' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'registration'>> };
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
@@ -32,7 +32,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
     if (!hooked || !found.moving.length) continue;
     moved.push(...found.moving);
-    files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: found.moving.map(({ option, name, registration }) => ({ option, name, registration })) }]);
+    files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: found.moving.map(({ option, callee, registration }) => ({ option, callee, registration })) }]);
     for (const m of found.moving) {
       const entries = files.get(m.registration.file) ?? [];
       const entry = entries.find((e) => e.kind === 'express');
@@ -41,7 +41,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     }
   }
   const deltas: FrameworkDelta[] = moved.map((m) => ({
-    text: `Request logging: ${m.name}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
+    text: `Request logging: ${m.callee}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
     restoredByParityExpress: false,
   }));
   return {

@@ -218,6 +218,13 @@ function setOption(j: JSCodeshift, object: Node, key: string, value: string | nu
   properties.splice(anchor ? properties.indexOf(anchor) + 1 : 0, 0, added);
 }
 
+/** The source of the Fastify option `name` in buildFastify's `Fastify({…})`, or null when it is not set there (or the module has no such call). */
+export function fastifyOptionIn(j: JSCodeshift, root: Collection, name: string): string | null {
+  const nodes = settingsNodes(j, root);
+  const prop = nodes ? propertyOf(nodes.options, name) : undefined;
+  return prop ? textOf(prop.value) : null;
+}
+
 /**
  * Sets the Fastify option `name` of buildFastify's `Fastify({…})` to `value` (source text), with
  * `comment` above it when it is new, after `trustProxy` or `routerOptions` (`logger: true` for the

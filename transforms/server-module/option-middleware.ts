@@ -4,15 +4,21 @@
  * `logger: true`. Fastify then logs every request, those Express answers too, as morgan logged
  * every request it saw: so one moves only when it saw them all —
  * - registered on the app itself, at `/`, under no condition, in a statement of its own (the step
- *   deletes that statement);
- * - called with nothing but what the option takes over: morgan's format (`'dev'`, a name chosen at
- *   run time, a format function), whose line shape the option does not keep anyway; options
- *   (`stream`, `skip`, `immediate`, also morgan 1.0's options object) stay.
+ *   deletes that statement), before every route and every other middleware of the app (one after
+ *   them did not see the requests they ended);
+ * - called with nothing but what the option takes over: morgan's format as a string, or one of
+ *   strings chosen at run time (`'dev'`, `env === 'production' ? 'combined' : 'dev'`), whose line
+ *   shape the option does not keep anyway; options (`stream`, `skip`, `immediate`, also morgan 1.0's
+ *   options object) and a format function (it runs per request, with `req` and `res`) stay;
+ * - the generated module does not set the option (or `loggerInstance`) already, by hand.
  * Each that stays says why, with its place.
  */
-import type { App, Location, Middleware } from '../../analyzer/model.js';
+import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { jFor } from '../lib/ast.js';
 import type { PlanContext } from '../model.js';
+import { fastifyOptionIn } from './fastify-options.js';
+import { generatedModuleFor } from './locate.js';
 
 /** A middleware leaving the Express app for a server option. */
 export interface OptionMiddleware {
@@ -24,6 +30,8 @@ export interface OptionMiddleware {
   option: { name: string; value: string };
   /** The format it was given, as written (`'dev'`, `logs`), for the summary; null when none. */
   format: string | null;
+  /** The factory as written (`morgan`), for the summary and comments. */
+  callee: string;
   registration: Location;
 }
 
@@ -42,7 +50,7 @@ export function optionMiddlewareOf(ctx: PlanContext, app: App): OptionMiddleware
     if (!entry?.serverOption) continue;
     const reason = whyStays(ctx, app, m, entry);
     if (typeof reason === 'string') out.kept.push({ middlewareId: m.id, registration: m.registration, reason });
-    else out.moving.push({ middlewareId: m.id, name: m.name, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration });
+    else out.moving.push({ middlewareId: m.id, name: m.name, callee: m.factory?.callee ?? m.name, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration });
   }
   return out;
 }
@@ -50,13 +58,38 @@ export function optionMiddlewareOf(ctx: PlanContext, app: App): OptionMiddleware
 /** Why `m` stays on the Express app (a sentence ending with its place), or what it takes over when it moves. */
 function whyStays(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry): string | { format: string | null } {
   const at = `${m.registration.file}:${m.registration.line}`;
-  if (m.ownerId !== app.id || m.scope !== 'app' || m.fullPath !== '/') return `it is registered on a router, a sub-app or under a path (${at}), and Fastify's ${entry.serverOption!.name} would log every request`;
+  const option = entry.serverOption!.name;
+  if (m.ownerId !== app.id || m.scope !== 'app' || m.fullPath !== '/') return `it is registered on a router, a sub-app or under a path (${at}), and Fastify's ${option} would log every request`;
   if (m.resolution !== 'exact') return `it is registered under a condition or in a way the analysis could not resolve (${at})`;
-  if (!m.statement?.own || ctx.inventory.middleware.some((o) => o.id !== m.id && o.statement && o.statement.start.line === m.statement!.start.line && o.statement.start.column === m.statement!.start.column)) return `it is not a statement of its own (${at})`;
+  if (!m.statement?.own || ctx.inventory.middleware.some((o) => o.id !== m.id && o.statement && o.statement.start.line === m.statement!.start.line && o.statement.start.column === m.statement!.start.column)) return `it is registered together with other middleware in one call (${at}); register it on its own`;
   const args = m.factory?.args ?? [];
   const [first, ...rest] = args;
-  if (rest.length) return `its options \`${rest.map((a) => a.source).join(', ')}\` are not translated to Fastify's ${entry.serverOption!.name} (${at})`;
-  if (!first) return { format: null };
-  if (!entry.serverOption!.takes.includes('format') || (first.value !== null && typeof first.value === 'object')) return `its argument \`${first.source}\` is not translated to Fastify's ${entry.serverOption!.name} (${at})`;
-  return { format: first.source };
+  if (rest.length) return `its options \`${rest.map((a) => a.source).join(', ')}\` are not translated to Fastify's ${option} (${at})`;
+  if (first && !(entry.serverOption!.takes.includes('format') && isFormatName(first))) return `its argument \`${clip(first.source)}\` is not a format name (${(first.unresolved ?? []).map((u) => u.reason).join('; ') || 'an object'}), which Fastify's ${option} would drop (${at})`;
+  // Another of the same package ends no request.
+  const same = (o: Middleware | Route) => 'package' in o && o.package === m.package;
+  const before = [...ctx.inventory.middleware, ...ctx.inventory.routes].find((o) => o.appId === app.id && o.order < m.order && o.framework === 'express' && !same(o));
+  // A moved route's hand-over (`app.get('/x', movedToFastify)`) keeps the place the route had.
+  const handOver = (app.handOvers ?? []).find((h) => h.order < m.order);
+  if (before) return `${'key' in before ? `route ${before.key}` : `middleware ${before.name}`} (${before.registration.file}:${before.registration.line}) comes before it in Express, so it did not log the requests that one ended, where Fastify's ${option} would (${at})`;
+  if (handOver) return `the moved route ${handOver.methods.join(', ')} ${handOver.fullPath} (${handOver.registration.file}:${handOver.registration.line}) comes before it in Express, so it did not log that route's requests, where Fastify's ${option} would (${at})`;
+  const module = generatedModuleFor(ctx, app);
+  const j = module ? jFor(module.file) : null;
+  // `logger: true` is what the step writes (another of the app's morgans, moved before); anything else was set by hand.
+  const set = module && j ? ['logger', 'loggerInstance'].find((name) => ![null, option === name ? entry.serverOption!.value : null].includes(fastifyOptionIn(j, j(module.source), name))) : undefined;
+  if (set) return `the generated module sets Fastify's ${set} already (${module!.file}); merge the two by hand (${at})`;
+  return { format: first ? first.source : null };
+}
+
+/** Whether a factory argument is a format's name: a string, or one the environment or a condition chooses (the analysis lists no function, call or object in it). */
+function isFormatName(arg: NonNullable<Middleware['factory']>['args'][number]): boolean {
+  if (typeof arg.value === 'string') return true;
+  if (arg.resolution !== 'unresolved') return false;
+  return (arg.unresolved ?? []).every((u) => u.path === '' && (/^chosen at run time by /.test(u.reason) || /^process\.env\b/.test(u.reason)));
+}
+
+/** The first line of `text`, at most 60 characters. */
+function clip(text: string): string {
+  const line = text.split('\n')[0];
+  return line.length > 60 || line !== text ? `${line.slice(0, 60)}…` : line;
 }
