@@ -16,9 +16,11 @@ import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURE
 const STEP = 'plugins-server-options';
 const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs');
 
-/** Per case: middleware moved `[done, of]`, and why the others stay (the summary's groups). */
-const MOVED: Record<string, { moved: [number, number]; kept?: string[] }> = {
-  morgan: { moved: [1, 1] },
+/** Per case: middleware moved `[done, of]`, why the others stay (the summary's groups), and the packages that leave package.json. */
+const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?: string[] }> = {
+  morgan: { moved: [1, 1], removed: ['morgan'] },
+  // morgan.token(…) still reads the package: its import and dependency stay.
+  token: { moved: [1, 1] },
   // The generated module was given a logger by hand: morgan stays rather than overwrite it.
   'hand-logger': { moved: [0, 1], kept: ["stay on Express: the generated module sets Fastify's logger already (fastify-server.js); merge the two by hand (app.js:10)"] },
   kept: {
@@ -41,6 +43,7 @@ describe('plugins-server-options fixtures', () => {
       expect(MOVED[name], 'the case is in MOVED').toBeDefined();
       expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name].moved);
       expect((moved?.groups ?? []).map((g) => g.name)).toEqual(MOVED[name].kept ?? []);
+      expect(run.result.removedDependencies.filter((d) => d !== '@fastify/express')).toEqual(MOVED[name].removed ?? []);
     }, 60_000);
   }
 });

@@ -4,13 +4,13 @@
  * (server-module/option-middleware.ts says which and why the others stay): an entry for the module
  * (the options to set) and one for each app file that registered them (the statements to delete).
  * What moved counts those middleware; the groups say why the others stay; the deltas say what
- * changes in the log.
+ * changes in the log; a package nothing reads any more leaves package.json.
  */
 import { jFor } from '../lib/ast.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.js';
 import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { generatedModuleFor } from '../server-module/locate.js';
-import { optionMiddlewareOf, type OptionMiddleware } from '../server-module/option-middleware.js';
+import { optionMiddlewareOf, unusedAfterMove, type OptionMiddleware } from '../server-module/option-middleware.js';
 
 /** A file's plan entry: the module sets the options; an app file loses the middleware's registrations. */
 export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'callee' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'registration'>> };
@@ -20,6 +20,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
   const files = new Map<string, ServerOptionsEntry[]>();
   const groups = new Map<string, number>();
   const moved: OptionMiddleware[] = [];
+  const keptPackages: string[] = [];
   let all = 0;
   for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
     const module = generatedModuleFor(ctx, app);
@@ -30,6 +31,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     const hooked = hookedAfterBridge(ctx, j, j(module.source), module.file);
     const kept = hooked ? found.kept : [...found.kept, ...found.moving.map((m) => ({ reason: `the Express app still runs behind @fastify/express (plugins-bridge says why) (${m.registration.file}:${m.registration.line})` }))];
     for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
+    keptPackages.push(...found.kept.map((k) => k.package), ...(hooked ? [] : found.moving.map((m) => m.package)));
     if (!hooked || !found.moving.length) continue;
     moved.push(...found.moving);
     files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: found.moving.map(({ option, callee, registration }) => ({ option, callee, registration })) }]);
@@ -40,6 +42,9 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
       else files.set(m.registration.file, [...entries, { kind: 'express', middleware: [{ name: m.name, registration: m.registration }] }]);
     }
   }
+  // A package nothing reads once its middleware left (none stays, no other use), out of package.json.
+  const kept = new Set(keptPackages);
+  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !kept.has(pkg) && unusedAfterMove(ctx, pkg, moved));
   const deltas: FrameworkDelta[] = moved.map((m) => ({
     text: `Request logging: ${m.callee}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
     restoredByParityExpress: false,
@@ -49,6 +54,7 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     files: [...files].map(([file, entries]): FilePlan<ServerOptionsEntry> => ({ file, entries })),
     manual: [],
     moved: all ? { what: "middleware to Fastify's server options (request logging to its logger)", done: moved.length, of: all, ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `stay on Express: ${name}`, done: 0, of: n })) } : {}) } : undefined,
+    ...(removable.length ? { removeDependencies: removable } : {}),
     deltas,
   };
 }

@@ -15,7 +15,9 @@
  */
 import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
-import { jFor } from '../lib/ast.js';
+import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
+import { isReference, jFor, type Node } from '../lib/ast.js';
+import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
 import { fastifyOptionIn } from './fastify-options.js';
 import { generatedModuleFor } from './locate.js';
@@ -32,13 +34,15 @@ export interface OptionMiddleware {
   format: string | null;
   /** The factory as written (`morgan`), for the summary and comments. */
   callee: string;
+  /** Where the factory is called (`morgan('dev')`): the file whose import of the package it uses. */
+  factory: Location;
   registration: Location;
 }
 
 /** The app's middleware a server option replaces, and those of the same packages that stay, each with why. */
 export interface OptionMiddlewareOf {
   moving: OptionMiddleware[];
-  kept: Array<{ middlewareId: string; registration: Location; reason: string }>;
+  kept: Array<{ middlewareId: string; package: string; registration: Location; reason: string }>;
 }
 
 /** The middleware of `app` whose catalogue entry names a server option, and which of them move (module comment). */
@@ -49,8 +53,8 @@ export function optionMiddlewareOf(ctx: PlanContext, app: App): OptionMiddleware
     const entry = m.package ? middlewareFor(m.name, m.package) : undefined;
     if (!entry?.serverOption) continue;
     const reason = whyStays(ctx, app, m, entry);
-    if (typeof reason === 'string') out.kept.push({ middlewareId: m.id, registration: m.registration, reason });
-    else out.moving.push({ middlewareId: m.id, name: m.name, callee: m.factory?.callee ?? m.name, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration });
+    if (typeof reason === 'string') out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason });
+    else out.moving.push({ middlewareId: m.id, name: m.name, callee: m.factory?.callee ?? m.name, factory: m.factory?.location ?? m.registration, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration });
   }
   return out;
 }
@@ -92,4 +96,44 @@ function isFormatName(arg: NonNullable<Middleware['factory']>['args'][number]): 
 function clip(text: string): string {
   const line = text.split('\n')[0];
   return line.length > 60 || line !== text ? `${line.slice(0, 60)}…` : line;
+}
+
+/**
+ * Whether the package `pkg` goes unused once `moving` left the app: every project file importing
+ * it (the Inventory's import facts) reads the names it binds only in the factory calls of `moving`
+ * made there, which the step deletes with their import. Then the stage removes it from
+ * package.json; a file that reads it otherwise (`morgan.token(…)`, a morgan that stays) keeps it.
+ */
+export function unusedAfterMove(ctx: PlanContext, pkg: string, moving: OptionMiddleware[]): boolean {
+  const importers = ctx.inventory.files.filter((f) => f.imports.some((i) => i.specifier === pkg && !i.typeOnly));
+  return importers.every((f) => {
+    const parsed = parsedFiles(ctx)(f.file);
+    if (!parsed) return false;
+    const locals = importedNames(parsed.j, parsed.root, pkg);
+    const reads = parsed.root.find(parsed.j.Identifier).filter((p) => locals.has(p.node.name) && isReference(p) && !insideImport(p)).size();
+    return locals.size > 0 && reads === moving.filter((m) => m.package === pkg && m.factory.file === f.file).length;
+  });
+}
+
+/** The local names `import x from 'pkg'`, `import * as x`, `const x = require('pkg')` bind. */
+function importedNames(j: JSCodeshift, root: Collection, pkg: string): Set<string> {
+  const names = new Set<string>();
+  root.find(j.ImportDeclaration, { source: { value: pkg } }).forEach((p) => {
+    for (const s of (p.node.specifiers ?? []) as Node[]) names.add(s.local.name);
+  });
+  root
+    .find(j.VariableDeclarator)
+    .filter((p) => (p.node.init as Node)?.type === 'CallExpression' && ((p.node.init as Node).callee as Node).name === 'require' && ((p.node.init as Node).arguments[0] as Node)?.value === pkg && p.node.id.type === 'Identifier')
+    .forEach((p) => void names.add((p.node.id as Node).name));
+  return names;
+}
+
+/** Whether the identifier is the binding of an import or require itself. */
+function insideImport(p: ASTPath<Node>): boolean {
+  for (let q: ASTPath<Node> | null = p.parent; q; q = q.parent) {
+    if (q.node.type === 'ImportDeclaration') return true;
+    if (q.node.type === 'VariableDeclarator' && q.node.id === p.node) return true;
+    if (/Statement|Declaration$/.test(q.node.type) && q.node.type !== 'VariableDeclaration') return false;
+  }
+  return false;
 }
