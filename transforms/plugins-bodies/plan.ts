@@ -5,11 +5,9 @@
  * all translate (server-module/fastify-bodies.ts). What moved counts the body parsers; a module
  * whose parsers do not translate says why in a group.
  */
-import type { LiftedNames } from '../server-module/app-functions.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { jFor } from '../lib/ast.js';
 import type { FilePlan, PlanContext, StepPlan } from '../model.js';
-import { appBodyParsers, carriedAccess } from '../server-module/body-parsers.js';
 import { hookedAfterBridge } from '../server-module/express-hook.js';
 import { expressFreeRoutesThisRun } from '../server-module/express-free.js';
 import { fastifyBodiesOf } from '../server-module/fastify-bodies.js';
@@ -27,13 +25,13 @@ export function plan(ctx: PlanContext): StepPlan<ParseBodiesEntry> {
     if (!module || files.some((f) => f.file === module.file)) continue;
     const j = jFor(module.file);
     if (!hookedAfterBridge(ctx, j, j(module.source), module.file)) continue;
-    if (!expressFreeRoutesThisRun(ctx, app, module).routes.some((r) => r.parsers > 0)) continue;
-    const parsers = appBodyParsers(ctx.inventory, app);
-    // The app's functions the parsers carry, reached as plugins-express-free (order 20) imported them.
-    const given: LiftedNames = new Map();
+    const free = expressFreeRoutesThisRun(ctx, app, module);
+    if (!free.routes.some((r) => r.parsers > 0)) continue;
+    const parsers = free.bodyParsers.map((p) => p.m);
+    // The app's functions the parsers carry, as plugins-express-free (order 20) imported them.
     const bodies = fastifyBodiesOf(ctx.inventory, parsers, module.typescript, (m) => {
-      const access = carriedAccess(ctx, module, m, given);
-      return 'refuse' in access ? access : Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));
+      const rebuilt = free.bodyParsers.find((p) => p.m.id === m.id)!;
+      return 'refuse' in rebuilt ? rebuilt : rebuilt.sources;
     });
     if ('refuse' in bodies) {
       groups.set(bodies.refuse, (groups.get(bodies.refuse) ?? 0) + parsers.length);

@@ -33,7 +33,10 @@ export type AppFunctionEdit =
   /** Lift the inline function at `fn` into an exported top-level `const name`. */
   | { kind: 'lift-function'; fn: Anchor; name: string; module: 'esm' | 'commonjs' };
 
-/** The names given to lifted functions in one run: per module, per function (`line:column`). */
+/**
+ * The names one plan gave: per defining module, the lifted functions' (key `line:column`); per
+ * generated module, the imports' locals (key `specifier#export`).
+ */
 export type LiftedNames = Map<string, Map<string, string>>;
 
 /** How the generated module reaches one function of the app. */
@@ -92,7 +95,13 @@ export function appFunctionAccess(ctx: PlanContext, module: GeneratedModule, at:
   const where = form.kind === 'named' ? `\`${form.name}\` of ${at.file}` : `the default export of ${at.file}`;
   if (module.module === 'esm') {
     const target = jFor(module.file);
-    const local = importedLocal(target, target(module.source), specifier, form) ?? localName(target, target(module.source), form, base);
+    const root = target(module.source);
+    // Imports this run planned in the module, by what they import: two functions of one name from two modules get two locals.
+    const planned = given.get(module.file) ?? new Map<string, string>();
+    given.set(module.file, planned);
+    const key = `${specifier}#${form.kind === 'named' ? form.name : 'default'}`;
+    const local = importedLocal(target, root, specifier, form) ?? planned.get(key) ?? freeTopLevelName(target, root, form.kind === 'named' ? form.name : base, new Set(planned.values()));
+    planned.set(key, local);
     return { expression: local, callee: local, import: { specifier, form, local, module: 'esm' }, ...edits, where };
   }
   const member = form.kind === 'named' ? (/^[A-Za-z_$][\w$]*$/.test(form.name) ? `.${form.name}` : `['${form.name}']`) : '';
@@ -111,11 +120,6 @@ function liftRefusal(fn: { node: Node; parent: { node: Node } }, typescript: boo
   return null;
 }
 
-/** A local name for the import in the generated module: the export's own name, made free. */
-function localName(j: JSCodeshift, root: Collection, form: ImportForm, base: string): string {
-  return freeTopLevelName(j, root, form.kind === 'named' ? form.name : base);
-}
-
 /**
  * Applies `edit` to the module defining the function (`file`, parsed as `root`): exports the
  * declaration, or lifts the inline function. Nothing changes when it is exported already (a second run).
@@ -129,10 +133,15 @@ export function applyAppFunctionEdit(j: JSCodeshift, root: Collection, file: str
   return true;
 }
 
-/** Imports `request` into the generated module unless it imports it already. @returns whether the module changed. */
+/**
+ * Imports `request` into the generated module unless it imports it already.
+ * @returns whether the module changed.
+ * @throws Error when its local name is taken in the module by now (the generated code names the function by it)
+ */
 export function importAppFunction(j: JSCodeshift, root: Collection, request: ImportRequest, quote: 'single' | 'double'): boolean {
   if (importedLocal(j, root, request.specifier, request.form)) return false;
-  addImport(j, root, request, quote);
+  const local = addImport(j, root, request, quote);
+  if (local !== request.local) throw new Error(`the generated module already binds ${request.local}, the name planned for the app's function from ${request.specifier}`);
   return true;
 }
 

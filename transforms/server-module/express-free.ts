@@ -51,6 +51,8 @@ export interface ExpressFreeRoutes {
   routes: ExpressFreeRoute[];
   /** The app's body parsers as the module rebuilds them (`express.json({ limit: '10kb' })`), in order, up to the first that cannot be rebuilt. */
   parsers: string[];
+  /** Each of the app's body parsers (appBodyParsers), rebuilt with the app functions it carries, or why it cannot be (plugins-bodies reads the same). */
+  bodyParsers: RebuiltParser[];
   /** How the module reaches the app's functions those parsers carry (their `verify`), when some listed route has parsers. */
   functions: AppFunctionAccess[];
   /** The packages those parsers come from (`express`, `body-parser`), imported by default, when some listed route has parsers. */
@@ -65,11 +67,11 @@ export interface ExpressFreeRoutes {
  * The moved routes of the Fastify app(s) built in `moduleFile` (routes under its `movedRoutes`
  * plugin) that can run no Express code (see the module comment), for the Express app `app` it serves.
  */
-function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string>, bodyParsers: BodyParserSource[]): ExpressFreeRoutes {
+function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string>, bodyParsers: RebuiltParser[]): ExpressFreeRoutes {
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
   const rebuilt = bodyParsers.findIndex((p) => 'refuse' in p);
-  const usable = (rebuilt < 0 ? bodyParsers : bodyParsers.slice(0, rebuilt)) as Array<Extract<BodyParserSource, { source: string }>>;
+  const usable = (rebuilt < 0 ? bodyParsers : bodyParsers.slice(0, rebuilt)) as Array<Extract<RebuiltParser, { source: string }>>;
   // A sub-app sends it unless it disables it itself (Express sets it on every app it creates).
   const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
   const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));
@@ -92,11 +94,15 @@ function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, p
   }
   const parses = routes.some((r) => r.parsers > 0);
   const packages = usable.map((p) => parserPackage(p.m)!).filter((pkg, i, all) => all.findIndex((o) => o.from === pkg.from) === i);
-  return { routes, parsers: usable.map((p) => p.source), functions: parses ? usable.flatMap((p) => p.functions) : [], packages: parses ? packages : [], kept: [...kept].map(([reason, n]) => ({ reason, routes: n })), losesPoweredBy: sends && routes.length > 0 };
+  return { routes, bodyParsers, parsers: usable.map((p) => p.source), functions: parses ? usable.flatMap((p) => Object.values(p.functions)) : [], packages: parses ? packages : [], kept: [...kept].map(([reason, n]) => ({ reason, routes: n })), losesPoweredBy: sends && routes.length > 0 };
 }
 
-/** One of the app's body parsers as the module rebuilds it, with the app functions it carries, or why it cannot. */
-type BodyParserSource = { m: Middleware; source: string; functions: AppFunctionAccess[] } | { m: Middleware; refuse: string };
+/**
+ * One of the app's body parsers as the module rebuilds it (`express.json({ verify: keepRaw })`),
+ * with the app functions it carries, per option, and their sources there (`{ verify: 'keepRaw' }`);
+ * or why it cannot be rebuilt.
+ */
+export type RebuiltParser = { m: Middleware; source: string; functions: Record<string, AppFunctionAccess>; sources: Record<string, string> } | { m: Middleware; refuse: string };
 
 /**
  * expressFreeRoutes for the module `moduleFile` serving `app` as this run of the plugins stage
@@ -106,11 +112,11 @@ type BodyParserSource = { m: Middleware; source: string; functions: AppFunctionA
  */
 export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: GeneratedModule): ExpressFreeRoutes {
   const given: LiftedNames = new Map();
-  const parsers = appBodyParsers(ctx.inventory, app).map((m): BodyParserSource => {
+  const parsers = appBodyParsers(ctx.inventory, app).map((m): RebuiltParser => {
     const access = carriedAccess(ctx, module, m, given);
     if ('refuse' in access) return { m, refuse: access.refuse };
-    const functions = Object.values(access.functions);
-    return { m, source: rebuiltBodyParser(m, Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression])))!, functions };
+    const sources = Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));
+    return { m, source: rebuiltBodyParser(m, sources)!, functions: access.functions, sources };
   });
   const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId)]);
   return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leaving, parsers);
@@ -120,7 +126,7 @@ export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: Gen
  * Why a moved route of `app` still needs the Express app (one sentence naming the place), or null:
  * the conditions of the module comment, in that order.
  */
-function reasons(inventory: Inventory, app: App, parsers: BodyParserSource[], poweredBy: boolean, leaving: ReadonlySet<string>): (route: Route) => string | null {
+function reasons(inventory: Inventory, app: App, parsers: RebuiltParser[], poweredBy: boolean, leaving: ReadonlySet<string>): (route: Route) => string | null {
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const errors = inventory.errorHandlers.find((h) => h.framework === 'express' && h.appId === app.id);
   const expressRoutes = inventory.routes.filter((r) => r.framework === 'express' && r.appId === app.id);

@@ -17,6 +17,7 @@ import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { isReference, jFor, type Node } from '../lib/ast.js';
+import { importedLocal, namespaceImported } from '../lib/imports.js';
 import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
 import { fastifyOptionIn } from './fastify-options.js';
@@ -115,17 +116,17 @@ export function unusedAfterMove(ctx: PlanContext, pkg: string, moving: OptionMid
   });
 }
 
-/** The local names `import x from 'pkg'`, `import * as x`, `const x = require('pkg')` bind. */
+/**
+ * The local names the file's default or namespace import (or require) of `pkg` binds; empty when it
+ * also takes named exports (`import { token } from 'morgan'`, `const { token } = require('morgan')`),
+ * uses this does not count.
+ */
 function importedNames(j: JSCodeshift, root: Collection, pkg: string): Set<string> {
-  const names = new Set<string>();
-  root.find(j.ImportDeclaration, { source: { value: pkg } }).forEach((p) => {
-    for (const s of (p.node.specifiers ?? []) as Node[]) names.add(s.local.name);
-  });
-  root
-    .find(j.VariableDeclarator)
-    .filter((p) => (p.node.init as Node)?.type === 'CallExpression' && ((p.node.init as Node).callee as Node).name === 'require' && ((p.node.init as Node).arguments[0] as Node)?.value === pkg && p.node.id.type === 'Identifier')
-    .forEach((p) => void names.add((p.node.id as Node).name));
-  return names;
+  const named =
+    root.find(j.ImportDeclaration, { source: { value: pkg } }).some((p) => (p.node.specifiers ?? []).some((s) => s.type === 'ImportSpecifier')) ||
+    root.find(j.VariableDeclarator, { id: { type: 'ObjectPattern' }, init: { type: 'CallExpression', callee: { name: 'require' } } }).some((p) => ((p.node.init as Node).arguments[0] as Node)?.value === pkg);
+  if (named) return new Set();
+  return new Set([importedLocal(j, root, pkg, { kind: 'default' }), namespaceImported(j, root, pkg)].filter((n): n is string => n !== null));
 }
 
 /** Whether the identifier is the binding of an import or require itself. */
