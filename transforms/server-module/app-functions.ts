@@ -15,7 +15,7 @@
  * its module starts the app through the generated module (it is still loading then), when it is called.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
-import type { Location } from '../../analyzer/model.js';
+import type { FoldedValue, Location } from '../../analyzer/model.js';
 import { EXPRESS_APP_MEMBERS } from '../../rules/catalogue/api.js';
 import { anchorOf, findByAnchor, notFound, type Anchor } from '../lib/anchor.js';
 import { functionAt, functionPaths, isTypeScript, jFor, type Node } from '../lib/ast.js';
@@ -32,6 +32,21 @@ export type AppFunctionEdit =
   | { kind: 'export-function'; name: string; module: 'esm' | 'commonjs' }
   /** Lift the inline function at `fn` into an exported top-level `const name`. */
   | { kind: 'lift-function'; fn: Anchor; name: string; module: 'esm' | 'commonjs' };
+
+/** A member of a middleware's options that is a function of the app, with where it is and its `req`/`res` uses (FoldedValue.unresolved). */
+export type FunctionOption = Required<NonNullable<FoldedValue['unresolved']>[number]>;
+
+/**
+ * The members of a folded options argument that are functions of the app named in `names`
+ * (`verify`, `setHeaders`): empty for an argument folded exactly (or none), null when another part
+ * of it is known only at run time (an environment variable, a method, a call).
+ */
+export function functionOptions(arg: FoldedValue | undefined, names: ReadonlySet<string>): FunctionOption[] | null {
+  if (!arg || arg.resolution === 'exact') return [];
+  if (arg.resolution !== 'partial') return null;
+  const open = arg.unresolved ?? [];
+  return open.every((u): u is FunctionOption => names.has(u.path) && !!u.function) ? open : null;
+}
 
 /**
  * The names one plan gave: per defining module, the lifted functions' (key `line:column`); per

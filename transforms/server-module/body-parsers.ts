@@ -3,11 +3,11 @@
  * shim (for the routes Fastify answers) and the body parsers of the moved routes that run no
  * Express code (`plugins` stage, express-free.ts) are the same list, so both read it here.
  */
-import type { ApiUse, App, FoldedValue, Inventory, Middleware } from '../../analyzer/model.js';
+import type { ApiUse, App, Inventory, Middleware } from '../../analyzer/model.js';
 import { NODE_REQUEST_MEMBERS } from '../../rules/catalogue/api.js';
 import type { BodyParserKind } from '../../rules/catalogue/body-parsers.js';
 import type { ManualItem, PlanContext } from '../model.js';
-import { appFunctionAccess, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
+import { appFunctionAccess, functionOptions, type AppFunctionAccess, type FunctionOption, type LiftedNames } from './app-functions.js';
 import type { GeneratedModule } from './locate.js';
 import type { Import, ServerFacts } from './template.js';
 
@@ -45,9 +45,6 @@ export function bodyParsersOf(middleware: Middleware[], manual: ManualItem[]): S
 /** body-parser's options that are functions of the app, which the generated module calls as body-parser did. */
 const CARRIED_OPTIONS = new Set(['verify']);
 
-/** A function-valued option of the app the generated module carries (FoldedValue.unresolved with its `function`). */
-type CarriedOption = Required<NonNullable<FoldedValue['unresolved']>[number]>;
-
 /**
  * The app-level body parsers of `app` that the generated module rebuilds, in the app's order: those
  * whose options are all known before run time but for a `verify` function of the app (carriedOptions).
@@ -65,13 +62,9 @@ export function isRebuiltBodyParser(m: Middleware): boolean {
  * The options of body parser `m` that are functions of the app (`verify`), or null when another
  * part of its arguments is known only at run time (an environment variable, a method, a call).
  */
-function carriedOptions(m: Middleware): CarriedOption[] | null {
-  const args = m.factory?.args ?? [];
-  if (args.every((a) => a.resolution === 'exact')) return [];
-  const [options, ...rest] = args;
-  if (rest.length || options.resolution !== 'partial') return null;
-  const open = options.unresolved ?? [];
-  return open.every((u): u is CarriedOption => CARRIED_OPTIONS.has(u.path) && !!u.function) ? (open as CarriedOption[]) : null;
+function carriedOptions(m: Middleware): FunctionOption[] | null {
+  const [options, ...rest] = m.factory?.args ?? [];
+  return rest.every((a) => a.resolution === 'exact') ? functionOptions(options, CARRIED_OPTIONS) : null;
 }
 
 /**

@@ -30,7 +30,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { App, Inventory, Location, Middleware, Route, StaticMount } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
-import { appFunctionAccess, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
+import { appFunctionAccess, functionOptions, type AppFunctionAccess, type FunctionOption, type LiftedNames } from './app-functions.js';
 import type { GeneratedModule } from './locate.js';
 import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } from '../../rules/catalogue/framework-defaults.js';
 import { overlaps } from '../lib/route-overlap.js';
@@ -200,11 +200,13 @@ function whyStays(ctx: PlanContext, app: App, mount: StaticMount, m: Middleware,
 }
 
 /** The mount's options' one part known only at run time, when it is `setHeaders`, a function of the app; else null. */
-function carriedSetHeaders(m: Middleware): Required<NonNullable<NonNullable<Middleware['factory']>['args'][number]['unresolved']>[number]> | null {
+function carriedSetHeaders(m: Middleware): FunctionOption | null {
   const [, opts] = m.factory?.args ?? [];
-  const [only, ...more] = opts?.resolution === 'partial' ? (opts.unresolved ?? []) : [];
-  return only && !more.length && only.path === 'setHeaders' && only.function ? (only as ReturnType<typeof carriedSetHeaders> & object) : null;
+  return functionOptions(opts, SET_HEADERS_OPTION)?.[0] ?? null;
 }
+
+/** The serve-static option that is a function of the app the generated module carries. */
+const SET_HEADERS_OPTION: ReadonlySet<string> = new Set(['setHeaders']);
 
 /**
  * How `module` reaches the `setHeaders` of mount `m` (null: it has none to carry), or why it stays:
