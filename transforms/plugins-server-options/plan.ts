@@ -43,8 +43,8 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     }
   }
   // A package nothing reads once its middleware left (none stays, no other use), out of package.json.
-  const kept = new Set(keptPackages);
-  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !kept.has(pkg) && unusedAfterMove(ctx, pkg, moved));
+  const staying = new Set(keptPackages);
+  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !staying.has(pkg) && unusedAfterMove(ctx, pkg, moved));
   const deltas: FrameworkDelta[] = moved.map((m) => ({
     text: `Request logging: ${m.callee}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
     restoredByParityExpress: false,
