@@ -212,12 +212,17 @@ function lastIndex(body: Node[], test: (s: Node) => boolean): number {
  */
 export function insertImportLine(j: JSCodeshift, source: string, line: string, style: { eol: string }): string {
   const program = j(source).find(j.Program).nodes()[0];
-  const statements = program.body as Array<{ type: string; loc?: { start: { line: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
+  const statements = program.body as Array<{ type: string; loc?: { start: { line: number; column: number }; end: { line: number } } | null; declarations?: Array<{ init?: { type: string; callee?: { type: string; name?: string } } | null }> }>;
   const isRequire = (s: (typeof statements)[number]) =>
     s.type === 'VariableDeclaration' && (s.declarations ?? []).some((d) => d.init?.type === 'CallExpression' && d.init.callee?.type === 'Identifier' && d.init.callee.name === 'require');
   const last = statements.filter((s) => s.type === 'ImportDeclaration' || s.type === 'TSImportEqualsDeclaration' || isRequire(s)).at(-1);
   const lines = source.split(style.eol);
-  if (last?.loc) lines.splice(last.loc.end.line, 0, line);
+  // A statement after it on the same line (`const app = require('./app'); app.listen(…)`) goes on a line of its own, after the import.
+  const next = last ? statements[statements.indexOf(last) + 1] : undefined;
+  if (last?.loc && next?.loc && next.loc.start.line === last.loc.end.line) {
+    const at = last.loc.end.line - 1;
+    lines.splice(at, 1, lines[at].slice(0, next.loc.start.column).trimEnd(), line, lines[at].slice(next.loc.start.column));
+  } else if (last?.loc) lines.splice(last.loc.end.line, 0, line);
   else lines.splice(Math.max(0, (statements[0]?.loc?.start.line ?? 1) - 1), 0, line, '');
   return lines.join(style.eol);
 }
