@@ -67,8 +67,13 @@ export class ExpressApi {
 
   get(target: Value, name: string, site: Node): Value {
     switch (target.k) {
-      case 'object':
-        return target.props.get(name) ?? UNDEF;
+      case 'object': {
+        const own = target.props.get(name);
+        // A spread the evaluator could not read (`{ ...parsed.data }`) or a computed key may hold the
+        // member, or replace it when it was set before (the same value as when the spread came).
+        const hidden = target.opaque?.some((o) => !o.shadows || own === undefined || o.shadows.get(name) === own);
+        return hidden ? unknown('unresolved-value', site) : own ?? UNDEF;
+      }
       case 'instance': {
         if (target.props.has(name)) return target.props.get(name)!;
         const member = this.ev.findMember(target.cls, name);

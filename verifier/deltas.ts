@@ -6,6 +6,7 @@
  * `{"message":"Route GET:/x not found",…}`.
  */
 import { appliesToMajor, type FrameworkDefaultId } from '../rules/catalogue/framework-defaults.js';
+import { MIDDLEWARE, type MiddlewareEntry } from '../rules/catalogue/middleware.js';
 import { APP_ROOT_EXPRESS_ETAG } from './app-root.js';
 import { isExpressEtag } from './etags.js';
 import type { CanonicalResponse, Difference, ReplayRequest } from './model.js';
@@ -69,6 +70,11 @@ const bodyPointers = /^\/(body|bodyKind|mediaType|charset|headers\/content-type|
 /** Messages of Fastify's content-type parser errors (lib/errors.js, FST_ERR_CTP_*). */
 const FASTIFY_PARSE_ERROR = /FST_ERR_CTP_|Body cannot be empty when content-type|Body is not valid JSON|Request body is too large|Unsupported Media Type/;
 
+/** The headers the catalogue's root plugins set (rules/catalogue/middleware.ts `rootPlugin.headers`). */
+const ROOT_PLUGIN_HEADERS = new RegExp(`^/headers/(${[...new Set((Object.values(MIDDLEWARE) as MiddlewareEntry[]).flatMap((e) => e.rootPlugin?.headers ?? []))].join('|')})$`);
+/** A body both sides refused with the same status (a body parser's 400, 413 or 415). */
+const refusedBody = ({ request: r, baseline: b, candidate: c }: DeltaContext) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status;
+
 /** Detectors in precedence order (most specific first); a detector takes the differences it explains. */
 const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   // Deltas take only what the default explains: an app's own CORS or cache headers lost on the
@@ -89,6 +95,8 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['head-routes', everything(({ request: r, baseline: b, candidate: c }) => r.method === 'HEAD' && ok(b) && c.status === 404)],
   ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
   ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && c.status === 400 && (ok(b) || FASTIFY_PARSE_ERROR.test(bodyText(c))))],
+  // Headers a root plugin (cors, helmet) adds where the body parser before its middleware refused the body (plugins stage).
+  ['plugin-headers-on-refused-bodies', (ctx) => (refusedBody(ctx) ? ctx.differences.filter((d) => ROOT_PLUGIN_HEADERS.test(d.pointer) && (d.baseline === undefined || d.pointer === '/headers/vary')) : [])],
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
   ['body-limit', everything(({ baseline: b, candidate: c }) => b.status === 413 && c.status !== 413)],
   ['body-parser-errors', everything(({ request: r, baseline: b, candidate: c }) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status && FASTIFY_PARSE_ERROR.test(bodyText(c)))],

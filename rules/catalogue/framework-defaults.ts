@@ -133,6 +133,16 @@ export const FRAMEWORK_DEFAULTS = {
     expressMajors: [4, 5],
     source: 'plugins stage (issue 18), probed with express 4.22.3 / 5.x and @fastify/static 10.1.11',
   },
+  'plugin-headers-on-refused-bodies': {
+    id: 'plugin-headers-on-refused-bodies',
+    title: 'Headers of a root plugin on the answers to refused bodies',
+    express: 'A header middleware the app registered after its body parsers (cors, helmet) never ran for a request whose body a parser refused: the 400, 413 or 415 answer lacks its headers.',
+    fastify: "Its plugin at the root of the Fastify server (plugins stage) sets them at onRequest, before any body is read, so that answer carries them too.",
+    visibility: 'delta',
+    fix: '`migrate run --stage plugins --parity express` keeps such a middleware on Express; or register it before the body parsers in the Express app first, which gives Express the same answers.',
+    expressMajors: [4, 5],
+    source: 'plugins stage (issue 19): cors 2.8 and helmet 8 registered after express.json, against @fastify/cors 11 and @fastify/helmet 13 at the root',
+  },
   'static-redirect-page': {
     id: 'static-redirect-page',
     title: 'Folder redirect of static files',

@@ -132,6 +132,33 @@ export interface MiddlewareEntry {
    * format string (which the option does not keep: the log lines change shape), nothing else.
    */
   serverOption?: { name: string; value: string; takes: readonly 'format'[] };
+  /**
+   * The official plugin the `plugins` stage registers at the root of the Fastify server in the
+   * middleware's place, when the app ran it for every request (transforms/server-module/root-plugins.ts):
+   * it sets response headers at `onRequest`, for every request, those the Express app answers too
+   * (the Express hook puts the headers Fastify hooks set on Node's response first: plugins-bridge).
+   * `local`: the name it is imported as; `defaults`: options whose default differs from the
+   * middleware's, given the middleware's value when the app sets none (cors: @fastify/cors 11 index.js
+   * `defaultOptions` against cors 2.8 lib/index.js `defaults`); `headers`: the response headers it
+   * sets, lower case, which the verifier recognises on an answer Express gave before it ran
+   * (framework default `plugin-headers-on-refused-bodies`).
+   */
+  rootPlugin?: {
+    local: string;
+    defaults: Readonly<Record<string, unknown>>;
+    headers: readonly string[];
+    /** It answers some requests itself, with no body (cors: every OPTIONS request, a preflight). */
+    answers?: 'bodiless';
+  };
+  /**
+   * As app middleware it ends no request and changes nothing a later middleware's root plugin reads
+   * (the method, the URL, the request headers), so registered before a middleware that moves to a
+   * root plugin it does not keep that one on Express (root-plugins.ts); what it does to the answers
+   * it does not make itself: `unchanged`, `body` (compresses a body: a bodiless answer is as it was),
+   * `headers` (adds headers), `log` (writes a log line per request, the answer unchanged). Read from
+   * each package's source.
+   */
+  passesEveryRequest?: 'unchanged' | 'body' | 'headers' | 'log';
   /** What a registration of the plugin after the app's first one needs (a second @fastify/static: `decorateReply: false`). */
   againInApp?: string;
   /** What keeps one instance shared by several routes shared on Fastify; `{name}` and `{routes}` are filled in. */
@@ -426,6 +453,14 @@ export const MIDDLEWARE = {
     // @fastify/cors index.js: `fastify.options('*', …)` answers preflight requests (unless `preflight: false`).
     // Inside a prefixed plugin the route is `<prefix>/*`: cors mounted at /api does not clash with a root OPTIONS * (probed on Fastify 5.12).
     registersRoutes: ['OPTIONS {prefix}/*'],
+    // cors answers every OPTIONS itself (a preflight without Origin too): @fastify/cors does so with
+    // strictPreflight false; its methods default is 'GET,HEAD,POST' where cors's is all six.
+    rootPlugin: {
+      local: 'fastifyCors',
+      defaults: { methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false },
+      headers: ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary'],
+      answers: 'bodiless',
+    },
   },
   helmet: {
     package: 'helmet',
@@ -460,6 +495,26 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3',
+    // helmet 8 index.js: every header is set on Node's response (@fastify/helmet calls it on reply.raw), and X-Powered-By removed.
+    rootPlugin: {
+      local: 'fastifyHelmet',
+      defaults: {},
+      headers: [
+        'content-security-policy',
+        'cross-origin-opener-policy',
+        'cross-origin-resource-policy',
+        'origin-agent-cluster',
+        'referrer-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-frame-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ],
+    },
+    passesEveryRequest: 'headers',
   },
   compression: {
     package: 'compression',
@@ -498,6 +553,9 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §2.13',
+    // compression 1.7/1.8 index.js: wraps res.write/end/writeHead and calls next(); answers nothing;
+    // an answer without a compressible Content-Type (a bodiless 204) is left as it is, Vary included.
+    passesEveryRequest: 'body',
   },
   'cookie-parser': {
     package: 'cookie-parser',
@@ -516,6 +574,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'needs-care',
     source: '§3, §1.3, §1.4',
+    // cookie-parser 1.4 index.js: sets req.cookies/req.signedCookies and calls next().
+    passesEveryRequest: 'unchanged',
   },
   'express-session': {
     package: 'express-session',
@@ -635,6 +695,8 @@ export const MIDDLEWARE = {
     // Fastify 5 `logger: true`: pino JSON to stdout at level info, an 'incoming request' and a
     // 'request completed' line (with responseTime) per request (fastify docs Reference/Logging).
     serverOption: { name: 'logger', value: 'true', takes: ['format'] },
+    // morgan 1.10 index.js: logs and calls next(); `immediate` or not, it answers nothing.
+    passesEveryRequest: 'log',
   },
   multer: {
     package: 'multer',
@@ -1100,6 +1162,8 @@ export const MIDDLEWARE = {
     stage: 'plugins',
     safety: 'safe',
     source: '§3',
+    // response-time 2.3 index.js: sets the header at writeHead (on-headers) and calls next().
+    passesEveryRequest: 'headers',
   },
   'connect-timeout': {
     package: 'connect-timeout',

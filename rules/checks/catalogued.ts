@@ -5,27 +5,12 @@
  * (Express middleware run through `@fastify/express` included): Fastify hooks and routes are already
  * in their Fastify form.
  */
-import semver from 'semver';
 import type { ChainEntry, Inventory, Middleware } from '../../analyzer/model.js';
 import { apiFor } from '../catalogue/api.js';
 import { forVersion, MIDDLEWARE, type MiddlewareEntry, middlewareFor, packageRoot } from '../catalogue/middleware.js';
 import { expressRoutes, onFastify } from '../frameworks.js';
-import { staticMountAt } from '../lookups.js';
+import { appVersion, staticMountAt } from '../lookups.js';
 import type { FindingDraft, Rule } from '../rule.js';
-
-/**
- * The app's version of `pkg` for the catalogue's version-dependent texts: the installed version
- * (node_modules; for express also the lockfile), else the range package.json declares; null when
- * neither is known or readable (`latest`, `github:…`). `label` says which, for the message.
- */
-function appVersion(project: Inventory['project'], pkg: string): { version: string; label: string } | null {
-  const dep = project.dependencies?.[pkg];
-  const installed = dep?.installed ?? (pkg === 'express' ? project.expressVersion.installed : null);
-  if (installed && semver.valid(installed)) return { version: installed, label: `${pkg} ${installed} installed` };
-  const declared = dep?.declared ?? (pkg === 'express' ? project.expressVersion.declared : null);
-  if (declared && semver.validRange(declared)) return { version: declared, label: `${pkg} ${declared} declared` };
-  return null;
-}
 
 /** The replacement for the app's version: the first `replacementByVersion` text whose bounds hold, else `replacement`. */
 function replacementFor(entry: MiddlewareEntry, version: string | null): string {

@@ -133,4 +133,26 @@ describe("options that are functions of the app's code (FoldedValue.unresolved `
     // `req` handed to functions the analyzer cannot resolve.
     expect(carried('express.raw')[0].function?.usage.handedOn).toEqual([{ parameter: 'req', location: at(13, 82) }]);
   });
+
+  it('reads a member of an object built with a spread it cannot read as unknown, not as undefined', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'env-spread', main: 'app.js', dependencies: { express: '^4.21.2', cors: '^2.8.5' } }),
+      'app.js': [
+        "const express = require('express');",
+        "const cors = require('cors');",
+        "const { env } = require('./env');",
+        'const app = express();',
+        'app.use(cors({ origin: env.CORS_ORIGIN, credentials: env.isProduction, maxAge: env.MAX_AGE }));',
+        'module.exports = app;',
+        '',
+      ].join('\n'),
+      // As zod/envalid configs are written: the parsed environment spread, then members of its own.
+      'env.js': "const parsed = schema.safeParse(process.env);\nexports.env = { ...parsed.data, isProduction: parsed.data.NODE_ENV === 'production', MAX_AGE: 600 };\n",
+    });
+    const inv = await analyze({ dir });
+    const [options] = inv.middleware.find((m) => m.name === 'cors')!.factory!.args;
+    // origin would have folded to undefined (cors: no CORS at all); MAX_AGE, set after the spread, is known.
+    expect(options.value).toEqual({ maxAge: 600 });
+    expect(options.unresolved?.map((u) => u.path)).toEqual(['origin', 'credentials']);
+  });
 });

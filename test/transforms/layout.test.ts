@@ -30,7 +30,7 @@ function importsOf(folder: string): Array<[string, string]> {
 
 describe('transforms/ layout', () => {
   it('has the steps of the stages that exist, and the shared libraries', () => {
-    expect([...steps].sort()).toEqual(['errors-handler', 'errors-not-found', 'errors-tests', 'plugins-bodies', 'plugins-bridge', 'plugins-express-free', 'plugins-server-options', 'plugins-static', 'plugins-views', 'routes-move', 'routes-tests', 'shim-listen', 'shim-server', 'shim-tests']);
+    expect([...steps].sort()).toEqual(['errors-handler', 'errors-not-found', 'errors-tests', 'plugins-bodies', 'plugins-bridge', 'plugins-express-free', 'plugins-middleware', 'plugins-server-options', 'plugins-static', 'plugins-views', 'routes-move', 'routes-tests', 'shim-listen', 'shim-server', 'shim-tests']);
     expect(libraries.sort()).toEqual(['app-tests', 'handler-move', 'handler-rewrite', 'lib', 'plugin-registrations', 'server-module']);
   });
 

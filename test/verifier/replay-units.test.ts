@@ -110,6 +110,17 @@ describe('explainDifferences', () => {
     expect(explain(req('/app.js'), res(200, [['Content-Type', 'text/javascript; charset=utf-8']], 'x'), res(200, [['Content-Type', 'application/javascript; charset=utf-8']], 'x')).explained).toEqual(['static-content-type:/mediaType']);
   });
 
+  it("names a root plugin's headers on the answer to a refused body as a delta, and only there (plugins stage)", () => {
+    const broken = req('/items', { method: 'POST', headers: [['Content-Type', 'application/json']], body: Buffer.from('{bad') });
+    const refused = json(400, { error: 'entity.parse.failed' });
+    const withCors = res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*'], ['X-Frame-Options', 'SAMEORIGIN']], '{"error":"entity.parse.failed"}');
+    expect(explain(broken, refused, withCors)).toEqual({ explained: ['plugin-headers-on-refused-bodies:/headers/access-control-allow-origin,/headers/x-frame-options'], unexplained: [] });
+    // A header the app's answer had, changed, is not such a delta; nor the same headers on a request whose body was read.
+    const other = res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', 'https://a.example']], '{"error":"entity.parse.failed"}');
+    expect(explain(broken, res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*']], '{"error":"entity.parse.failed"}'), other).unexplained).toEqual(['/headers/access-control-allow-origin']);
+    expect(explain(req('/items'), json(200, []), res(200, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*']], '[]')).unexplained).toEqual(['/headers/access-control-allow-origin']);
+  });
+
   it('knows the query-parser difference only for Express 4 sources', () => {
     const a = json(200, { a: { b: '1' } });
     const b = json(200, { 'a[b]': '1' });

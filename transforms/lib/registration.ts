@@ -112,11 +112,12 @@ export function removeRegistration(j: JSCodeshift, root: Collection, statement: 
 /**
  * Replaces a registration statement (`app.use(errorHandler)`, in a start-up callback) with the
  * flag the generated module reads (HandlerRegistration.flag): `app.enable('<setting>')` on the
- * same app, the statement's comments kept. The import of the handler goes when nothing else uses it.
+ * same app (or `app.disable(…)`: a setting the middleware's removal must keep, plugins-middleware),
+ * the statement's comments kept. The import of the handler goes when nothing else uses it.
  */
-export function flagRegistration(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, setting: string, handlerArg: Node | null): void {
+export function flagRegistration(j: JSCodeshift, root: Collection, statement: ASTPath<Node>, setting: string, handlerArg: Node | null, method: 'enable' | 'disable' = 'enable'): void {
   const receiver = statement.node.expression.callee.object;
-  const flag = j.expressionStatement(j.callExpression(j.memberExpression(receiver, j.identifier('enable')), [j.stringLiteral(setting)]));
+  const flag = j.expressionStatement(j.callExpression(j.memberExpression(receiver, j.identifier(method)), [j.stringLiteral(setting)]));
   flag.comments = statement.node.comments;
   statement.replace(flag);
   const bindingName = handlerArg ? rootIdentifier(handlerArg) : null;
@@ -159,3 +160,33 @@ function rootIdentifier(node: Node): string | null {
   return n.type === 'Identifier' ? n.name : null;
 }
 
+/**
+ * Takes a middleware a step moved to Fastify out of the Express app: deletes its registration at
+ * `at` (the reference text `name`), or replaces it with `app.disable(disable)` when given, with the
+ * import nothing else uses. A middleware the app made in a constant of the module (`const logger =
+ * morgan('dev'); app.use(logger)`) loses that constant too when nothing else reads it, and then
+ * the factory's import.
+ * @returns false when the registration is not found (gone already: a second run).
+ */
+export function takeOutMiddleware(j: JSCodeshift, root: Collection, source: string, at: Location, name: string, disable?: string): boolean {
+  const found = findRegistration(j, root, source, at, name, undefined);
+  if (!found) return false;
+  const handler: Node = found.call.node.arguments[found.argIndex];
+  if (disable) {
+    flagRegistration(j, root, found.statement, disable, handler, 'disable');
+    found.statement.node.comments = [...(found.statement.node.comments ?? []), j.commentLine(` ${name} turned this off for every request; it is a Fastify plugin now, which runs before Express sets it.`, true, false)];
+  }
+  else removeRegistration(j, root, found.statement, handler);
+  if (handler.type === 'Identifier') removeUnusedFactoryConstant(j, root, handler.name);
+  return true;
+}
+
+/** Deletes the top-level `const name = factory(…)` when nothing reads `name` any more, and the factory's import when nothing else uses it. */
+function removeUnusedFactoryConstant(j: JSCodeshift, root: Collection, name: string): void {
+  const program: Node[] = root.find(j.Program).paths()[0].node.body;
+  const at = program.findIndex((s) => s.type === 'VariableDeclaration' && s.declarations.length === 1 && s.declarations[0].id.type === 'Identifier' && s.declarations[0].id.name === name);
+  const init = at >= 0 ? program[at].declarations[0].init : null;
+  if (init?.type !== 'CallExpression' || init.callee.type !== 'Identifier' || root.find(j.Identifier, { name }).size() !== 1) return;
+  program.splice(at, 1);
+  removeUnusedImport(j, root, init.callee.name);
+}

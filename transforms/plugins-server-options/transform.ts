@@ -4,12 +4,10 @@
  * loses the middleware's registrations (lib/registration.ts, with the import nothing else uses).
  * Printed in the file's style (lib/recipe.ts).
  */
-import type { API, Collection, FileInfo, JSCodeshift } from 'jscodeshift';
+import type { API, FileInfo } from 'jscodeshift';
 import type { TransformOptions } from '../model.js';
-import type { Node } from '../lib/ast.js';
-import { removeUnusedImport } from '../lib/imports.js';
 import { applyEntries, type FileEdit } from '../lib/recipe.js';
-import { findRegistration, removeRegistration } from '../lib/registration.js';
+import { takeOutMiddleware } from '../lib/registration.js';
 import { setFastifyOption } from '../server-module/fastify-options.js';
 import type { ServerOptionsEntry } from './plan.js';
 
@@ -28,31 +26,9 @@ function setOptions({ j, root }: FileEdit, options: Extract<ServerOptionsEntry, 
   return changed;
 }
 
-/**
- * Deletes each middleware's registration statement (and its import when unused); one found no more
- * is gone already. A middleware the app made in a constant of the module (`const logger =
- * morgan('dev'); app.use(logger)`) loses that constant too when nothing else reads it, and then the
- * factory's import.
- */
+/** Takes each middleware out of the Express app (lib/registration.ts takeOutMiddleware); one found no more is gone already. */
 function removeMiddleware({ j, root, source }: FileEdit, middleware: Extract<ServerOptionsEntry, { kind: 'express' }>['middleware']): boolean {
   let changed = false;
-  for (const m of middleware) {
-    const found = findRegistration(j, root, source, m.registration, m.name, undefined);
-    if (!found) continue;
-    const handler: Node = found.call.node.arguments[found.argIndex];
-    removeRegistration(j, root, found.statement, handler);
-    if (handler.type === 'Identifier') removeUnusedFactoryConstant(j, root, handler.name);
-    changed = true;
-  }
+  for (const m of middleware) changed = takeOutMiddleware(j, root, source, m.registration, m.name) || changed;
   return changed;
-}
-
-/** Deletes the top-level `const name = factory(…)` when nothing reads `name` any more, and the factory's import when nothing else uses it. */
-function removeUnusedFactoryConstant(j: JSCodeshift, root: Collection, name: string): void {
-  const program: Node[] = root.find(j.Program).paths()[0].node.body;
-  const at = program.findIndex((s) => s.type === 'VariableDeclaration' && s.declarations.length === 1 && s.declarations[0].id.type === 'Identifier' && s.declarations[0].id.name === name);
-  const init = at >= 0 ? program[at].declarations[0].init : null;
-  if (init?.type !== 'CallExpression' || init.callee.type !== 'Identifier' || root.find(j.Identifier, { name }).size() !== 1) return;
-  program.splice(at, 1);
-  removeUnusedImport(j, root, init.callee.name);
 }

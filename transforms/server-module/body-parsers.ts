@@ -125,6 +125,11 @@ export function bodyParserOf(m: Middleware): { package: 'express' | 'body-parser
   return parser ? { package: parser.pkg.from as 'express' | 'body-parser', kind: parser.method as BodyParserKind } : null;
 }
 
+/** Whether `m` is an app-level body parser (`express.json(…)`, `bodyParser.urlencoded(…)` at `/`), whatever its options. */
+export function isBodyParser(m: Middleware): boolean {
+  return parserOf(m) !== null;
+}
+
 /** The package and factory of an app-level body parser (`express.json(…)` at `/`), else null. */
 function parserOf(m: Middleware): { pkg: Import; method: string } | null {
   const pkg = m.package && PARSER_PACKAGES[m.package];

@@ -36,7 +36,9 @@ import { appBodyParsers, carriedAccess, parserPackage, rebuiltBodyParser } from 
 import type { Import } from './template.js';
 import type { GeneratedModule } from './locate.js';
 import { optionMiddlewareOf } from './option-middleware.js';
+import { rootPluginsOf } from './root-plugins.js';
 import { leavingExpress, staticFilesOf } from './static-files.js';
+import { sendsPoweredBy } from './powered-by.js';
 
 /** A moved route that runs no Express code: its key as Fastify registered it, and how many of the module's body parsers covered it. */
 export interface ExpressFreeRoute {
@@ -118,7 +120,7 @@ export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: Gen
     const sources = Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));
     return { m, source: rebuiltBodyParser(m, sources)!, functions: access.functions, sources };
   });
-  const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId)]);
+  const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId), ...rootPluginsOf(ctx, app).moving.map((m) => m.middlewareId)]);
   return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leaving, parsers);
 }
 
@@ -171,10 +173,4 @@ function bridgedHere(entry: Route['chain'][number], leaving: ReadonlySet<string>
 /** Whether a request or reply use reaches the raw objects, which are Express's while the app runs first. */
 function isRaw(use: { api: string }): boolean {
   return use.api === 'req.raw' || use.api === 'res.raw';
-}
-
-/** Whether the Express app or sub-app `owner` leaves X-Powered-By on (Express's default: `app.disable('x-powered-by')` turns it off). */
-function sendsPoweredBy(inventory: Inventory, owner: string): boolean {
-  const last = inventory.settings.filter((s) => s.ownerId === owner && s.key === 'x-powered-by' && s.kind !== 'read').at(-1);
-  return !last || (last.kind === 'set' ? last.value !== false : last.kind === 'enable');
 }

@@ -20,8 +20,10 @@ import { isReference, jFor, type Node } from '../lib/ast.js';
 import { importedLocal, namespaceImported } from '../lib/imports.js';
 import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
+import { notForEveryRequest } from './every-request.js';
 import { fastifyOptionIn } from './fastify-options.js';
 import { generatedModuleFor } from './locate.js';
+import { clip } from '../lib/clip.js';
 
 /** A middleware leaving the Express app for a server option. */
 export interface OptionMiddleware {
@@ -64,9 +66,8 @@ export function optionMiddlewareOf(ctx: PlanContext, app: App): OptionMiddleware
 function whyStays(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry): string | { format: string | null } {
   const at = `${m.registration.file}:${m.registration.line}`;
   const option = entry.serverOption!.name;
-  if (m.ownerId !== app.id || m.scope !== 'app' || m.fullPath !== '/') return `it is registered on a router, a sub-app or under a path (${at}), and Fastify's ${option} would log every request`;
-  if (m.resolution !== 'exact') return `it is registered under a condition or in a way the analysis could not resolve (${at})`;
-  if (!m.statement?.own || ctx.inventory.middleware.some((o) => o.id !== m.id && o.statement && o.statement.start.line === m.statement!.start.line && o.statement.start.column === m.statement!.start.column)) return `it is registered together with other middleware in one call (${at}); register it on its own`;
+  const partial = notForEveryRequest(ctx, app, m, `Fastify's ${option} would log every request`);
+  if (partial) return partial;
   const args = m.factory?.args ?? [];
   const [first, ...rest] = args;
   if (rest.length) return `its options \`${rest.map((a) => a.source).join(', ')}\` are not translated to Fastify's ${option} (${at})`;
@@ -93,11 +94,6 @@ function isFormatName(arg: NonNullable<Middleware['factory']>['args'][number]): 
   return (arg.unresolved ?? []).every((u) => u.path === '' && (/^chosen at run time by /.test(u.reason) || /^process\.env\b/.test(u.reason)));
 }
 
-/** The first line of `text`, at most 60 characters. */
-function clip(text: string): string {
-  const line = text.split('\n')[0];
-  return line.length > 60 || line !== text ? `${line.slice(0, 60)}…` : line;
-}
 
 /**
  * Whether the package `pkg` goes unused once `moving` left the app: every project file importing
@@ -105,7 +101,7 @@ function clip(text: string): string {
  * made there, which the step deletes with their import. Then the stage removes it from
  * package.json; a file that reads it otherwise (`morgan.token(…)`, a morgan that stays) keeps it.
  */
-export function unusedAfterMove(ctx: PlanContext, pkg: string, moving: OptionMiddleware[]): boolean {
+export function unusedAfterMove(ctx: PlanContext, pkg: string, moving: ReadonlyArray<Pick<OptionMiddleware, 'package' | 'factory'>>): boolean {
   const importers = ctx.inventory.files.filter((f) => f.imports.some((i) => i.specifier === pkg && !i.typeOnly));
   return importers.every((f) => {
     const parsed = parsedFiles(ctx)(f.file);

@@ -36,6 +36,7 @@ import { FRAMEWORK_DEFAULTS, type FrameworkDefault, type FrameworkDefaultId } fr
 import { overlaps } from '../lib/route-overlap.js';
 import { isRebuiltBodyParser } from './body-parsers.js';
 import { optionMiddlewareOf } from './option-middleware.js';
+import { rootPluginsOf } from './root-plugins.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
 
 /** serve-static options and what @fastify/static takes for each (`null`: none, the mount stays). Sources: serve-static 1.16.3/2.2.1 README, @fastify/static 10.1 index.js `sendOptions`. */
@@ -132,8 +133,8 @@ export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModul
   const middleware = new Map(inventory.middleware.map((m) => [m.id, m]));
   const out: StaticFiles = { moving: [], kept: [] };
   const given: LiftedNames = new Map();
-  // The mounts that move, and the middleware plugins-server-options replaces in the same run (it runs first).
-  const movingIds = new Set([...mounts.map((s) => s.middlewareId), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId)]);
+  // The mounts that move, and the middleware plugins-server-options and plugins-middleware replace in the same run (they run first).
+  const movingIds = new Set([...mounts.map((s) => s.middlewareId), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId), ...rootPluginsOf(ctx, app).moving.map((m) => m.middlewareId)]);
   for (const mount of mounts) {
     const m = middleware.get(mount.middlewareId);
     const headers = m ? setHeadersOf(ctx, module, m, given) : null;

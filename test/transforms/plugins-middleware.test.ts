@@ -1,0 +1,146 @@
+/**
+ * The `plugins` stage's step `plugins-middleware` (transforms/plugins-middleware/,
+ * server-module/root-plugins.ts): middleware an official plugin replaces at the root of the Fastify
+ * server leaves the Express app — cors for @fastify/cors, helmet for @fastify/helmet. Fixture pairs
+ * (fixtures/transforms/plugins-middleware/): output byte for byte, a second run changes nothing; on
+ * real HTTP the case's Express app, its input (after routes) and its output answer alike, headers
+ * included (CORS, preflights, helmet's, X-Powered-By, Vary), but for the deltas a case names.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
+import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import type { FoldedValue } from '../../analyzer/model.js';
+import { middlewareFor } from '../../rules/catalogue/middleware.js';
+import { rootPluginOptions } from '../../transforms/server-module/root-plugin-options.js';
+
+const STEP = 'plugins-middleware';
+
+/** The headers the root plugins set (the catalogue's `rootPlugin.headers`). */
+const PLUGIN_HEADERS = [...(middlewareFor('cors', 'cors')?.rootPlugin?.headers ?? []), ...(middlewareFor('helmet', 'helmet')?.rootPlugin?.headers ?? [])];
+
+/** Per case: middleware moved `[done, of]`, why the others stay (the summary's groups), the packages that leave package.json, the deltas reported. */
+const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?: string[]; deltas?: string[] }> = {
+  'cors-helmet': { moved: [2, 2], removed: ['helmet', 'cors'] },
+  // Both after the body parser: the answers to the bodies it refuses gain their headers (a delta).
+  'esm-parsers-first': {
+    moved: [2, 2],
+    removed: ['cors', 'helmet'],
+    deltas: [
+      "cors (app.js:9) moved to @fastify/cors: the answers to bodies express.json (app.js:8) refuses (400, 413, 415) now carry cors's headers: it ran after that parser in Express, @fastify/cors runs before them (framework delta plugin-headers-on-refused-bodies)",
+      "helmet (app.js:10) moved to @fastify/helmet: the answers to bodies express.json (app.js:8) refuses (400, 413, 415) now carry helmet's headers: it ran after that parser in Express, @fastify/helmet runs before them (framework delta plugin-headers-on-refused-bodies)",
+    ],
+  },
+  kept: {
+    moved: [0, 5],
+    kept: [
+      "stay on Express: its preflightContinue hands preflights on to the app's routes, where @fastify/cors answers them itself (app.js:9)",
+      'stay on Express: helmet.contentSecurityPolicy is one part of helmet; only helmet() itself moves to @fastify/helmet (app.js:10)',
+      'stay on Express: middleware cors (app.js:9) comes before it in Express and may answer requests it never saw, which @fastify/helmet would see (app.js:15)',
+      'stay on Express: it is registered on a router, a sub-app or under a path (app.js:17), and @fastify/cors would run for every request',
+      'stay on Express: it is registered on a router, a sub-app or under a path (app.js:20), and @fastify/cors would run for every request',
+    ],
+  },
+};
+
+/** The headers compared on every answer. */
+const HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-max-age',
+  'vary',
+  'content-length',
+  'x-powered-by',
+  'content-security-policy',
+  'strict-transport-security',
+  'x-frame-options',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'referrer-policy',
+  'x-content-type-options',
+  'x-total-count',
+];
+
+describe('plugins-middleware fixtures', () => {
+  for (const name of fixtureCases(STEP)) {
+    it(name, async () => {
+      const run = await expectFixture(STEP, name, 'plugins');
+      const moved = run.result.moved.find((m) => m.step === STEP);
+      expect(MOVED[name], 'the case is in MOVED').toBeDefined();
+      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name].moved);
+      expect((moved?.groups ?? []).map((g) => g.name)).toEqual(MOVED[name].kept ?? []);
+      expect(run.result.removedDependencies.filter((d) => d !== '@fastify/express')).toEqual(MOVED[name].removed ?? []);
+      expect(run.result.deltas.filter((d) => d.text.includes('moved to @fastify/')).map((d) => d.text)).toEqual(MOVED[name].deltas ?? []);
+    }, 60_000);
+  }
+});
+
+describe('the plugins answer as the middleware did (real HTTP)', () => {
+  for (const name of fixtureCases(STEP).filter((n) => caseOptions(STEP, n).requests)) {
+    it(name, async () => {
+      const { requests } = caseOptions(STEP, name);
+      const dir = path.join(TRANSFORM_FIXTURES, STEP, name);
+      const express = await answers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), requests!, HEADERS);
+      expect(await answers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), requests!, HEADERS), 'after routes').toEqual(express);
+      const run = await runFixture(STEP, name, 'plugins');
+      expect(await answers(withDeclaredExpress(run.root), requests!, HEADERS), 'after plugins').toEqual(express);
+    }, 90_000);
+  }
+
+  it("the answers to refused bodies gain the plugins' headers, and nothing else changes (the reported delta)", async () => {
+    const { refusedBodies } = caseOptions(STEP, 'esm-parsers-first') as { refusedBodies: string[] };
+    const dir = path.join(TRANSFORM_FIXTURES, STEP, 'esm-parsers-first');
+    const run = await runFixture(STEP, 'esm-parsers-first', 'plugins');
+    const others = HEADERS.filter((h) => !PLUGIN_HEADERS.includes(h));
+    const express = await answers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), refusedBodies, HEADERS);
+    const after = await answers(withDeclaredExpress(run.root), refusedBodies, HEADERS);
+    expect(express[0]).toMatch(/^POST \/api\/items .* → 400 application\/json; charset=utf-8 - \{"error":"entity.parse.failed"\}$/);
+    expect(after.filter((l) => !PLUGIN_HEADERS.some((h) => l.startsWith(`  ${h}:`)))).toEqual(express.filter((l) => !PLUGIN_HEADERS.some((h) => l.startsWith(`  ${h}:`))));
+    expect(express.some((l) => l.startsWith('  access-control-allow-origin:'))).toBe(false);
+    expect(after).toContain('  access-control-allow-origin: *');
+    expect(after).toContain('  x-frame-options: SAMEORIGIN');
+    expect(others.length).toBeGreaterThan(0);
+  }, 90_000);
+});
+
+describe('root plugin options (root-plugin-options.ts)', () => {
+  const folded = (value: unknown): FoldedValue => ({ source: JSON.stringify(value), value, resolution: 'exact' });
+  const cors = (value?: unknown) => rootPluginOptions(middlewareFor('cors', 'cors')!, value === undefined ? [] : [folded(value)], '2.8.5');
+  const helmet = (version: string | null, value?: unknown) => rootPluginOptions(middlewareFor('helmet', 'helmet')!, value === undefined ? [] : [folded(value)], version);
+
+  it("gives cors's defaults where @fastify/cors's differ, and its header lists as cors writes them", () => {
+    expect(cors()).toEqual({ source: "{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+    expect(cors({ methods: ['GET', 'POST'], allowedHeaders: ['a', 'b'], exposedHeaders: [], credentials: 'yes', maxAge: 0 })).toEqual({ source: "{ methods: 'GET,POST', allowedHeaders: 'a,b', maxAge: 0, strictPreflight: false }" });
+    // cors reads `headers` when `allowedHeaders` is absent.
+    expect(cors({ headers: 'x-token' })).toEqual({ source: "{ allowedHeaders: 'x-token', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+    expect(cors({ optionsSuccessStatus: 200 })).toEqual({ source: "{ optionsSuccessStatus: 200, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+  });
+
+  it('keeps Vary: Origin for a single origin (a function returning it), and false for a falsy one', () => {
+    expect(cors({ origin: 'https://a.example' })).toEqual({ source: "{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false, origin: (_origin, callback) => callback(null, 'https://a.example') }" });
+    expect(cors({ origin: '*' })).toEqual({ source: "{ origin: '*', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+    expect(cors({ origin: '' })).toEqual({ source: "{ origin: false, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+    expect(cors({ origin: ['https://a.example', 'https://b.example'] })).toEqual({ source: "{ origin: ['https://a.example', 'https://b.example'], methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
+  });
+
+  it('refuses what does not translate exactly', () => {
+    expect(cors({ origin: ['*'] })).toEqual({ refuse: expect.stringContaining("an array holding '*'") });
+    expect(cors({ preflightContinue: true })).toEqual({ refuse: expect.stringContaining('preflightContinue') });
+    expect(cors({ hook: 'preHandler' })).toEqual({ refuse: expect.stringContaining('`hook` is not one of cors') });
+    const fn: FoldedValue = { source: '{ origin: check }', value: {}, resolution: 'partial', unresolved: [{ path: 'origin', reason: 'a function' }] };
+    expect(rootPluginOptions(middlewareFor('cors', 'cors')!, [fn], '2.8.5')).toEqual({ refuse: 'its options `{ origin: check }` are known only at run time (origin: a function)' });
+  });
+
+  it("moves helmet 8 as it is, helmet 7 with its HSTS max-age, and no older major", () => {
+    expect(helmet('^8.1.0')).toEqual({ source: '{}' });
+    expect(helmet('7.1.0')).toEqual({ source: '{ strictTransportSecurity: { maxAge: 15552000 } }' });
+    expect(helmet('7.1.0', { strictTransportSecurity: { includeSubDomains: false } })).toEqual({ source: '{ strictTransportSecurity: { maxAge: 15552000, includeSubDomains: false } }' });
+    expect(helmet('7.1.0', { hsts: false })).toEqual({ source: '{ hsts: false }' });
+    expect(helmet('7.1.0', { contentSecurityPolicy: { directives: { defaultSrc: ['self'] } } })).toEqual({ refuse: expect.stringContaining('unquoted keyword `self`') });
+    expect(helmet('4.6.0')).toEqual({ refuse: expect.stringMatching(/^helmet 4\.6\.0: @fastify\/helmet runs helmet 8, whose defaults are not helmet 4’s/) });
+    expect(helmet(null)).toEqual({ refuse: expect.stringContaining('version is not known') });
+  });
+});

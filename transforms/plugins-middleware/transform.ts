@@ -1,0 +1,25 @@
+/**
+ * jscodeshift transform of `plugins-middleware`, a recipe of one step per file: the generated
+ * module registers the root plugins (server-module/root-plugin-registration.ts); an app file loses
+ * the middleware (lib/registration.ts takeOutMiddleware, helmet's statement becoming
+ * `app.disable('x-powered-by')` where it removed that header). Printed in the file's style.
+ */
+import type { API, FileInfo } from 'jscodeshift';
+import type { TransformOptions } from '../model.js';
+import { applyEntries } from '../lib/recipe.js';
+import { takeOutMiddleware } from '../lib/registration.js';
+import { registerRootPlugins } from '../server-module/root-plugin-registration.js';
+import type { MiddlewareEntry } from './plan.js';
+
+/**
+ * The file's new source, or null when there is nothing left to do (registered already, removed already).
+ * @throws Error as registerRootPlugins (a module edited by hand)
+ */
+export default function transform(file: FileInfo, _api: API, options: TransformOptions<MiddlewareEntry>): string | null {
+  return applyEntries(file, options, ({ j, root, style, source }, entry) => {
+    if (entry.kind === 'module') return registerRootPlugins(j, root, entry.plugins, entry.module, style);
+    let changed = false;
+    for (const m of entry.middleware) changed = takeOutMiddleware(j, root, source, m.registration, m.name, m.disablesPoweredBy ? 'x-powered-by' : undefined) || changed;
+    return changed;
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The options of a middleware that moves to its official plugin at the root of the Fastify server
+ * (root-plugins.ts), as that plugin takes them: the same headers on the same requests. One
+ * translator per package the catalogue gives a `rootPlugin`; each refuses, with the reason, what
+ * it cannot translate exactly, and the catalogue's `defaults` fill the options the app left unset.
+ */
+import semver from 'semver';
+import type { FoldedValue } from '../../analyzer/model.js';
+import { forVersion, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { jsLiteral } from './body-parsers.js';
+import { clip } from '../lib/clip.js';
+
+/** The plugin's options as source (`{ methods: 'GET', strictPreflight: false }`), or why the middleware's cannot be given. */
+export type PluginOptions = { source: string } | { refuse: string };
+
+/** What a translator reads: the factory's arguments as the analysis folded them, and the app's version of the package (installed, else declared; null when unknown). */
+interface Given {
+  args: FoldedValue[];
+  version: string | null;
+  entry: MiddlewareEntry;
+}
+
+type Translator = (given: Given) => { options: Record<string, unknown>; sources?: Record<string, string> } | { refuse: string };
+
+/**
+ * The options of `entry`'s plugin for a middleware made with `args` (module comment).
+ * @throws Error when the catalogue names a root plugin no translator here knows (a catalogue edit without its translator)
+ */
+export function rootPluginOptions(entry: MiddlewareEntry, args: FoldedValue[], version: string | null): PluginOptions {
+  const translate = TRANSLATORS[entry.package];
+  if (!translate) throw new Error(`no option translator for the root plugin of ${entry.package}`);
+  const out = translate({ args, version, entry });
+  if ('refuse' in out) return out;
+  const options = { ...out.options };
+  for (const [key, value] of Object.entries(entry.rootPlugin!.defaults)) if (!(key in options) && !(key in (out.sources ?? {}))) options[key] = value;
+  return { source: jsLiteral(options, out.sources) };
+}
+
+/** The one options object of a factory call, folded whole: `{}` for none; else why not. */
+function optionsObject(args: FoldedValue[], name: string): { value: Record<string, unknown> } | { refuse: string } {
+  const [first, ...rest] = args;
+  if (rest.length) return { refuse: `${name} takes one options object; the call passes ${args.length} arguments` };
+  if (!first) return { value: {} };
+  if (first.resolution !== 'exact') return { refuse: `its options \`${clip(first.source)}\` are known only at run time (${(first.unresolved ?? []).map((u) => `${u.path || 'the argument'}: ${u.reason}`).join('; ')})` };
+  const value = first.value;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { refuse: `its argument \`${clip(first.source)}\` is not an options object` };
+  return { value: value as Record<string, unknown> };
+}
+
+/** A header list as cors writes it: an array joined with `,` (lib/index.js), a string as it is; null when cors sends none for it (empty). */
+function headerList(value: unknown): string | null | undefined {
+  if (Array.isArray(value)) return value.length && value.every((v) => typeof v === 'string') ? value.join(',') : value.length ? undefined : null;
+  if (typeof value === 'string') return value.length ? value : null;
+  return undefined;
+}
+
+/** cors 2.8 options (lib/index.js) as @fastify/cors 11 takes them (index.js): see each branch. */
+const CORS_OPTIONS = new Set(['origin', 'methods', 'allowedHeaders', 'headers', 'exposedHeaders', 'credentials', 'maxAge', 'preflightContinue', 'optionsSuccessStatus']);
+
+const corsTranslator: Translator = ({ args }) => {
+  const folded = optionsObject(args, 'cors');
+  if ('refuse' in folded) return folded;
+  const given = folded.value;
+  const unknownKey = Object.keys(given).find((k) => !CORS_OPTIONS.has(k));
+  if (unknownKey) return { refuse: `its option \`${unknownKey}\` is not one of cors's (cors ignores it; @fastify/cors may not)` };
+  const options: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  // origin: cors skips a falsy origin altogether (no headers, OPTIONS not answered) as @fastify/cors does `false`;
+  // cors adds `Vary: Origin` for any origin but '*', @fastify/cors only for one that is not a string, so
+  // another string is given as a function returning it (the header the same, and Vary).
+  if ('origin' in given) {
+    const origin = given.origin;
+    if (!origin) options.origin = false;
+    else if (origin === '*' || origin === true) options.origin = origin;
+    else if (typeof origin === 'string') sources.origin = `(_origin, callback) => callback(null, ${jsLiteral(origin)})`;
+    else if (Array.isArray(origin) && origin.length && origin.every((o) => typeof o === 'string' && o !== '*')) options.origin = origin;
+    else return { refuse: `its origin \`${clip(JSON.stringify(origin))}\` is not translated (an array holding '*' allows every origin in @fastify/cors, none in cors)` };
+  }
+  if ('methods' in given) {
+    const methods = headerList(given.methods);
+    if (!methods) return { refuse: `its methods \`${clip(JSON.stringify(given.methods))}\` are not a list of methods` };
+    options.methods = methods;
+  }
+  // cors reads `allowedHeaders`, then `headers`; with neither (or an empty one) it reflects the request's.
+  const allowed = headerList(given.allowedHeaders || given.headers);
+  if (allowed === undefined && (given.allowedHeaders || given.headers)) return { refuse: 'its allowedHeaders are not a list of header names' };
+  if (allowed) options.allowedHeaders = allowed;
+  const exposed = headerList(given.exposedHeaders);
+  if (exposed === undefined && given.exposedHeaders) return { refuse: 'its exposedHeaders are not a list of header names' };
+  if (exposed) options.exposedHeaders = exposed;
+  // cors sends the header for `credentials: true` only; @fastify/cors for any truthy value.
+  if (given.credentials === true) options.credentials = true;
+  if (typeof given.maxAge === 'number' || (typeof given.maxAge === 'string' && given.maxAge.length)) options.maxAge = given.maxAge;
+  else if (given.maxAge) return { refuse: `its maxAge \`${clip(JSON.stringify(given.maxAge))}\` is not a number of seconds` };
+  // preflightContinue hands the preflight to the app's routes: Express's automatic OPTIONS answer there, @fastify/cors's own route here.
+  if (given.preflightContinue) return { refuse: "its preflightContinue hands preflights on to the app's routes, where @fastify/cors answers them itself" };
+  if ('optionsSuccessStatus' in given) {
+    if (typeof given.optionsSuccessStatus !== 'number') return { refuse: 'its optionsSuccessStatus is not a status code' };
+    if (given.optionsSuccessStatus !== 204) options.optionsSuccessStatus = given.optionsSuccessStatus;
+  }
+  return { options, sources };
+};
+
+/**
+ * helmet's options as @fastify/helmet 13 takes them: the same object, given to helmet 8 (its
+ * dependency). So the app's helmet must answer as helmet 8: an 8.x; a 7.x once its HSTS max-age
+ * (180 days; 365 in helmet 8, CHANGELOG 8.0.0) is given explicitly and no CSP keyword is unquoted
+ * (helmet 7 warned, 8 throws); an older major's defaults differ more (the catalogue's caveats).
+ */
+const helmetTranslator: Translator = ({ args, version, entry }) => {
+  const folded = optionsObject(args, 'helmet');
+  if ('refuse' in folded) return folded;
+  const given = folded.value;
+  if (version === null) return { refuse: "the app's helmet version is not known (neither installed nor declared), and @fastify/helmet runs helmet 8" };
+  if (semver.subset(semver.validRange(version) ?? version, '>=8.0.0 <9.0.0')) return { options: given };
+  if (!semver.subset(semver.validRange(version) ?? version, '>=7.0.0 <8.0.0')) return { refuse: `helmet ${version}: ${forVersion(entry.caveats, version).find((c) => c.versioned)?.text ?? 'its defaults are not helmet 8’s, which @fastify/helmet runs'}` };
+  const unquoted = unquotedKeyword(given);
+  if (unquoted) return { refuse: `its Content-Security-Policy has the unquoted keyword \`${unquoted}\`, which helmet 7 accepted and helmet 8 (@fastify/helmet's) throws on` };
+  const hsts = given.strictTransportSecurity ?? given.hsts;
+  if (hsts === false) return { options: given };
+  const { hsts: _legacy, ...rest } = given;
+  const own = hsts && typeof hsts === 'object' ? (hsts as Record<string, unknown>) : {};
+  return { options: { ...rest, strictTransportSecurity: { maxAge: 15552000, ...own } } };
+};
+
+/** The CSP keywords helmet 8 wants quoted (helmet 8 content-security-policy `dangerouslyDisableDefaultSrc` aside). */
+const CSP_KEYWORDS = new Set(['self', 'none', 'unsafe-inline', 'unsafe-eval', 'unsafe-hashes', 'strict-dynamic', 'report-sample', 'wasm-unsafe-eval', 'inline-speculation-rules']);
+
+/** The first CSP directive value of `options` that is a keyword without its quotes, if any. */
+function unquotedKeyword(options: Record<string, unknown>): string | undefined {
+  const csp = options.contentSecurityPolicy;
+  const directives = csp && typeof csp === 'object' ? (csp as { directives?: Record<string, unknown> }).directives : undefined;
+  for (const value of Object.values(directives ?? {})) for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string' && CSP_KEYWORDS.has(v)) return v;
+  return undefined;
+}
+
+/** The translators, by the catalogue's package key. */
+const TRANSLATORS: Record<string, Translator> = { cors: corsTranslator, helmet: helmetTranslator };

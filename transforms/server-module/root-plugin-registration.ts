@@ -1,0 +1,68 @@
+/**
+ * The root plugins in buildFastify (`plugins` stage, root-plugins.ts says which): one
+ * `fastify.register(fastifyCors, { …options })` per middleware, in the app's order, at the root of
+ * the server (fastify-plugin'd plugins: their onRequest hooks run for every request, those the
+ * Express hook hands the app too), ahead of the Express hook's own statements so the module reads
+ * in the order requests go.
+ */
+import type { Collection, JSCodeshift } from 'jscodeshift';
+import type { Node } from '../lib/ast.js';
+import { addImport, importedLocal } from '../lib/imports.js';
+import { restyle, type CodeStyle } from '../lib/style.js';
+import { buildFastifyOf, type BuildFastify } from './build-fastify.js';
+import { statements } from './hand-over.js';
+import type { RootPlugin } from './root-plugins.js';
+
+/** What the transform writes of a root plugin. */
+export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'callee' | 'registration'>;
+
+/**
+ * Registers `plugins` in buildFastify (module comment), importing each plugin. A plugin registered
+ * already is left as it is (options included: a second run changes nothing).
+ * @returns whether the module changed.
+ * @throws Error as buildFastifyOf (a module edited by hand)
+ */
+export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: RootPluginRegistration[], module: 'esm' | 'commonjs', style: CodeStyle): boolean {
+  const build = buildFastifyOf(j, root, 'register the root plugins');
+  let at = insertionIndex(j, build);
+  let changed = false;
+  for (const p of plugins) {
+    const imported = importedLocal(j, root, p.plugin.specifier, { kind: 'default' });
+    if (imported && build.body.some((s) => registers(s, build.instance, imported))) continue;
+    const local = imported ?? addImport(j, root, { specifier: p.plugin.specifier, form: { kind: 'default' }, local: p.plugin.local, module }, style.quote);
+    const lines = [
+      `// The app's ${p.callee} (${p.registration.file}:${p.registration.line}), as ${p.plugin.specifier} at the root: its onRequest hook runs for`,
+      '// every request, those the Express app answers too (`migrate run --stage plugins`).',
+      `${build.instance}.register(${local}${p.options === '{}' ? '' : `, ${p.options}`});`,
+    ];
+    const added = statements(j, restyle(lines, style));
+    build.body.splice(at, 0, ...added);
+    at += added.length;
+    changed = true;
+  }
+  return changed;
+}
+
+/** Where the root plugins go: before the Express hook's statements (the first that names them, or registers, hooks or sets a handler on the instance), else before `return`. */
+function insertionIndex(j: JSCodeshift, build: BuildFastify): number {
+  const bridge = build.body.findIndex((s) => s !== build.returned && (j(s).find(j.Identifier).some((p) => HOOK_NAMES.has(p.node.name)) || isInstanceCall(s, build.instance, HOOK_CALLS)));
+  return bridge < 0 ? build.body.indexOf(build.returned) : bridge;
+}
+
+/** Names the plugins-bridge step's statements use (the Express hook and what it skips). */
+const HOOK_NAMES = new Set(['throughExpress', 'expressFree', 'bodyParsers', 'expressHook']);
+/** Calls on the instance that come after the root plugins. */
+const HOOK_CALLS = new Set(['setNotFoundHandler', 'setErrorHandler', 'addHook', 'register']);
+
+/** Whether `statement` is `<instance>.<method>(…)` for one of `methods`, also ahead of a chained call. */
+function isInstanceCall(statement: Node, instance: string, methods: ReadonlySet<string>): boolean {
+  let call = statement.type === 'ExpressionStatement' ? statement.expression : null;
+  while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'CallExpression') call = call.callee.object;
+  return call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'Identifier' && call.callee.object.name === instance && methods.has(call.callee.property.name);
+}
+
+/** Whether `statement` is `<instance>.register(<plugin>, …)`. */
+function registers(statement: Node, instance: string, plugin: string): boolean {
+  const call = statement.type === 'ExpressionStatement' ? statement.expression : null;
+  return isInstanceCall(statement, instance, new Set(['register'])) && call.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
+}

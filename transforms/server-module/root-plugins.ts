@@ -1,0 +1,140 @@
+/**
+ * The app's middleware that an official plugin registered at the root of the Fastify server
+ * replaces (`plugins` stage, issue 19 item 1): those whose catalogue entry names a `rootPlugin`
+ * (cors → @fastify/cors, helmet → @fastify/helmet). The plugin's hook runs at `onRequest` for
+ * every request, those the Express app answers too (the Express hook puts the headers Fastify's
+ * hooks set on Node's response before the app runs), so one moves only when it ran for them all and
+ * nothing before it made an answer it did not see:
+ * - registered on the app itself at `/`, under no condition, in a statement of its own
+ *   (every-request.ts);
+ * - everything the app registered before it is either moving to the Fastify server too, earlier (a
+ *   root plugin, a server option: registered in the app's order), or ends no request and changes
+ *   nothing it reads (catalogue `passesEveryRequest`) — for a plugin that answers requests itself
+ *   (cors's preflights, made before Express runs) one that adds headers to answers stays in the way,
+ *   since those answers would lose them —, or is a body parser: a parser ends only the requests whose
+ *   body it refuses (400, 413, 415), whose answers then carry the plugin's headers, which they did
+ *   not in Express. Under the default parity policy that is a framework delta the summary names
+ *   (`plugin-headers-on-refused-bodies`); under `--parity express` the middleware stays;
+ * - its options translate exactly (root-plugin-options.ts);
+ * - a plugin that answers requests itself does not run into a moved route of the same method and
+ *   path (@fastify/cors registers `OPTIONS *`), and under `--parity express` the app sends no
+ *   X-Powered-By (those answers, made before the Express app runs, lack it).
+ * A moving middleware that removed X-Powered-By (helmet's `xPoweredBy`, on unless the app turns it
+ * off) leaves `app.disable('x-powered-by')` in its place when the app sends it: Express sets the
+ * header as it starts handling a request, after the plugin ran.
+ */
+import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
+import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { appVersion } from '../../rules/lookups.js';
+import { packageRoot } from '../../rules/catalogue/middleware.js';
+import type { PlanContext } from '../model.js';
+import { isBodyParser } from './body-parsers.js';
+import { notForEveryRequest } from './every-request.js';
+import { optionMiddlewareOf } from './option-middleware.js';
+import { sendsPoweredBy } from './powered-by.js';
+import { rootPluginOptions } from './root-plugin-options.js';
+
+/** A middleware leaving the Express app for its plugin at the root of the Fastify server. */
+export interface RootPlugin {
+  middlewareId: string;
+  /** As written (`cors`), and the catalogue's package. */
+  name: string;
+  package: string;
+  /** The factory as written (`cors`), for the summary and the comment above the registration. */
+  callee: string;
+  /** Where the factory is called: the file whose import of the package it uses. */
+  factory: Location;
+  registration: Location;
+  /** The plugin: its package (`@fastify/cors`) and the local name it is imported as. */
+  plugin: { specifier: string; local: string };
+  /** Its options as source (`{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }`). */
+  options: string;
+  /** The middleware's statement becomes `app.disable('x-powered-by')` (module comment). */
+  disablesPoweredBy: boolean;
+  /** What changes for a client, one sentence each (the summary's deltas). */
+  deltas: string[];
+}
+
+/** The app's middleware that move to root plugins, and those of the same packages that stay, each with why. */
+export interface RootPluginsOf {
+  moving: RootPlugin[];
+  kept: Array<{ middlewareId: string; package: string; registration: Location; reason: string }>;
+}
+
+/** The middleware of `app` whose catalogue entry names a root plugin, and which of them move (module comment). */
+export function rootPluginsOf(ctx: PlanContext, app: App): RootPluginsOf {
+  const out: RootPluginsOf = { moving: [], kept: [] };
+  const moving = new Set(optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId));
+  // Whether the app's answers still carry X-Powered-By where the next one runs (a helmet before it removed it).
+  let poweredBy = sendsPoweredBy(ctx.inventory, app.id);
+  const ordered = ctx.inventory.middleware.filter((m) => m.appId === app.id && m.framework === 'express').sort((a, b) => a.order - b.order);
+  for (const m of ordered) {
+    const entry = m.package ? middlewareFor(m.name, m.package) : undefined;
+    if (!entry?.rootPlugin) continue;
+    const decided = decide(ctx, app, m, entry, moving, poweredBy);
+    if ('reason' in decided) out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason: decided.reason });
+    else {
+      out.moving.push(decided);
+      moving.add(m.id);
+      if (decided.disablesPoweredBy) poweredBy = false;
+    }
+  }
+  return out;
+}
+
+/**
+ * The move of `m` (module comment), or why it stays: a sentence ending with its place. `moving`: the
+ * ids of the app's middleware that leave before it; `poweredBy`: whether the answers it made carried
+ * Express's X-Powered-By (the app sends it, and no helmet before it removed it).
+ */
+function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry, moving: ReadonlySet<string>, poweredBy: boolean): RootPlugin | { reason: string } {
+  const at = `${m.registration.file}:${m.registration.line}`;
+  const plugin = entry.fastify;
+  const callee = m.factory?.callee ?? m.name;
+  if (/\./.test(callee)) return { reason: `${callee} is one part of ${entry.package}; only ${entry.package}() itself moves to ${plugin} (${at})` };
+  const partial = notForEveryRequest(ctx, app, m, `${plugin} would run for every request`);
+  if (partial) return { reason: partial };
+  const answers = entry.rootPlugin!.answers !== undefined;
+  const parsersBefore: Middleware[] = [];
+  for (const o of [...ctx.inventory.middleware, ...ctx.inventory.routes]) {
+    if (o.appId !== app.id || o.order >= m.order || o.framework !== 'express' || moving.has(o.id)) continue;
+    if ('key' in o) return { reason: `route ${(o as Route).key} (${o.registration.file}:${o.registration.line}) comes before it in Express, so it did not run for that route's requests, where ${plugin} would (${at})` };
+    const before = o as Middleware;
+    if (isBodyParser(before)) {
+      parsersBefore.push(before);
+      continue;
+    }
+    const passes = before.package ? middlewareFor(before.name, before.package)?.passesEveryRequest : undefined;
+    if (!passes) return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and may answer requests it never saw, which ${plugin} would see (${at})` };
+    if (answers && passes === 'headers') return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and adds headers to the answers it gives itself (preflights), which ${plugin} gives before the Express app runs (${at})` };
+  }
+  const handOver = (app.handOvers ?? []).find((h) => h.order < m.order);
+  if (handOver) return { reason: `the moved route ${handOver.methods.join(', ')} ${handOver.fullPath} (${handOver.registration.file}:${handOver.registration.line}) comes before it in Express, so it did not run for that route's requests, where ${plugin} would (${at})` };
+  if (parsersBefore.length && ctx.parity === 'express') return { reason: `--parity express: the body parser ${parsersBefore[0].name} (${parsersBefore[0].registration.file}:${parsersBefore[0].registration.line}) comes before it, so the answers to the bodies it refuses did not carry its headers, which ${plugin} would add (${at})` };
+  const version = appVersion(ctx.inventory.project, packageRoot(entry.package))?.version ?? null;
+  const options = rootPluginOptions(entry, m.factory?.args ?? [], version);
+  if ('refuse' in options) return { reason: `${options.refuse} (${at})` };
+  if (answers) {
+    const clash = ctx.inventory.routes.find((r) => r.appId === app.id && r.framework === 'fastify' && ['OPTIONS *', 'OPTIONS /*'].includes(r.key));
+    if (clash) return { reason: `the moved route ${clash.key} (${clash.registration.file}:${clash.registration.line}) has the method and path ${plugin} registers for preflights (${at})` };
+    if (poweredBy && ctx.parity === 'express') return { reason: `--parity express: its answers to OPTIONS requests carried Express's X-Powered-By, which ${plugin}'s, made before the Express app runs, lack (${at})` };
+  }
+  const value = (m.factory?.args[0]?.value ?? {}) as Record<string, unknown>;
+  const removesPoweredBy = entry.package === 'helmet' && value.xPoweredBy !== false && value.hidePoweredBy !== false;
+  const deltas = parsersBefore.length
+    ? [`the answers to bodies ${parsersBefore.map((p) => `${p.name} (${p.registration.file}:${p.registration.line})`).join(', ')} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`]
+    : [];
+  if (answers && poweredBy) deltas.push(`its answers to OPTIONS requests no longer carry X-Powered-By: Express (framework delta x-powered-by)`);
+  return {
+    middlewareId: m.id,
+    name: m.name,
+    package: entry.package,
+    callee,
+    factory: m.factory?.location ?? m.registration,
+    registration: m.registration,
+    plugin: { specifier: plugin, local: entry.rootPlugin!.local },
+    options: options.source,
+    disablesPoweredBy: removesPoweredBy && poweredBy,
+    deltas,
+  };
+}
