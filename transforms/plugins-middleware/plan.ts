@@ -49,7 +49,7 @@ export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
   // A package nothing reads once its middleware left (none stays, no other use), out of package.json.
   const staying = new Set(keptPackages);
   const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !staying.has(pkg) && unusedAfterMove(ctx, pkg, moved));
-  const deltas: FrameworkDelta[] = moved.flatMap((m) => m.deltas.map((text) => ({ text: `${m.callee} (${m.registration.file}:${m.registration.line}) moved to ${m.plugin.specifier}: ${text}`, restoredByParityExpress: true })));
+  const deltas: FrameworkDelta[] = moved.flatMap((m) => m.deltas.map((d) => ({ ...d, text: `${m.callee} (${m.registration.file}:${m.registration.line}) moved to ${m.plugin.specifier}: ${d.text}` })));
   const plugins = [...new Set(moved.map((m) => m.plugin.specifier))];
   return {
     step: 'plugins-middleware',

@@ -14,7 +14,9 @@
  *   since those answers would lose them —, or is a body parser: a parser ends only the requests whose
  *   body it refuses (400, 413, 415), whose answers then carry the plugin's headers, which they did
  *   not in Express. Under the default parity policy that is a framework delta the summary names
- *   (`plugin-headers-on-refused-bodies`); under `--parity express` the middleware stays;
+ *   (`plugin-headers-on-refused-bodies`); under `--parity express` the middleware stays. A request
+ *   logger that stays before a plugin answering requests itself no longer logs those (the summary
+ *   says so);
  * - its options translate exactly (root-plugin-options.ts);
  * - a plugin that answers requests itself does not run into a moved route of the same method and
  *   path (@fastify/cors registers `OPTIONS *`), and under `--parity express` the app sends no
@@ -51,8 +53,8 @@ export interface RootPlugin {
   options: string;
   /** The middleware's statement becomes `app.disable('x-powered-by')` (module comment). */
   disablesPoweredBy: boolean;
-  /** What changes for a client, one sentence each (the summary's deltas). */
-  deltas: string[];
+  /** What changes, one sentence each (the summary's deltas), and whether `--parity express` keeps it from changing (the middleware then stays). */
+  deltas: Array<{ text: string; restoredByParityExpress: boolean }>;
 }
 
 /** The app's middleware that move to root plugins, and those of the same packages that stay, each with why. */
@@ -96,6 +98,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   if (partial) return { reason: partial };
   const answers = entry.rootPlugin!.answers !== undefined;
   const parsersBefore: Middleware[] = [];
+  const loggersBefore: Middleware[] = [];
   for (const o of [...ctx.inventory.middleware, ...ctx.inventory.routes]) {
     if (o.appId !== app.id || o.order >= m.order || o.framework !== 'express' || moving.has(o.id)) continue;
     if ('key' in o) return { reason: `route ${(o as Route).key} (${o.registration.file}:${o.registration.line}) comes before it in Express, so it did not run for that route's requests, where ${plugin} would (${at})` };
@@ -106,6 +109,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     }
     const passes = before.package ? middlewareFor(before.name, before.package)?.passesEveryRequest : undefined;
     if (!passes) return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and may answer requests it never saw, which ${plugin} would see (${at})` };
+    if (passes === 'log') loggersBefore.push(before);
     if (answers && passes === 'headers') return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and adds headers to the answers it gives itself (preflights), which ${plugin} gives before the Express app runs (${at})` };
   }
   const handOver = (app.handOvers ?? []).find((h) => h.order < m.order);
@@ -121,10 +125,12 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   }
   const value = (m.factory?.args[0]?.value ?? {}) as Record<string, unknown>;
   const removesPoweredBy = entry.package === 'helmet' && value.xPoweredBy !== false && value.hidePoweredBy !== false;
-  const deltas = parsersBefore.length
-    ? [`the answers to bodies ${parsersBefore.map((p) => `${p.name} (${p.registration.file}:${p.registration.line})`).join(', ')} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`]
-    : [];
-  if (answers && poweredBy) deltas.push(`its answers to OPTIONS requests no longer carry X-Powered-By: Express (framework delta x-powered-by)`);
+  const deltas: RootPlugin['deltas'] = [];
+  const parsers = parsersBefore.map((p) => `${p.name} (${p.registration.file}:${p.registration.line})`).join(', ');
+  if (parsersBefore.length) deltas.push({ text: `the answers to bodies ${parsers} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`, restoredByParityExpress: true });
+  // A logger that stays on Express no longer sees the requests the plugin answers (the log's difference, not a client's).
+  if (answers) for (const l of loggersBefore) deltas.push({ text: `${l.name} (${l.registration.file}:${l.registration.line}) no longer logs the OPTIONS requests it answers: ${plugin} answers them before the Express app runs`, restoredByParityExpress: false });
+  if (answers && poweredBy) deltas.push({ text: 'its answers to OPTIONS requests no longer carry X-Powered-By: Express (framework delta x-powered-by)', restoredByParityExpress: true });
   return {
     middlewareId: m.id,
     name: m.name,
