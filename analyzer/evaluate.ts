@@ -7,6 +7,7 @@
  * Apps and routers are identified by import provenance: a value is an app only when it comes
  * from calling the `express` export (analyzer-patterns.md §0.4), never by variable name.
  */
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Node, SyntaxKind, ts, type SourceFile, type Project } from 'ts-morph';
@@ -234,7 +235,7 @@ export class Evaluator {
         if (resolved.name === 'express' && resolved.subpath === '') return { kind: 'value', value: { k: 'express', member: [] } };
         return { kind: 'value', value: { k: 'pkg', name: resolved.name, member: [], called: false } };
       case 'file':
-        if (/\.json$/.test(resolved.path)) return { kind: 'value', value: unknown('json-module', site) };
+        if (/\.json$/.test(resolved.path)) return { kind: 'value', value: jsonModule(resolved.path, site) };
         return { kind: 'module', record: this.loadModule(resolved.path) };
       default:
         this.diagnose('unresolved-import', 'warning', `cannot resolve "${specifier}"`, site);
@@ -1081,4 +1082,34 @@ export class BudgetExceeded extends Error {
   constructor(readonly node: Node) {
     super('evaluation budget exceeded');
   }
+}
+
+/** Largest JSON module read (bytes): configs are small; a data file folds to nothing useful. */
+const JSON_MODULE_LIMIT = 256 * 1024;
+
+/**
+ * A JSON module as `import config from './config.json'` / `require('./config.json')` give it: its
+ * object, with itself as `default` (the CommonJS interop namespaceValue gives a module); unknown
+ * when it is not an object, does not parse, or is larger than JSON_MODULE_LIMIT.
+ */
+function jsonModule(file: string, site: Node): Value {
+  try {
+    if (statSync(file).size > JSON_MODULE_LIMIT) return unknown('json-module', site);
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return unknown('json-module', site);
+    const value = fromJson(parsed) as ObjectValue;
+    return obj([...value.props, ['default', value]]);
+  } catch {
+    return unknown('json-module', site);
+  }
+}
+
+/** A parsed JSON value as the evaluator's Value. */
+function fromJson(json: unknown): Value {
+  if (json === null) return { k: 'null' };
+  if (typeof json === 'string') return { k: 'str', v: json };
+  if (typeof json === 'number') return { k: 'num', v: json };
+  if (typeof json === 'boolean') return { k: 'bool', v: json };
+  if (Array.isArray(json)) return { k: 'array', items: json.map(fromJson) };
+  return obj(Object.entries(json as Record<string, unknown>).map(([k, v]) => [k, fromJson(v)]));
 }

@@ -155,4 +155,27 @@ describe("options that are functions of the app's code (FoldedValue.unresolved `
     expect(options.value).toEqual({ maxAge: 600 });
     expect(options.unresolved?.map((u) => u.path)).toEqual(['origin', 'credentials']);
   });
+
+  it('folds a JSON module the app imports or requires (a config file)', async () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'json-config', type: 'module', main: 'app.js', dependencies: { express: '^4.21.2', cors: '^2.8.5', 'body-parser': '^1.20.3' } }),
+      'app.js': [
+        "import express from 'express';",
+        "import cors from 'cors';",
+        "import bodyParser from 'body-parser';",
+        "import config from './config.json';",
+        'const app = express();',
+        'app.use(cors({ exposedHeaders: config.corsHeaders }));',
+        'app.use(bodyParser.json({ limit: config.bodyLimit }));',
+        'export default app;',
+        '',
+      ].join('\n'),
+      'config.json': JSON.stringify({ port: 8080, bodyLimit: '100kb', corsHeaders: ['Link'] }),
+    });
+    const inv = await analyze({ dir });
+    const args = (name: string) => inv.middleware.find((m) => m.name === name)!.factory!.args[0];
+    expect(args('cors')).toMatchObject({ value: { exposedHeaders: ['Link'] }, resolution: 'exact' });
+    expect(args('bodyParser.json')).toMatchObject({ value: { limit: '100kb' }, resolution: 'exact' });
+  });
 });
+
