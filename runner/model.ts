@@ -3,6 +3,7 @@
  * Paths are POSIX and relative to the project root unless a field says otherwise.
  */
 import type { DeferredItem, FileChange, FrameworkDelta, ManualItem, ParityPolicy, StageName, Verdict } from '../transforms/model.js';
+import type { RoutesAfter } from './routes-after.js';
 
 /** Options of one stage run. */
 export interface RunOptions {
@@ -106,6 +107,11 @@ export interface RunResult {
   typecheck: { before: string[]; after: string[]; introduced: string[] } | null;
   /** `TODO(migrate)` lines in the changed files. */
   todos: TodoLine[];
+  /**
+   * After a written `plugins` stage: the routes the routes stage moves if run again, and those it
+   * still leaves for the plugins stage (runner/routes-after.ts); absent otherwise.
+   */
+  routesAfter?: RoutesAfter;
   /** Things the run wants the user to know (not a git repository, parity check unavailable, …). */
   notes: string[];
   /** The unified diff of `changes` (always computed; printed by `--dry`). */

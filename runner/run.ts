@@ -26,6 +26,7 @@ import { stageOptions, stepsOfStage, type Step } from './steps.js';
 import { todoLines } from './todos.js';
 import { hasTsconfig, newTypeErrors, typeErrors } from './typecheck.js';
 import { verifyHint } from './verify-hint.js';
+import { routesAfter } from './routes-after.js';
 
 export type { FileOutcome, RunOptions, RunResult, TodoLine, VerifyHint } from './model.js';
 export { RunError, type RunErrorCode } from './errors.js';
@@ -183,7 +184,8 @@ async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult
   result.written = true;
 
   say('analysing again for the route parity check');
-  result.parity = routeParity(ctx.before, await analyseApp(root, options, say));
+  const after = await analyseApp(root, options, say);
+  result.parity = routeParity(ctx.before, after);
   const parityBroke = result.parity.missing.length > 0 || result.parity.duplicated.length > 0;
   const typecheckBroke = typecheckAfter(result, ctx);
   const broken = parityBroke || typecheckBroke;
@@ -193,6 +195,11 @@ async function applyStage(result: RunResult, ctx: RunContext): Promise<RunResult
     return { ...result, exitCode: 2 };
   }
 
+  // What the plugins stage registered may let the routes stage move the routes it left for it.
+  if (options.stage === 'plugins') {
+    say('planning the routes stage again');
+    result.routesAfter = await routesAfter(root, after, options.parity ?? 'default');
+  }
   let failed = false;
   if (options.install && result.installCommand) {
     say(`running ${result.installCommand}`);

@@ -77,6 +77,11 @@ export function renderSummary(result: RunResult, mode: SummaryMode = {}): string
     out.push('', c.bold(`Left for the ${stage} stage (${items.length})`));
     for (const d of items) out.push(`  ${d.file}:${d.line} ${d.reason}`);
   }
+  const waiting = result.routesAfter?.waiting ?? [];
+  if (waiting.length) {
+    out.push('', c.bold(`Routes still waiting for the ${result.stage} stage (${waiting.length}): what it does not move yet`));
+    for (const d of waiting) out.push(`  ${d.file}:${d.line} ${d.reason}`);
+  }
   if (result.parity) {
     const problems = describeParity(result.parity);
     if (!problems.length) out.push('', `Route parity: ${c.green('ok')} (every route still served, once)`);
@@ -123,6 +128,8 @@ function nextSteps(result: RunResult, mode: SummaryMode): string[] {
   if (result.installCommand) steps.push(`${Object.keys(result.dependencies).length ? 'install the new dependencies' : `bring node_modules in line with package.json (${result.removedDependencies.join(', ')} removed)`}: ${result.installCommand}`);
   steps.push(`review the changes (${result.commit ? `\`git show ${result.commit.slice(0, 12)}\`` : '`git diff`'}) and run the app's tests`);
   steps.push(...verifySteps(result.verify));
+  const movable = result.routesAfter?.movable ?? [];
+  if (movable.length) steps.push(`run the routes stage again, which moves ${movable.length === 1 ? 'the route' : `the ${movable.length} routes`} it left for this stage: \`migrate run --stage routes\` (${clipList(movable)})`);
   steps.push(result.commit ? `undo the stage if needed: \`git revert ${result.commit.slice(0, 12)}\`` : 'undo the stage if needed: `git restore` the changed files (delete the created ones), or use --commit next time');
   if (result.manual.length || result.todos.length) steps.push('finish the items left for a human, then run the stage again to confirm');
   return steps;
@@ -134,4 +141,9 @@ function verifySteps(verify: RunResult['verify']): string[] {
   if (verify.needsRecording) steps.push('record the app\'s traffic once: `migrate record` (it writes .migrate/recordings/<time>.har)');
   steps.push(`check behaviour against the recording: \`${verify.command}\`${verify.configured ? '' : ' (`migrate init` saves the baseline and recording, so that `migrate verify` alone does)'}`);
   return steps;
+}
+
+/** The first five of `items`, joined, and how many more. */
+function clipList(items: string[]): string {
+  return items.length > 5 ? `${items.slice(0, 5).join(', ')} and ${items.length - 5} more` : items.join(', ');
 }
