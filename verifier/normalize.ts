@@ -13,6 +13,8 @@
  *   design reports them as *framework deltas* with the Fastify fix (DESIGN.md "Behaviour parity"),
  *   so dropping them here would hide them.
  * - A repeated header is joined with `, ` in received order (RFC 9110 §5.3), except Set-Cookie.
+ * - Lists whose order means nothing (`vary`, `allow`, the CORS lists) are sorted, and so are the
+ *   directives of a Content Security Policy (CSP 3 §2.2.1: a set; helmet majors order it differently).
  * - `content-type` becomes `mediaType` (lower-cased, parameters removed) and `charset`
  *   (lower-cased, unquoted; null when absent), so `text/html; charset=UTF-8` equals
  *   `text/html;charset=utf-8` (Express 4 static files send `UTF-8`, §2.4). It is not kept in `headers`.
@@ -52,6 +54,23 @@ export interface BinaryBody {
  */
 const UNORDERED_LISTS = new Set(['vary', 'allow', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers']);
 
+/** Content Security Policy headers: a policy is a set of directives, whose order does not matter (CSP 3 §2.2.1). */
+const POLICIES = new Set(['content-security-policy', 'content-security-policy-report-only']);
+
+/**
+ * A policy's directives, sorted, each with its name lower-cased and its values as sent (a
+ * directive repeated is ignored after its first, as browsers do: CSP 3 §2.2.1): helmet 8.3 writes
+ * its default directives in another order than earlier helmets wrote the same policy.
+ */
+function canonicalPolicy(value: string): string {
+  const directives = new Map<string, string>();
+  for (const part of value.split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name && !directives.has(name.toLowerCase())) directives.set(name.toLowerCase(), [name.toLowerCase(), ...values].join(' '));
+  }
+  return [...directives.keys()].sort().map((name) => directives.get(name)).join(';');
+}
+
 /** Canonicalises one response. Never throws: whatever cannot be parsed is kept as text or bytes. */
 export function canonicalize(raw: RawResponse): CanonicalResponse {
   const grouped = new Map<string, string[]>();
@@ -70,7 +89,7 @@ export function canonicalize(raw: RawResponse): CanonicalResponse {
   for (const name of [...grouped.keys()].sort()) {
     if (name === 'content-type' || name === 'set-cookie') continue;
     const value = grouped.get(name)!.join(', ');
-    headers[name] = UNORDERED_LISTS.has(name) ? [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))].sort().join(', ') : value;
+    headers[name] = UNORDERED_LISTS.has(name) ? [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))].sort().join(', ') : POLICIES.has(name) ? canonicalPolicy(value) : value;
   }
   const sortedCookies: Record<string, CanonicalCookie> = {};
   for (const name of Object.keys(cookies).sort()) sortedCookies[name] = cookies[name];

@@ -66,6 +66,30 @@ export interface VersionedText {
   unknown?: true;
 }
 
+/**
+ * What makes the newer major of a package that a root plugin runs (helmet 8 in @fastify/helmet 13)
+ * answer as an older major the app has did, read by the plugin's option translator
+ * (transforms/server-module/root-plugin-options.ts). `since` inclusive, `below` exclusive.
+ */
+export interface OlderMajor {
+  since: string;
+  below: string;
+  /** Options given unless the app sets the same one (or its older name): the older major's defaults where the newer one's differ. */
+  defaults: Readonly<Record<string, unknown>>;
+  /**
+   * The older major's default CSP directives (kebab-case) where they differ from the newer one's,
+   * and whether it merged an app's `directives` into them without `useDefaults: true` (helmet 5.0.0
+   * made that the default).
+   */
+  csp?: { directives: Readonly<Record<string, readonly string[]>>; mergedByDefault: boolean };
+  /**
+   * It sent `Expect-CT`, which the newer major has no option for: by default (helmet 4 and 5:
+   * `max-age=0` unless the app's `expectCt` option says otherwise), or only when the app's options
+   * ask for it (helmet 6).
+   */
+  expectCt?: 'by-default' | 'when-given';
+}
+
 /** A caveat: a plain string holds for every version of the package. */
 export type Caveat = string | VersionedText;
 
@@ -149,6 +173,8 @@ export interface MiddlewareEntry {
     headers: readonly string[];
     /** It answers some requests itself, with no body (cors: every OPTIONS request, a preflight). */
     answers?: 'bodiless';
+    /** The plugin runs a newer major of the package than apps may have: what makes it answer as each older major did. */
+    olderMajors?: readonly OlderMajor[];
   };
   /**
    * As app middleware it ends no request and changes nothing a later middleware's root plugin reads
@@ -512,6 +538,61 @@ export const MIDDLEWARE = {
         'x-frame-options',
         'x-permitted-cross-domain-policies',
         'x-xss-protection',
+        'cross-origin-embedder-policy',
+        'expect-ct',
+      ],
+      // Each major's bare `helmet()` against helmet 8.1's (headers of 4.6.0, 5.1.1, 6.2.0, 7.2.0, the
+      // test's devDependencies), and CHANGELOG.md: 5.0.0 `useDefaults: true`, COEP/COOP/CORP/
+      // Origin-Agent-Cluster; 6.0.0 no block-all-mixed-content, no Expect-CT; 7.0.0 COEP off; 8.0.0
+      // HSTS 365 days. Legacy option names (`hsts`, `frameguard`, …) are still read by helmet 8.
+      olderMajors: [
+        {
+          since: '4.0.0',
+          below: '5.0.0',
+          defaults: { crossOriginOpenerPolicy: false, crossOriginResourcePolicy: false, originAgentCluster: false, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } },
+          csp: {
+            directives: {
+              'default-src': ["'self'"],
+              'base-uri': ["'self'"],
+              'block-all-mixed-content': [],
+              'font-src': ["'self'", 'https:', 'data:'],
+              'frame-ancestors': ["'self'"],
+              'img-src': ["'self'", 'data:'],
+              'object-src': ["'none'"],
+              'script-src': ["'self'"],
+              'script-src-attr': ["'none'"],
+              'style-src': ["'self'", 'https:', "'unsafe-inline'"],
+              'upgrade-insecure-requests': [],
+            },
+            mergedByDefault: false,
+          },
+          expectCt: 'by-default',
+        },
+        {
+          since: '5.0.0',
+          below: '6.0.0',
+          defaults: { crossOriginEmbedderPolicy: true, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } },
+          csp: {
+            directives: {
+              'default-src': ["'self'"],
+              'base-uri': ["'self'"],
+              'block-all-mixed-content': [],
+              'font-src': ["'self'", 'https:', 'data:'],
+              'form-action': ["'self'"],
+              'frame-ancestors': ["'self'"],
+              'img-src': ["'self'", 'data:'],
+              'object-src': ["'none'"],
+              'script-src': ["'self'"],
+              'script-src-attr': ["'none'"],
+              'style-src': ["'self'", 'https:', "'unsafe-inline'"],
+              'upgrade-insecure-requests': [],
+            },
+            mergedByDefault: true,
+          },
+          expectCt: 'by-default',
+        },
+        { since: '6.0.0', below: '7.0.0', defaults: { crossOriginEmbedderPolicy: true, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } }, expectCt: 'when-given' },
+        { since: '7.0.0', below: '8.0.0', defaults: { strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } } },
       ],
     },
     passesEveryRequest: 'headers',

@@ -6,7 +6,7 @@
  * node_modules.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { runStage, type RunOptions, type RunResult } from '../../runner/run.js';
@@ -40,6 +40,21 @@ export interface CaseOptions {
   headers?: string[];
   /** Expected exit code of the first run (default: 0 or 1, i.e. not a failure). */
   exitCode?: 0 | 1 | 2;
+  /**
+   * Packages the app's own node_modules holds, as links to the repository's: name → folder there
+   * (`{ "helmet": "helmet-4" }`, an older major a devDependency installs under an alias), so the
+   * analysis reads that version installed and the app runs it.
+   */
+  packages?: Record<string, string>;
+}
+
+/** Links the case's `packages` (CaseOptions) into `root/node_modules`; returns `root`. */
+export function linkPackages(root: string, packages: Record<string, string> = {}): string {
+  for (const [name, folder] of Object.entries(packages)) {
+    mkdirSync(path.join(root, 'node_modules'), { recursive: true });
+    symlinkSync(path.join(REPO, 'node_modules', folder), path.join(root, 'node_modules', name), 'dir');
+  }
+  return root;
 }
 
 /** What one fixture run produced. */
@@ -96,6 +111,7 @@ export async function runFixture(step: string, caseName: string, stage: StageNam
   const root = mkdtempSync(path.join(TMP, `${step}-${caseName}-`));
   made.push(root);
   cpSync(input, root, { recursive: true });
+  linkPackages(root, caseOptions(step, caseName, fixturesDir).packages);
   const result = await runStage({ root, stage, allowDirty: true, ...runOptionsOf(step, caseName, fixturesDir), ...overrides });
   return { root, result, files: readTree(root) };
 }

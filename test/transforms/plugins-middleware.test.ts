@@ -6,15 +6,22 @@
  * real HTTP the case's Express app, its input (after routes) and its output answer alike, headers
  * included (CORS, preflights, helmet's, X-Powered-By, Vary), but for the deltas a case names.
  */
+import { createRequire } from 'node:module';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { caseOptions, expectFixture, fixtureCases, linkPackages, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
 import type { FoldedValue } from '../../analyzer/model.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { rootPluginOptions } from '../../transforms/server-module/root-plugin-options.js';
+import { canonicalize } from '../../verifier/normalize.js';
 
 const STEP = 'plugins-middleware';
+const require = createRequire(import.meta.url);
+const REPO_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
 
 /** The headers the root plugins set (the catalogue's `rootPlugin.headers`). */
 const PLUGIN_HEADERS = [...(middlewareFor('cors', 'cors')?.rootPlugin?.headers ?? []), ...(middlewareFor('helmet', 'helmet')?.rootPlugin?.headers ?? [])];
@@ -23,6 +30,8 @@ const PLUGIN_HEADERS = [...(middlewareFor('cors', 'cors')?.rootPlugin?.headers ?
 const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?: string[]; deltas?: string[] }> = {
   'cors-helmet': { moved: [2, 2], removed: ['helmet', 'cors'] },
   // Both after the body parser: the answers to the bodies it refuses gain their headers (a delta).
+  // helmet 4 (its defaults and Expect-CT given to helmet 8), TypeScript.
+  'helmet-4-ts': { moved: [2, 2], removed: ['helmet', 'cors'] },
   'esm-parsers-first': {
     moved: [2, 2],
     removed: ['cors', 'helmet'],
@@ -45,6 +54,10 @@ const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?
 
 /** The headers compared on every answer. */
 const HEADERS = [
+  'expect-ct',
+  'cross-origin-embedder-policy',
+  'origin-agent-cluster',
+  'x-xss-protection',
   'access-control-allow-origin',
   'access-control-allow-credentials',
   'access-control-allow-methods',
@@ -64,6 +77,14 @@ const HEADERS = [
   'x-total-count',
 ];
 
+/** Answer lines with a Content Security Policy's directives as a set, as the verifier compares them (verifier/normalize.ts). */
+function policiesAsSets(lines: string[]): string[] {
+  return lines.map((line) => {
+    const policy = /^ {2}content-security-policy: (.*)$/.exec(line);
+    return policy ? `  content-security-policy: ${canonicalize({ status: 200, headers: [['content-security-policy', policy[1]]], body: Buffer.alloc(0) }).headers['content-security-policy']}` : line;
+  });
+}
+
 describe('plugins-middleware fixtures', () => {
   for (const name of fixtureCases(STEP)) {
     it(name, async () => {
@@ -81,12 +102,13 @@ describe('plugins-middleware fixtures', () => {
 describe('the plugins answer as the middleware did (real HTTP)', () => {
   for (const name of fixtureCases(STEP).filter((n) => caseOptions(STEP, n).requests)) {
     it(name, async () => {
-      const { requests } = caseOptions(STEP, name);
+      const { requests, packages } = caseOptions(STEP, name);
       const dir = path.join(TRANSFORM_FIXTURES, STEP, name);
-      const express = await answers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), requests!, HEADERS);
-      expect(await answers(withDeclaredExpress(copyOf(path.join(dir, 'input'))), requests!, HEADERS), 'after routes').toEqual(express);
+      const express = policiesAsSets(await answers(linkPackages(withDeclaredExpress(copyOf(path.join(dir, 'express'))), packages), requests!, HEADERS));
+      expect(policiesAsSets(await answers(linkPackages(withDeclaredExpress(copyOf(path.join(dir, 'input'))), packages), requests!, HEADERS)), 'after routes').toEqual(express);
       const run = await runFixture(STEP, name, 'plugins');
-      expect(await answers(withDeclaredExpress(run.root), requests!, HEADERS), 'after plugins').toEqual(express);
+      expect(policiesAsSets(await answers(withDeclaredExpress(run.root), requests!, HEADERS)), 'after plugins').toEqual(express);
+      if (existsSync(path.join(run.root, 'tsconfig.json'))) expect(tscOutput(run.root), 'the output type-checks').toBe('');
     }, 90_000);
   }
 
@@ -134,13 +156,50 @@ describe('root plugin options (root-plugin-options.ts)', () => {
     expect(rootPluginOptions(middlewareFor('cors', 'cors')!, [fn], '2.8.5')).toEqual({ refuse: 'its options `{ origin: check }` are known only at run time (origin: a function)' });
   });
 
-  it("moves helmet 8 as it is, helmet 7 with its HSTS max-age, and no older major", () => {
+  it('moves helmet 8 as it is, an older major with its defaults, and refuses what helmet 8 cannot take', () => {
     expect(helmet('^8.1.0')).toEqual({ source: '{}' });
-    expect(helmet('7.1.0')).toEqual({ source: '{ strictTransportSecurity: { maxAge: 15552000 } }' });
+    expect(helmet('7.1.0')).toEqual({ source: '{ strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } }' });
     expect(helmet('7.1.0', { strictTransportSecurity: { includeSubDomains: false } })).toEqual({ source: '{ strictTransportSecurity: { maxAge: 15552000, includeSubDomains: false } }' });
     expect(helmet('7.1.0', { hsts: false })).toEqual({ source: '{ hsts: false }' });
+    expect(helmet('4.6.0')).toMatchObject({ headers: { 'Expect-CT': 'max-age=0' } });
     expect(helmet('7.1.0', { contentSecurityPolicy: { directives: { defaultSrc: ['self'] } } })).toEqual({ refuse: expect.stringContaining('unquoted keyword `self`') });
-    expect(helmet('4.6.0')).toEqual({ refuse: expect.stringMatching(/^helmet 4\.6\.0: @fastify\/helmet runs helmet 8, whose defaults are not helmet 4’s/) });
+    expect(helmet('3.23.3')).toEqual({ refuse: expect.stringMatching(/^helmet 3\.23\.3: @fastify\/helmet runs helmet 8, whose defaults are not helmet 3’s/) });
     expect(helmet(null)).toEqual({ refuse: expect.stringContaining('version is not known') });
   });
+
+  // Each older major the test installs (devDependencies helmet-4 … helmet-7) against helmet 8 given the
+  // translated options, and the hook's headers: the same response headers for every option set.
+  const OPTION_SETS: unknown[] = [
+    undefined,
+    { contentSecurityPolicy: false },
+    { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", 'cdn.example.com'] } } },
+    { contentSecurityPolicy: { useDefaults: true, directives: { 'script-src': ["'self'", 'code.jquery.com'], 'img-src': ["'self'", 'data:', 'github.com'] } } },
+    { hsts: { maxAge: 100 }, frameguard: { action: 'deny' }, referrerPolicy: { policy: 'same-origin' } },
+    { strictTransportSecurity: true, dnsPrefetchControl: { allow: true } },
+    { expectCt: { maxAge: 86400, enforce: true, reportUri: 'https://r.example/ct' } },
+    { expectCt: false, hidePoweredBy: false, noSniff: false },
+  ];
+  const responseHeaders = (middleware: (req: unknown, res: ServerResponse, next: (e?: unknown) => void) => void, extra: Record<string, string> = {}) => {
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    res.setHeader('X-Powered-By', 'Express');
+    middleware({ headers: {}, method: 'GET', url: '/' }, res, (e) => {
+      if (e) throw e;
+    });
+    for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
+    // As the verifier compares them (verifier/normalize.ts): a policy's directives as a set.
+    return canonicalize({ status: 200, headers: Object.entries(res.getHeaders()).map(([k, v]) => [k, String(v)]), body: Buffer.alloc(0) }).headers;
+  };
+  for (const major of ['4', '5', '6', '7']) {
+    it(`gives helmet 8 the options under which it answers as helmet ${major} (run time)`, () => {
+      const older = require(`helmet-${major}`) as (o?: unknown) => Parameters<typeof responseHeaders>[0];
+      const helmet8 = require('helmet') as (o?: unknown) => Parameters<typeof responseHeaders>[0];
+      const version = (JSON.parse(readFileSync(path.join(REPO_MODULES, `helmet-${major}`, 'package.json'), 'utf8')) as { version: string }).version;
+      for (const options of OPTION_SETS) {
+        const translated = helmet(version, options);
+        if (!('source' in translated)) throw new Error(`refused: ${translated.refuse}`);
+        const given = new Function(`return ${translated.source}`)() as unknown;
+        expect(responseHeaders(helmet8(given), translated.headers), `${major}: ${JSON.stringify(options)}`).toEqual(responseHeaders(older(options)));
+      }
+    });
+  }
 });

@@ -64,6 +64,15 @@ describe('canonicalize: headers', () => {
     expect(fastify.headers).toEqual(express4.headers);
   });
 
+  it("compares a Content Security Policy's directives as a set (helmet 8.3 orders them otherwise than helmet 4 to 8.1)", () => {
+    const helmet4 = canonicalize(raw(200, [['Content-Security-Policy', "script-src 'self' code.jquery.com;default-src 'self';block-all-mixed-content"]]));
+    const helmet8 = canonicalize(raw(200, [['content-security-policy', "default-src 'self'; Block-All-Mixed-Content;script-src 'self' code.jquery.com"]]));
+    expect(helmet4.headers).toEqual({ 'content-security-policy': "block-all-mixed-content;default-src 'self';script-src 'self' code.jquery.com" });
+    expect(helmet8.headers).toEqual(helmet4.headers);
+    // The values of a directive keep their order; a repeated directive after its first means nothing.
+    expect(canonicalize(raw(200, [['Content-Security-Policy', "img-src b a;img-src c"]])).headers).toEqual({ 'content-security-policy': 'img-src b a' });
+  });
+
   it('treats header names case-insensitively (Express casing vs Fastify lower case)', () => {
     const express = canonicalize(raw(200, [['Content-Type', 'text/plain; charset=utf-8'], ['Cache-Control', 'no-store']], 'ok'));
     const fastify = canonicalize(raw(200, [['content-type', 'text/plain; charset=utf-8'], ['cache-control', 'no-store']], 'ok'));

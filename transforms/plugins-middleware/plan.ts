@@ -38,7 +38,7 @@ export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
     keptPackages.push(...found.kept.map((k) => k.package), ...(hooked ? [] : found.moving.map((m) => m.package)));
     if (!hooked || !found.moving.length) continue;
     moved.push(...found.moving);
-    add(files, module.file, { kind: 'module', module: module.module, plugins: found.moving.map(({ plugin, options, callee, registration }) => ({ plugin, options, callee, registration })) });
+    add(files, module.file, { kind: 'module', module: module.module, plugins: found.moving.map(({ plugin, options, callee, registration, headers }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}) })) });
     for (const m of found.moving) {
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
       const taken = { name: m.name, registration: m.registration, disablesPoweredBy: m.disablesPoweredBy };

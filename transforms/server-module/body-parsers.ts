@@ -143,7 +143,8 @@ function parserOf(m: Middleware): { pkg: Import; method: string } | null {
  */
 export function jsLiteral(value: unknown, sources: Record<string, string> = {}): string {
   if (value === undefined) return 'undefined';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  // A string holding single quotes and no double ones (a CSP keyword: "'self'") reads better in double quotes.
+  if (typeof value === 'string') return /'/.test(value) && !/["\\]/.test(value) ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (Array.isArray(value)) return `[${value.map((v) => jsLiteral(v)).join(', ')}]`;
   if (value && typeof value === 'object') {
     const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k));

@@ -6,12 +6,16 @@
  */
 import semver from 'semver';
 import type { FoldedValue } from '../../analyzer/model.js';
-import { forVersion, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { forVersion, type MiddlewareEntry, type OlderMajor } from '../../rules/catalogue/middleware.js';
 import { jsLiteral } from './body-parsers.js';
 import { clip } from '../lib/clip.js';
 
-/** The plugin's options as source (`{ methods: 'GET', strictPreflight: false }`), or why the middleware's cannot be given. */
-export type PluginOptions = { source: string } | { refuse: string };
+/**
+ * The plugin's options as source (`{ methods: 'GET', strictPreflight: false }`), with the response
+ * headers the middleware sent that the plugin has no option for (helmet 4's `Expect-CT`), set by a
+ * hook after the plugin's; or why the middleware's options cannot be given.
+ */
+export type PluginOptions = { source: string; headers?: Record<string, string> } | { refuse: string };
 
 /** What a translator reads: the factory's arguments as the analysis folded them, and the app's version of the package (installed, else declared; null when unknown). */
 interface Given {
@@ -20,7 +24,7 @@ interface Given {
   entry: MiddlewareEntry;
 }
 
-type Translator = (given: Given) => { options: Record<string, unknown>; sources?: Record<string, string> } | { refuse: string };
+type Translator = (given: Given) => { options: Record<string, unknown>; sources?: Record<string, string>; headers?: Record<string, string> } | { refuse: string };
 
 /**
  * The options of `entry`'s plugin for a middleware made with `args` (module comment).
@@ -33,7 +37,7 @@ export function rootPluginOptions(entry: MiddlewareEntry, args: FoldedValue[], v
   if ('refuse' in out) return out;
   const options = { ...out.options };
   for (const [key, value] of Object.entries(entry.rootPlugin!.defaults)) if (!(key in options) && !(key in (out.sources ?? {}))) options[key] = value;
-  return { source: jsLiteral(options, out.sources) };
+  return { source: jsLiteral(options, out.sources), ...(out.headers ? { headers: out.headers } : {}) };
 }
 
 /** The one options object of a factory call, folded whole: `{}` for none; else why not. */
@@ -103,25 +107,67 @@ const corsTranslator: Translator = ({ args }) => {
 
 /**
  * helmet's options as @fastify/helmet 13 takes them: the same object, given to helmet 8 (its
- * dependency). So the app's helmet must answer as helmet 8: an 8.x; a 7.x once its HSTS max-age
- * (180 days; 365 in helmet 8, CHANGELOG 8.0.0) is given explicitly and no CSP keyword is unquoted
- * (helmet 7 warned, 8 throws); an older major's defaults differ more (the catalogue's caveats).
+ * dependency). An app on helmet 8 keeps its options as they are. One on an older major (4 to 7) gets
+ * that major's defaults where helmet 8's differ (catalogue `olderMajors`): the options it did not
+ * set, its CSP directives (merged or not as that major merged them), and its `Expect-CT` header,
+ * which helmet 8 has no option for, sent from a hook after the plugin's. A CSP keyword left unquoted
+ * stays on Express (helmet 7 warned, older majors accepted it, helmet 8 throws); so does a major
+ * before 4.
  */
 const helmetTranslator: Translator = ({ args, version, entry }) => {
   const folded = optionsObject(args, 'helmet');
   if ('refuse' in folded) return folded;
   const given = folded.value;
   if (version === null) return { refuse: "the app's helmet version is not known (neither installed nor declared), and @fastify/helmet runs helmet 8" };
-  if (semver.subset(semver.validRange(version) ?? version, '>=8.0.0 <9.0.0')) return { options: given };
-  if (!semver.subset(semver.validRange(version) ?? version, '>=7.0.0 <8.0.0')) return { refuse: `helmet ${version}: ${forVersion(entry.caveats, version).find((c) => c.versioned)?.text ?? 'its defaults are not helmet 8’s, which @fastify/helmet runs'}` };
+  const range = semver.validRange(version) ?? version;
+  if (semver.subset(range, '>=8.0.0 <9.0.0')) return { options: given };
+  const older = entry.rootPlugin!.olderMajors?.find((o) => semver.subset(range, `>=${o.since} <${o.below}`));
+  if (!older) return { refuse: `helmet ${version}: ${forVersion(entry.caveats, version).find((c) => c.versioned)?.text ?? 'its defaults are not helmet 8’s, which @fastify/helmet runs'}` };
   const unquoted = unquotedKeyword(given);
-  if (unquoted) return { refuse: `its Content-Security-Policy has the unquoted keyword \`${unquoted}\`, which helmet 7 accepted and helmet 8 (@fastify/helmet's) throws on` };
-  const hsts = given.strictTransportSecurity ?? given.hsts;
-  if (hsts === false) return { options: given };
-  const { hsts: _legacy, ...rest } = given;
-  const own = hsts && typeof hsts === 'object' ? (hsts as Record<string, unknown>) : {};
-  return { options: { ...rest, strictTransportSecurity: { maxAge: 15552000, ...own } } };
+  if (unquoted) return { refuse: `its Content-Security-Policy has the unquoted keyword \`${unquoted}\`, which helmet ${version} accepted and helmet 8 (@fastify/helmet's) throws on` };
+  return asHelmet8(given, older);
 };
+
+/** helmet 8's names for options an older major also read under another (helmet 8 reads both). */
+const HELMET_ALIASES: Record<string, string> = { strictTransportSecurity: 'hsts' };
+
+/** `given`, options of an older helmet major, as helmet 8 takes them to answer alike (helmetTranslator). */
+function asHelmet8(given: Record<string, unknown>, older: OlderMajor): { options: Record<string, unknown>; headers?: Record<string, string> } {
+  const options: Record<string, unknown> = { ...given };
+  for (const [key, value] of Object.entries(older.defaults)) {
+    const set = [key, HELMET_ALIASES[key]].find((name) => name !== undefined && name in given);
+    if (set === undefined) options[key] = value;
+    // `true` asks for that major's defaults; an object gives some of them.
+    else if (given[set] === true) options[set] = value;
+    else if (isObject(given[set]) && isObject(value)) options[set] = { ...value, ...given[set] };
+  }
+  const csp = given.contentSecurityPolicy;
+  if (older.csp && csp !== false) {
+    const own = isObject(csp) ? csp : {};
+    const directives = isObject(own.directives) ? kebabKeys(own.directives) : null;
+    const merged = typeof own.useDefaults === 'boolean' ? own.useDefaults : older.csp.mergedByDefault;
+    const chosen = directives ? (merged ? { ...older.csp.directives, ...directives } : directives) : older.csp.directives;
+    // A directive given as null leaves the defaults (helmet 5+ content-security-policy).
+    options.contentSecurityPolicy = { ...own, useDefaults: false, directives: Object.fromEntries(Object.entries(chosen).filter(([, v]) => v !== null)) };
+  }
+  if (!older.expectCt) return { options };
+  const { expectCt, ...rest } = options;
+  if (expectCt === false || (expectCt === undefined && older.expectCt === 'when-given')) return { options: rest };
+  const ct = isObject(expectCt) ? expectCt : {};
+  // helmet 4–6 expect-ct: `max-age=<maxAge, 0>`, then `, enforce`, then `, report-uri="<uri>"`.
+  const value = `max-age=${typeof ct.maxAge === 'number' ? ct.maxAge : 0}${ct.enforce ? ', enforce' : ''}${typeof ct.reportUri === 'string' ? `, report-uri="${ct.reportUri}"` : ''}`;
+  return { options: rest, headers: { 'Expect-CT': value } };
+}
+
+/** Whether `value` is a plain object. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** CSP directive names as helmet writes them (`scriptSrc` → `script-src`), values as they are. */
+function kebabKeys(directives: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(directives).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v]));
+}
 
 /** The CSP keywords helmet 8 wants quoted (helmet 8 content-security-policy `dangerouslyDisableDefaultSrc` aside). */
 const CSP_KEYWORDS = new Set(['self', 'none', 'unsafe-inline', 'unsafe-eval', 'unsafe-hashes', 'strict-dynamic', 'report-sample', 'wasm-unsafe-eval', 'inline-speculation-rules']);

@@ -10,11 +10,12 @@ import type { Node } from '../lib/ast.js';
 import { addImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { buildFastifyOf, type BuildFastify } from './build-fastify.js';
+import { jsLiteral } from './body-parsers.js';
 import { statements } from './hand-over.js';
 import type { RootPlugin } from './root-plugins.js';
 
 /** What the transform writes of a root plugin. */
-export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'callee' | 'registration'>;
+export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'callee' | 'registration' | 'headers'>;
 
 /**
  * Registers `plugins` in buildFastify (module comment), importing each plugin. A plugin registered
@@ -30,10 +31,11 @@ export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: R
     const imported = importedLocal(j, root, p.plugin.specifier, { kind: 'default' });
     if (imported && build.body.some((s) => registers(s, build.instance, imported))) continue;
     const local = imported ?? addImport(j, root, { specifier: p.plugin.specifier, form: { kind: 'default' }, local: p.plugin.local, module }, style.quote);
+    const register = `${build.instance}.register(${local}${p.options === '{}' ? '' : `, ${p.options}`})`;
     const lines = [
       `// The app's ${p.callee} (${p.registration.file}:${p.registration.line}), as ${p.plugin.specifier} at the root: its onRequest hook runs for`,
       '// every request, those the Express app answers too (`migrate run --stage plugins`).',
-      `${build.instance}.register(${local}${p.options === '{}' ? '' : `, ${p.options}`});`,
+      ...(p.headers ? headersAfter(register, build.instance, p.callee, p.plugin.specifier, p.headers) : [`${register};`]),
     ];
     const added = statements(j, restyle(lines, style));
     build.body.splice(at, 0, ...added);
@@ -41,6 +43,24 @@ export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: R
     changed = true;
   }
   return changed;
+}
+
+/**
+ * `register` followed by a hook that sets `headers` on the reply (the Express hook copies them to an
+ * answer of the Express app; a hook using nothing of Node's objects keeps a route free of Express:
+ * express-free.ts), added once the plugin loaded (`.after`) so it runs right after the plugin's own
+ * hooks, before any plugin registered later (cors's preflight answers).
+ */
+function headersAfter(register: string, instance: string, callee: string, specifier: string, headers: NonNullable<RootPluginRegistration['headers']>): string[] {
+  return [
+    `${register}.after(() => {`,
+    `  // ${callee} ${headers.version} also sent ${Object.keys(headers.values).join(', ')}, which the ${callee} ${specifier} runs no longer sends.`,
+    `  ${instance}.addHook('onRequest', (_request, reply, done) => {`,
+    ...Object.entries(headers.values).map(([name, value]) => `    reply.header(${jsLiteral(name)}, ${jsLiteral(value)});`),
+    '    done();',
+    '  });',
+    '});',
+  ];
 }
 
 /** Where the root plugins go: before the Express hook's statements (the first that names them, or registers, hooks or sets a handler on the instance), else before `return`. */
@@ -54,15 +74,21 @@ const HOOK_NAMES = new Set(['throughExpress', 'expressFree', 'bodyParsers', 'exp
 /** Calls on the instance that come after the root plugins. */
 const HOOK_CALLS = new Set(['setNotFoundHandler', 'setErrorHandler', 'addHook', 'register']);
 
-/** Whether `statement` is `<instance>.<method>(…)` for one of `methods`, also ahead of a chained call. */
-function isInstanceCall(statement: Node, instance: string, methods: ReadonlySet<string>): boolean {
+/** The first call of a statement's chain (`fastify.register(p)` of `fastify.register(p).after(…)`), or null when it is no call. */
+function firstCall(statement: Node): Node | null {
   let call = statement.type === 'ExpressionStatement' ? statement.expression : null;
   while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'CallExpression') call = call.callee.object;
-  return call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'Identifier' && call.callee.object.name === instance && methods.has(call.callee.property.name);
+  return call?.type === 'CallExpression' ? call : null;
 }
 
-/** Whether `statement` is `<instance>.register(<plugin>, …)`. */
+/** Whether `statement` is `<instance>.<method>(…)` for one of `methods`, also followed by a chained call. */
+function isInstanceCall(statement: Node, instance: string, methods: ReadonlySet<string>): boolean {
+  const call = firstCall(statement);
+  return call?.callee.type === 'MemberExpression' && call.callee.object.type === 'Identifier' && call.callee.object.name === instance && methods.has(call.callee.property.name);
+}
+
+/** Whether `statement` is `<instance>.register(<plugin>, …)`, also followed by a chained call (`.after(…)`). */
 function registers(statement: Node, instance: string, plugin: string): boolean {
-  const call = statement.type === 'ExpressionStatement' ? statement.expression : null;
-  return isInstanceCall(statement, instance, new Set(['register'])) && call.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
+  const call = firstCall(statement);
+  return isInstanceCall(statement, instance, new Set(['register'])) && call?.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
 }

@@ -51,6 +51,8 @@ export interface RootPlugin {
   plugin: { specifier: string; local: string };
   /** Its options as source (`{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }`). */
   options: string;
+  /** Headers the middleware sent that the plugin has no option for (helmet 4's `Expect-CT`), set by a hook registered after it; and the version it came from, for the comment. */
+  headers?: { values: Record<string, string>; version: string };
   /** The middleware's statement becomes `app.disable('x-powered-by')` (module comment). */
   disablesPoweredBy: boolean;
   /** What changes, one sentence each (the summary's deltas), and whether `--parity express` keeps it from changing (the middleware then stays). */
@@ -140,6 +142,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     registration: m.registration,
     plugin: { specifier: plugin, local: entry.rootPlugin!.local },
     options: options.source,
+    ...(options.headers ? { headers: { values: options.headers, version: version! } } : {}),
     disablesPoweredBy: removesPoweredBy && poweredBy,
     deltas,
   };
