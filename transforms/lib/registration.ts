@@ -6,7 +6,9 @@
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { ROUTE_METHODS } from '../../analyzer/express-api.js';
 import type { Location } from '../../analyzer/model.js';
+import { anchorOf, findByAnchor, notFound, type Anchor } from './anchor.js';
 import { startsAt, textOf, type Node } from './ast.js';
+import type { ParsedFile } from './parsed-files.js';
 import { removeUnusedImport } from './imports.js';
 
 /** Methods a handler is registered with: `use` and the routing methods the analyzer knows. */
@@ -32,35 +34,63 @@ export interface Registration {
  * @returns null when no such call is at `at`.
  */
 export function findRegistration(j: JSCodeshift, root: Collection, source: string, at: Location, name: string, definition: Location | undefined): Registration | null {
-  const calls = registrationCallsAt(j, root, source, at);
-  for (const call of calls) {
-    const args: Node[] = call.node.arguments;
-    // The handler as written (`errors.handler`), a factory's call (`errorHandler()`, named by its callee), or the function itself.
-    const argIndex = args.findIndex((a) => textOf(a) === name || (a.type === 'CallExpression' && textOf(a.callee) === name) || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
-    if (argIndex < 0) continue;
-    const inline = /Function/.test(args[argIndex].type);
-    let statement: ASTPath<Node> = call;
-    while (statement.parent && !/Statement$|Declaration$/.test(statement.node.type)) statement = statement.parent;
-    const found: Registration = { statement, call, argIndex, inline };
-    const others = args.filter((_, i) => i !== argIndex);
-    const method = (call.node.callee as Node).property.name;
-    const alone = method === 'use' ? others.length === 0 || (others.length === 1 && others[0].type === 'StringLiteral' && others[0].value === '/') : others.length === 1 && argIndex === 1 && isPath(others[0]);
-    if (call.parent.node.type !== 'ExpressionStatement') found.refuse = 'it is registered inside a larger expression (a chain of calls); give the registration a statement of its own';
-    else if (!alone) found.refuse = 'it is registered together with other middleware in one call; register it on its own';
-    return found;
+  for (const call of registrationCallsAt(j, root, source, at)) {
+    const found = registrationOf(call, name, definition, source);
+    if (found) return found;
   }
   return null;
+}
+
+/**
+ * The registration a plan found (its call's anchor, lib/anchor.ts, taken by registrationAnchor),
+ * in a file an earlier step of the stage may have edited above it; null when no registration call
+ * has that text any more.
+ */
+export function findRegistrationByAnchor(j: JSCodeshift, root: Collection, anchor: Anchor, name: string): Registration | null {
+  const calls = root
+    .find(j.CallExpression)
+    .filter((p) => isRegistrationCall(p.node))
+    .paths();
+  const call = findByAnchor(calls, anchor);
+  return call ? registrationOf(call, name, undefined, '') : null;
+}
+
+/** The anchor of the registration of `name` at `at` in a file as the plan reads it (parsed-files.ts), or null when none is there. */
+export function registrationAnchor(file: ParsedFile, at: Location, name: string): Anchor | null {
+  const found = findRegistration(file.j, file.root, file.source, at, name, undefined);
+  return found ? anchorOf(found.call) : null;
+}
+
+/** `call` as the registration of the handler `name` (or the function starting at `definition`), or null when it does not pass it. */
+function registrationOf(call: ASTPath<Node>, name: string, definition: Location | undefined, source: string): Registration | null {
+  const args: Node[] = call.node.arguments;
+  // The handler as written (`errors.handler`), a factory's call (`errorHandler()`, named by its callee), or the function itself.
+  const argIndex = args.findIndex((a) => textOf(a) === name || (a.type === 'CallExpression' && textOf(a.callee) === name) || (definition && /Function/.test(a.type) && startsAt(a, definition, source)));
+  if (argIndex < 0) return null;
+  const inline = /Function/.test(args[argIndex].type);
+  let statement: ASTPath<Node> = call;
+  while (statement.parent && !/Statement$|Declaration$/.test(statement.node.type)) statement = statement.parent;
+  const found: Registration = { statement, call, argIndex, inline };
+  const others = args.filter((_, i) => i !== argIndex);
+  const method = (call.node.callee as Node).property.name;
+  const alone = method === 'use' ? others.length === 0 || (others.length === 1 && others[0].type === 'StringLiteral' && others[0].value === '/') : others.length === 1 && argIndex === 1 && isPath(others[0]);
+  if (call.parent.node.type !== 'ExpressionStatement') found.refuse = 'it is registered inside a larger expression (a chain of calls); give the registration a statement of its own';
+  else if (!alone) found.refuse = 'it is registered together with other middleware in one call; register it on its own';
+  return found;
 }
 
 /** The `X.use(…)` / `X.METHOD(…)` calls that start at `at`. */
 function registrationCallsAt(j: JSCodeshift, root: Collection, source: string, at: Location): Array<ASTPath<Node>> {
   return root
     .find(j.CallExpression)
-    .filter((p) => {
-      const { callee } = p.node as Node;
-      return startsAt(p.node, at, source) && callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
-    })
+    .filter((p) => startsAt(p.node, at, source) && isRegistrationCall(p.node))
     .paths();
+}
+
+/** Whether `call` is `X.use(…)` or `X.METHOD(…)`. */
+function isRegistrationCall(call: Node): boolean {
+  const { callee } = call;
+  return callee.type === 'MemberExpression' && !callee.computed && REGISTRATION_METHODS.has(callee.property.name);
 }
 
 /** A registration that passes a factory's call (`app.use(errorHandler())`). */
@@ -161,16 +191,17 @@ function rootIdentifier(node: Node): string | null {
 }
 
 /**
- * Takes a middleware a step moved to Fastify out of the Express app: deletes its registration at
- * `at` (the reference text `name`), or replaces it with `app.disable(disable)` when given, with the
- * import nothing else uses. A middleware the app made in a constant of the module (`const logger =
+ * Takes a middleware a step moved to Fastify out of the Express app: deletes the registration the
+ * plan found (`anchor`, passing `name`), or replaces it with `app.disable(disable)` when given, with
+ * the import nothing else uses. A middleware the app made in a constant of the module (`const logger =
  * morgan('dev'); app.use(logger)`) loses that constant too when nothing else reads it, and then
  * the factory's import.
- * @returns false when the registration is not found (gone already: a second run).
+ * @throws Error when the registration is not in the file (it changed under the plan): the middleware
+ *   would run twice, in Express and as its Fastify replacement
  */
-export function takeOutMiddleware(j: JSCodeshift, root: Collection, source: string, at: Location, name: string, disable?: string): boolean {
-  const found = findRegistration(j, root, source, at, name, undefined);
-  if (!found) return false;
+export function takeOutMiddleware(j: JSCodeshift, root: Collection, file: string, anchor: Anchor, name: string, disable?: string): true {
+  const found = findRegistrationByAnchor(j, root, anchor, name);
+  if (!found) notFound(file, `the registration of ${name}`, anchor);
   const handler: Node = found.call.node.arguments[found.argIndex];
   if (disable) {
     flagRegistration(j, root, found.statement, disable, handler, 'disable');

@@ -17,7 +17,7 @@ import type { RootPluginRegistration } from '../server-module/root-plugin-regist
 import { rootPluginsOf, type RootPlugin } from '../server-module/root-plugins.js';
 
 /** A file's plan entry: the module registers the plugins; an app file loses the middleware (helmet's for `app.disable('x-powered-by')`). */
-export type MiddlewareEntry = { kind: 'module'; module: 'esm' | 'commonjs'; plugins: RootPluginRegistration[] } | { kind: 'express'; middleware: Array<Pick<RootPlugin, 'name' | 'registration' | 'disablesPoweredBy'>> };
+export type MiddlewareEntry = { kind: 'module'; module: 'esm' | 'commonjs'; plugins: RootPluginRegistration[] } | { kind: 'express'; middleware: Array<Pick<RootPlugin, 'name' | 'anchor' | 'disablesPoweredBy'>> };
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
@@ -41,7 +41,7 @@ export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
     add(files, module.file, { kind: 'module', module: module.module, plugins: found.moving.map(({ plugin, options, callee, registration, headers }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}) })) });
     for (const m of found.moving) {
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
-      const taken = { name: m.name, registration: m.registration, disablesPoweredBy: m.disablesPoweredBy };
+      const taken = { name: m.name, anchor: m.anchor, disablesPoweredBy: m.disablesPoweredBy };
       if (entry) entry.middleware.push(taken);
       else add(files, m.registration.file, { kind: 'express', middleware: [taken] });
     }

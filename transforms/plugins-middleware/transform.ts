@@ -13,13 +13,12 @@ import type { MiddlewareEntry } from './plan.js';
 
 /**
  * The file's new source, or null when there is nothing left to do (registered already, removed already).
- * @throws Error as registerRootPlugins (a module edited by hand)
+ * @throws Error as registerRootPlugins (a module edited by hand), or when a registration the plan found is not in the file (takeOutMiddleware)
  */
 export default function transform(file: FileInfo, _api: API, options: TransformOptions<MiddlewareEntry>): string | null {
-  return applyEntries(file, options, ({ j, root, style, source }, entry) => {
+  return applyEntries(file, options, ({ j, root, style }, entry) => {
     if (entry.kind === 'module') return registerRootPlugins(j, root, entry.plugins, entry.module, style);
-    let changed = false;
-    for (const m of entry.middleware) changed = takeOutMiddleware(j, root, source, m.registration, m.name, m.disablesPoweredBy ? 'x-powered-by' : undefined) || changed;
-    return changed;
+    for (const m of entry.middleware) takeOutMiddleware(j, root, file.path, m.anchor, m.name, m.disablesPoweredBy ? 'x-powered-by' : undefined);
+    return entry.middleware.length > 0;
   });
 }

@@ -13,7 +13,7 @@ import { generatedModuleFor } from '../server-module/locate.js';
 import { optionMiddlewareOf, unusedAfterMove, type OptionMiddleware } from '../server-module/option-middleware.js';
 
 /** A file's plan entry: the module sets the options; an app file loses the middleware's registrations. */
-export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'callee' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'registration'>> };
+export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMiddleware, 'option' | 'callee' | 'registration'>> } | { kind: 'express'; middleware: Array<Pick<OptionMiddleware, 'name' | 'anchor'>> };
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
@@ -38,8 +38,8 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     for (const m of found.moving) {
       const entries = files.get(m.registration.file) ?? [];
       const entry = entries.find((e) => e.kind === 'express');
-      if (entry) entry.middleware.push({ name: m.name, registration: m.registration });
-      else files.set(m.registration.file, [...entries, { kind: 'express', middleware: [{ name: m.name, registration: m.registration }] }]);
+      if (entry) entry.middleware.push({ name: m.name, anchor: m.anchor });
+      else files.set(m.registration.file, [...entries, { kind: 'express', middleware: [{ name: m.name, anchor: m.anchor }] }]);
     }
   }
   // A package nothing reads once its middleware left (none stays, no other use), out of package.json.

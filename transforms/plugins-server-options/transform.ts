@@ -26,9 +26,8 @@ function setOptions({ j, root }: FileEdit, options: Extract<ServerOptionsEntry, 
   return changed;
 }
 
-/** Takes each middleware out of the Express app (lib/registration.ts takeOutMiddleware); one found no more is gone already. */
-function removeMiddleware({ j, root, source }: FileEdit, middleware: Extract<ServerOptionsEntry, { kind: 'express' }>['middleware']): boolean {
-  let changed = false;
-  for (const m of middleware) changed = takeOutMiddleware(j, root, source, m.registration, m.name) || changed;
-  return changed;
+/** Takes each middleware out of the Express app (lib/registration.ts takeOutMiddleware). */
+function removeMiddleware({ j, root, file }: FileEdit, middleware: Extract<ServerOptionsEntry, { kind: 'express' }>['middleware']): boolean {
+  for (const m of middleware) takeOutMiddleware(j, root, file, m.anchor, m.name);
+  return middleware.length > 0;
 }

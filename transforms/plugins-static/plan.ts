@@ -18,7 +18,7 @@ import type { AppFunctionEdit } from '../server-module/app-functions.js';
  * A file's plan entry: the module registers mounts; an app file loses their registrations; the
  * module defining a mount's setHeaders exports it (or lifts it out of the options) first.
  */
-export type StaticEntry = ({ kind: 'module'; mounts: MovingMount[] } & StaticModule) | { kind: 'express'; mounts: Array<Pick<MovingMount, 'registration' | 'name'>> } | AppFunctionEdit;
+export type StaticEntry = ({ kind: 'module'; mounts: MovingMount[] } & StaticModule) | { kind: 'express'; mounts: Array<Pick<MovingMount, 'anchor' | 'name'>> } | AppFunctionEdit;
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
@@ -46,8 +46,8 @@ export function plan(ctx: PlanContext): StepPlan<StaticEntry> {
       const planned = files.get(edit?.file ?? '') ?? [];
       if (edit && !planned.some((e) => e.kind === edit.entry.kind && 'name' in e && e.name === edit.entry.name)) files.set(edit.file, [edit.entry, ...planned]);
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
-      if (entry) entry.mounts.push({ registration: m.registration, name: m.name });
-      else add(files, m.registration.file, { kind: 'express', mounts: [{ registration: m.registration, name: m.name }] });
+      if (entry) entry.mounts.push({ anchor: m.anchor, name: m.name });
+      else add(files, m.registration.file, { kind: 'express', mounts: [{ anchor: m.anchor, name: m.name }] });
     }
   }
   const deltas: FrameworkDelta[] = (movingMounts.length ? staticDeltas(movingMounts) : []).map((d) => ({ text: `Static files moved to @fastify/static: ${d.fastify} Express: ${d.express} (${d.id})`, restoredByParityExpress: true }));

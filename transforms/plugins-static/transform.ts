@@ -11,7 +11,8 @@ import { jFor } from '../lib/ast.js';
 import { removeUnusedImport } from '../lib/imports.js';
 import { applyEntries } from '../lib/recipe.js';
 import type { Node } from '../lib/ast.js';
-import { findRegistration, removeRegistration } from '../lib/registration.js';
+import { findRegistrationByAnchor, removeRegistration } from '../lib/registration.js';
+import { notFound } from '../lib/anchor.js';
 import { registerStatic } from '../server-module/static-registration.js';
 import { applyAppFunctionEdit } from '../server-module/app-functions.js';
 import type { StaticEntry } from './plan.js';
@@ -22,19 +23,20 @@ import type { StaticEntry } from './plan.js';
  *   cannot be deleted (the file changed since the analysis)
  */
 export default function transform(file: FileInfo, _api: API, options: TransformOptions<StaticEntry>): string | null {
-  return applyEntries(file, options, ({ j, root, style, source }, entry) => {
+  return applyEntries(file, options, ({ j, root, style }, entry) => {
     if (entry.kind === 'module') return registerStatic(j, root, entry.mounts, entry, style);
-    if (entry.kind === 'express') return removeMounts(j, root, source, entry.mounts);
+    if (entry.kind === 'express') return removeMounts(j, root, file.path, entry.mounts);
     return applyAppFunctionEdit(j, root, file.path, entry);
   });
 }
 
 /**
  * Deletes each mount's `app.use([path,] mount)` statement (the planner took only mounts registered
- * alone in a statement of their own); one found no more is gone already.
+ * alone in a statement of their own), found by the anchor the plan took (lib/anchor.ts).
+ * @throws Error when one is not in the file (it changed under the plan)
  */
-function removeMounts(j: ReturnType<typeof jFor>, root: ReturnType<ReturnType<typeof jFor>>, source: string, mounts: Extract<StaticEntry, { kind: 'express' }>['mounts']): boolean {
-  const found = mounts.flatMap((m) => findRegistration(j, root, source, m.registration, m.name, undefined) ?? []);
+function removeMounts(j: ReturnType<typeof jFor>, root: ReturnType<ReturnType<typeof jFor>>, file: string, mounts: Extract<StaticEntry, { kind: 'express' }>['mounts']): boolean {
+  const found = mounts.map((m) => findRegistrationByAnchor(j, root, m.anchor, m.name) ?? notFound(file, `the static mount ${m.name}`, m.anchor));
   for (const registration of found) {
     const named = new Set(j(registration.statement).find(j.Identifier).nodes().map((n) => n.name as string));
     removeRegistration(j, root, registration.statement, registration.call.node.arguments[registration.argIndex]);

@@ -25,6 +25,11 @@ export interface MethodOverride {
 const OVERRIDE = 'overrideMethodForRouting';
 const RESTORE = 'restoreMethodForExpress';
 
+/** Whether the generated module's source applies the app's method override before Fastify routes (its listener calls overrideMethodForRouting). */
+export function appliesMethodOverride(source: string): boolean {
+  return source.includes(`${OVERRIDE}(`);
+}
+
 /**
  * Why the module (`file`) cannot apply the override, or null: a TypeScript module, no
  * `function requestListener` returning `(req, res) => { … fastify.routing(req, res) … }` as the

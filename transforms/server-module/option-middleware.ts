@@ -20,10 +20,11 @@ import { isReference, jFor, type Node } from '../lib/ast.js';
 import { importedLocal, namespaceImported } from '../lib/imports.js';
 import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
-import { notForEveryRequest } from './every-request.js';
 import { fastifyOptionIn } from './fastify-options.js';
 import { generatedModuleFor } from './locate.js';
 import { clip } from '../lib/clip.js';
+import type { Anchor } from '../lib/anchor.js';
+import { notDeletable, notForEveryRequest, registrationAnchorOf } from './every-request.js';
 
 /** A middleware leaving the Express app for a server option. */
 export interface OptionMiddleware {
@@ -40,6 +41,8 @@ export interface OptionMiddleware {
   /** Where the factory is called (`morgan('dev')`): the file whose import of the package it uses. */
   factory: Location;
   registration: Location;
+  /** The registration's call as the plan read it (lib/anchor.ts): found there after an earlier step of the stage edited the file. */
+  anchor: Anchor;
 }
 
 /** The app's middleware a server option replaces, and those of the same packages that stay, each with why. */
@@ -56,8 +59,9 @@ export function optionMiddlewareOf(ctx: PlanContext, app: App): OptionMiddleware
     const entry = m.package ? middlewareFor(m.name, m.package) : undefined;
     if (!entry?.serverOption) continue;
     const reason = whyStays(ctx, app, m, entry);
-    if (typeof reason === 'string') out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason });
-    else out.moving.push({ middlewareId: m.id, name: m.name, callee: m.factory?.callee ?? m.name, factory: m.factory?.location ?? m.registration, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration });
+    const anchor = typeof reason === 'string' ? null : registrationAnchorOf(ctx, m);
+    if (typeof reason === 'string' || !anchor) out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason: typeof reason === 'string' ? reason : notDeletable(m) });
+    else out.moving.push({ middlewareId: m.id, name: m.name, callee: m.factory?.callee ?? m.name, factory: m.factory?.location ?? m.registration, package: entry.package, option: { name: entry.serverOption.name, value: entry.serverOption.value }, format: reason.format, registration: m.registration, anchor });
   }
   return out;
 }

@@ -9,7 +9,8 @@
  *   (every-request.ts);
  * - everything the app registered before it is either moving to the Fastify server too, earlier (a
  *   root plugin, a server option: registered in the app's order), or ends no request and changes
- *   nothing it reads (catalogue `passesEveryRequest`) — for a plugin that answers requests itself
+ *   nothing it reads (catalogue `passesEveryRequest`; method-override where the generated module's
+ *   listener applies it before Fastify routes, so the plugin's hook reads the method it made) — for a plugin that answers requests itself
  *   (cors's preflights, made before Express runs) one that adds headers to answers stays in the way,
  *   since those answers would lose them —, or is a body parser: a parser ends only the requests whose
  *   body it refuses (400, 413, 415), whose answers then carry the plugin's headers, which they did
@@ -29,9 +30,12 @@ import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
 import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import { appVersion } from '../../rules/lookups.js';
 import { packageRoot } from '../../rules/catalogue/middleware.js';
+import type { Anchor } from '../lib/anchor.js';
 import type { PlanContext } from '../model.js';
 import { isBodyParser } from './body-parsers.js';
-import { notForEveryRequest } from './every-request.js';
+import { generatedModuleFor } from './locate.js';
+import { appliesMethodOverride } from './method-override.js';
+import { notDeletable, notForEveryRequest, registrationAnchorOf } from './every-request.js';
 import { optionMiddlewareOf } from './option-middleware.js';
 import { sendsPoweredBy } from './powered-by.js';
 import { rootPluginOptions } from './root-plugin-options.js';
@@ -47,6 +51,8 @@ export interface RootPlugin {
   /** Where the factory is called: the file whose import of the package it uses. */
   factory: Location;
   registration: Location;
+  /** The registration's call as the plan read it (lib/anchor.ts), for the step that deletes it. */
+  anchor: Anchor;
   /** The plugin: its package (`@fastify/cors`) and the local name it is imported as. */
   plugin: { specifier: string; local: string };
   /** Its options as source (`{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }`). */
@@ -99,6 +105,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   const partial = notForEveryRequest(ctx, app, m, `${plugin} would run for every request`);
   if (partial) return { reason: partial };
   const answers = entry.rootPlugin!.answers !== undefined;
+  const overridden = appliesMethodOverride(generatedModuleFor(ctx, app)?.source ?? '');
   const parsersBefore: Middleware[] = [];
   const loggersBefore: Middleware[] = [];
   for (const o of [...ctx.inventory.middleware, ...ctx.inventory.routes]) {
@@ -109,7 +116,9 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
       parsersBefore.push(before);
       continue;
     }
-    const passes = before.package ? middlewareFor(before.name, before.package)?.passesEveryRequest : undefined;
+    const catalogued = before.package ? middlewareFor(before.name, before.package) : undefined;
+    // method-override ends no request; where the module's listener applies it before Fastify routes, the plugin's hook sees the method it made (method-override.ts).
+    const passes = catalogued?.overridesMethod && overridden ? 'unchanged' : catalogued?.passesEveryRequest;
     if (!passes) return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and may answer requests it never saw, which ${plugin} would see (${at})` };
     if (passes === 'log') loggersBefore.push(before);
     if (answers && passes === 'headers') return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and adds headers to the answers it gives itself (preflights), which ${plugin} gives before the Express app runs (${at})` };
@@ -125,6 +134,8 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     if (clash) return { reason: `the moved route ${clash.key} (${clash.registration.file}:${clash.registration.line}) has the method and path ${plugin} registers for preflights (${at})` };
     if (poweredBy && ctx.parity === 'express') return { reason: `--parity express: its answers to OPTIONS requests carried Express's X-Powered-By, which ${plugin}'s, made before the Express app runs, lack (${at})` };
   }
+  const anchor = registrationAnchorOf(ctx, m);
+  if (!anchor) return { reason: notDeletable(m) };
   const value = (m.factory?.args[0]?.value ?? {}) as Record<string, unknown>;
   const removesPoweredBy = entry.package === 'helmet' && value.xPoweredBy !== false && value.hidePoweredBy !== false;
   const deltas: RootPlugin['deltas'] = [];
@@ -140,6 +151,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     callee,
     factory: m.factory?.location ?? m.registration,
     registration: m.registration,
+    anchor,
     plugin: { specifier: plugin, local: entry.rootPlugin!.local },
     options: options.source,
     ...(options.headers ? { headers: { values: options.headers, version: version! } } : {}),

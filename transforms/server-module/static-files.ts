@@ -38,6 +38,8 @@ import { isRebuiltBodyParser } from './body-parsers.js';
 import { optionMiddlewareOf } from './option-middleware.js';
 import { rootPluginsOf } from './root-plugins.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
+import type { Anchor } from '../lib/anchor.js';
+import { notDeletable, registrationAnchorOf } from './every-request.js';
 
 /** serve-static options and what @fastify/static takes for each (`null`: none, the mount stays). Sources: serve-static 1.16.3/2.2.1 README, @fastify/static 10.1 index.js `sendOptions`. */
 export const OPTIONS: Record<string, string | null> = {
@@ -106,6 +108,8 @@ export interface MovingMount {
   folderRedirect?: string;
   /** Where the app registered it, and the statement the step deletes. */
   registration: Location;
+  /** The registration's call as the plan read it (lib/anchor.ts): found there after an earlier step of the stage edited the file. */
+  anchor: Anchor;
   statement: { start: { line: number; column: number } };
   /** As written (`express.static`, `serveStatic`), for comments. */
   name: string;
@@ -138,11 +142,13 @@ export function staticFilesOf(ctx: PlanContext, app: App, module: GeneratedModul
   for (const mount of mounts) {
     const m = middleware.get(mount.middlewareId);
     const headers = m ? setHeadersOf(ctx, module, m, given) : null;
-    const reason = m ? whyStays(ctx, app, mount, m, movingIds, out.moving, headers) : 'the analysis has no middleware record of it';
+    const stays = m ? whyStays(ctx, app, mount, m, movingIds, out.moving, headers) : 'the analysis has no middleware record of it';
+    const anchor = stays || !m ? null : registrationAnchorOf(ctx, m);
+    const reason = stays ?? (anchor ? null : notDeletable(m!));
     if (reason) {
       out.kept.push({ id: mount.id, registration: mount.registration, reason });
       movingIds.delete(mount.middlewareId);
-    } else out.moving.push({ ...moving(ctx, mount, m!, module.file, out.moving.length === 0), ...(headers ? { setHeaders: headers as AppFunctionAccess & { parameters: number } } : {}) });
+    } else out.moving.push({ ...moving(ctx, mount, m!, module.file, out.moving.length === 0), anchor: anchor!, ...(headers ? { setHeaders: headers as AppFunctionAccess & { parameters: number } } : {}) });
   }
   return out;
 }
@@ -243,7 +249,7 @@ function collisionOf(inventory: Inventory, app: App, mount: StaticMount, entries
 }
 
 /** What the module registers for `mount` (middleware `m`): prefix, folder, options, the folder redirect; `first` is the first mount that moves (the others take `decorateReply: false`). */
-function moving(ctx: PlanContext, mount: StaticMount, m: Middleware, moduleFile: string, first: boolean): MovingMount {
+function moving(ctx: PlanContext, mount: StaticMount, m: Middleware, moduleFile: string, first: boolean): Omit<MovingMount, 'anchor'> {
   const [dir, opts] = m.factory!.args;
   const options = Object.entries((opts?.value ?? {}) as Record<string, unknown>).filter(([k]) => k !== 'fallthrough');
   const given = new Set(options.map(([k]) => k));
