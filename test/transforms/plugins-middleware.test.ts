@@ -156,6 +156,23 @@ describe('root plugin options (root-plugin-options.ts)', () => {
     expect(cors({ origin: ['https://a.example', 'https://b.example'] })).toEqual({ source: "{ origin: ['https://a.example', 'https://b.example'], methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
   });
 
+  it('reads an origin from the environment when the plugin registers, as cors did when the app made it', () => {
+    const env: FoldedValue = { source: '{ origin: process.env.CORS_ORIGIN, credentials: true }', value: { credentials: true }, resolution: 'partial', unresolved: [{ path: 'origin', reason: 'process.env.CORS_ORIGIN' }] };
+    const translated = rootPluginOptions(middlewareFor('cors', 'cors')!, [env], '2.8.5');
+    expect(translated).toEqual({
+      source: "{ credentials: true, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false, origin: !process.env.CORS_ORIGIN ? false : process.env.CORS_ORIGIN === '*' ? '*' : (_origin, callback) => callback(null, String(process.env.CORS_ORIGIN)) }",
+    });
+    // Evaluated as @fastify/cors reads it: unset, '*', and an origin (a function: cors's Vary: Origin).
+    const origin = (value: string | undefined) => {
+      process.env.CORS_ORIGIN = value ?? '';
+      const options = new Function(`return ${(translated as { source: string }).source}`)() as { origin: unknown };
+      return typeof options.origin === 'function' ? new Promise((resolve) => (options.origin as (o: string, cb: (e: unknown, v: unknown) => void) => void)('https://x.example', (_e, v) => resolve(['fn', v]))) : options.origin;
+    };
+    expect(origin(undefined)).toBe(false);
+    expect(origin('*')).toBe('*');
+    return expect(origin('https://a.example')).resolves.toEqual(['fn', 'https://a.example']);
+  });
+
   it('refuses what does not translate exactly', () => {
     expect(cors({ origin: ['*'] })).toEqual({ refuse: expect.stringContaining("an array holding '*'") });
     expect(cors({ preflightContinue: true })).toEqual({ refuse: expect.stringContaining('preflightContinue') });

@@ -40,15 +40,24 @@ export function rootPluginOptions(entry: MiddlewareEntry, args: FoldedValue[], v
   return { source: jsLiteral(options, out.sources), ...(out.headers ? { headers: out.headers } : {}) };
 }
 
-/** The one options object of a factory call, folded whole: `{}` for none; else why not. */
-function optionsObject(args: FoldedValue[], name: string): { value: Record<string, unknown> } | { refuse: string } {
+/** An environment variable read as it is (`process.env.CORS_ORIGIN`): analyzer/folded.ts gives the expression as the reason. */
+const ENVIRONMENT = /^process\.env\.[A-Za-z_$][\w$]*$/;
+
+/**
+ * The one options object of a factory call, folded whole (`{}` for none) but for the top-level
+ * options in `fromEnvironment` read from an environment variable, given as that expression
+ * (`{ origin: 'process.env.CORS_ORIGIN' }`); else why not.
+ */
+function optionsObject(args: FoldedValue[], name: string, fromEnvironment: ReadonlySet<string> = new Set()): { value: Record<string, unknown>; environment: Record<string, string> } | { refuse: string } {
   const [first, ...rest] = args;
   if (rest.length) return { refuse: `${name} takes one options object; the call passes ${args.length} arguments` };
-  if (!first) return { value: {} };
-  if (first.resolution !== 'exact') return { refuse: `its options \`${clip(first.source)}\` are known only at run time (${(first.unresolved ?? []).map((u) => `${u.path || 'the argument'}: ${u.reason}`).join('; ')})` };
+  if (!first) return { value: {}, environment: {} };
+  const unresolved = first.unresolved ?? [];
+  const environment = Object.fromEntries(unresolved.filter((u) => fromEnvironment.has(u.path) && ENVIRONMENT.test(u.reason)).map((u) => [u.path, u.reason]));
+  if (first.resolution === 'unresolved' || unresolved.some((u) => !(u.path in environment))) return { refuse: `its options \`${clip(first.source)}\` are known only at run time (${unresolved.filter((u) => !(u.path in environment)).map((u) => `${u.path || 'the argument'}: ${u.reason}`).join('; ')})` };
   const value = first.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { refuse: `its argument \`${clip(first.source)}\` is not an options object` };
-  return { value: value as Record<string, unknown> };
+  return { value: value as Record<string, unknown>, environment };
 }
 
 /** A header list as cors writes it: an array joined with `,` (lib/index.js), a string as it is; null when cors sends none for it (empty). */
@@ -62,9 +71,10 @@ function headerList(value: unknown): string | null | undefined {
 const CORS_OPTIONS = new Set(['origin', 'methods', 'allowedHeaders', 'headers', 'exposedHeaders', 'credentials', 'maxAge', 'preflightContinue', 'optionsSuccessStatus']);
 
 const corsTranslator: Translator = ({ args }) => {
-  const folded = optionsObject(args, 'cors');
+  const folded = optionsObject(args, 'cors', new Set(['origin']));
   if ('refuse' in folded) return folded;
   const given = folded.value;
+  const env = folded.environment.origin;
   const unknownKey = Object.keys(given).find((k) => !CORS_OPTIONS.has(k));
   if (unknownKey) return { refuse: `its option \`${unknownKey}\` is not one of cors's (cors ignores it; @fastify/cors may not)` };
   const options: Record<string, unknown> = {};
@@ -72,7 +82,9 @@ const corsTranslator: Translator = ({ args }) => {
   // origin: cors skips a falsy origin altogether (no headers, OPTIONS not answered) as @fastify/cors does `false`;
   // cors adds `Vary: Origin` for any origin but '*', @fastify/cors only for one that is not a string, so
   // another string is given as a function returning it (the header the same, and Vary).
-  if ('origin' in given) {
+  // An origin from the environment, read when the plugin registers as cors read it when the app made it: the same three cases.
+  if (env) sources.origin = `!${env} ? false : ${env} === '*' ? '*' : (_origin, callback) => callback(null, String(${env}))`;
+  else if ('origin' in given) {
     const origin = given.origin;
     if (!origin) options.origin = false;
     else if (origin === '*' || origin === true) options.origin = origin;
