@@ -220,6 +220,8 @@ export class Evaluator {
   /** Reads export `name` (or `default`) of a module with CJS/ESM interop. */
   importBinding(specifier: string, fromFile: string, name: string, site: Node): Value {
     const ns = this.namespaceValue(specifier, fromFile, site);
+    // A JSON module's default export is the whole document (Node's JSON modules have no named exports).
+    if (name === 'default' && /\.json$/.test(specifier)) return ns;
     if (ns.k === 'express') return name === 'default' ? ns : { k: 'express', member: [...ns.member, name] };
     if (ns.k === 'pkg') return name === 'default' ? ns : { k: 'pkg', name: ns.name, member: [...ns.member, name], called: ns.called };
     if (ns.k === 'builtin') return name === 'default' ? ns : { k: 'builtin', name: ns.name, member: [name] };
@@ -1088,17 +1090,16 @@ export class BudgetExceeded extends Error {
 const JSON_MODULE_LIMIT = 256 * 1024;
 
 /**
- * A JSON module as `import config from './config.json'` / `require('./config.json')` give it: its
- * object, with itself as `default` (the CommonJS interop namespaceValue gives a module); unknown
- * when it is not an object, does not parse, or is larger than JSON_MODULE_LIMIT.
+ * A JSON module as `require('./config.json')` gives it: its object (importBinding gives it whole as
+ * the default import); unknown when it is not an object, does not parse, or is larger than
+ * JSON_MODULE_LIMIT.
  */
 function jsonModule(file: string, site: Node): Value {
   try {
     if (statSync(file).size > JSON_MODULE_LIMIT) return unknown('json-module', site);
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return unknown('json-module', site);
-    const value = fromJson(parsed) as ObjectValue;
-    return obj([...value.props, ['default', value]]);
+    return fromJson(parsed);
   } catch {
     return unknown('json-module', site);
   }

@@ -72,6 +72,12 @@ const FASTIFY_PARSE_ERROR = /FST_ERR_CTP_|Body cannot be empty when content-type
 
 /** The headers the catalogue's root plugins set (rules/catalogue/middleware.ts `rootPlugin.headers`). */
 const ROOT_PLUGIN_HEADERS = new RegExp(`^/headers/(${[...new Set((Object.values(MIDDLEWARE) as MiddlewareEntry[]).flatMap((e) => e.rootPlugin?.headers ?? []))].join('|')})$`);
+/** Whether the list header `candidate` holds every token of `baseline` and more (a Vary a plugin added to). */
+const addsTokens = (baseline: unknown, candidate: unknown) => {
+  const tokens = (v: unknown) => new Set(String(v ?? '').toLowerCase().split(',').map((t) => t.trim()).filter(Boolean));
+  const [b, c] = [tokens(baseline), tokens(candidate)];
+  return c.size > b.size && [...b].every((t) => c.has(t));
+};
 /** A body both sides refused with the same status (a body parser's 400, 413 or 415). */
 const refusedBody = ({ request: r, baseline: b, candidate: c }: DeltaContext) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status;
 
@@ -96,7 +102,7 @@ const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [
   ['max-param-length', everything(({ request: r, baseline: b, candidate: c }) => ok(b) && (c.status === 414 || c.status === 404) && pathOf(r).split('/').some((s) => s.length > 100))],
   ['empty-json-body', everything(({ request: r, baseline: b, candidate: c }) => /json/i.test(header(r, 'content-type') ?? '') && !r.body?.length && c.status === 400 && (ok(b) || FASTIFY_PARSE_ERROR.test(bodyText(c))))],
   // Headers a root plugin (cors, helmet) adds where the body parser before its middleware refused the body (plugins stage).
-  ['plugin-headers-on-refused-bodies', (ctx) => (refusedBody(ctx) ? ctx.differences.filter((d) => ROOT_PLUGIN_HEADERS.test(d.pointer) && (d.baseline === undefined || d.pointer === '/headers/vary')) : [])],
+  ['plugin-headers-on-refused-bodies', (ctx) => (refusedBody(ctx) ? ctx.differences.filter((d) => ROOT_PLUGIN_HEADERS.test(d.pointer) && (d.baseline === undefined || (d.pointer === '/headers/vary' && addsTokens(d.baseline, d.candidate)))) : [])],
   ['unsupported-media-type', everything(({ baseline: b, candidate: c }) => c.status === 415 && b.status !== 415)],
   ['body-limit', everything(({ baseline: b, candidate: c }) => b.status === 413 && c.status !== 413)],
   ['body-parser-errors', everything(({ request: r, baseline: b, candidate: c }) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status && FASTIFY_PARSE_ERROR.test(bodyText(c)))],

@@ -82,6 +82,8 @@ export interface OlderMajor {
    * made that the default).
    */
   csp?: { directives: Readonly<Record<string, readonly string[]>>; mergedByDefault: boolean };
+  /** Options of the newer major it did not read (their values were ignored): left out for the newer one. */
+  ignores?: readonly string[];
   /**
    * It sent `Expect-CT`, which the newer major has no option for: by default (helmet 4 and 5:
    * `max-age=0` unless the app's `expectCt` option says otherwise), or only when the app's options
@@ -299,6 +301,24 @@ const BODY_CAVEATS = [
   'Parse errors reach the error handler as `FST_ERR_CTP_*` with only `statusCode`, not body-parser’s `type: \'entity.parse.failed\'`/`\'entity.too.large\'` (framework-defaults `body-parser-errors`).',
   'Never leave body-parser/express body parsers in the @fastify/express bridge next to Fastify routes: they drain the stream at onRequest and Fastify’s parser then waits forever (POSTs hang, §4.4).',
 ] as const;
+
+/** helmet 4's default CSP directives (bare `helmet()` of helmet 4.6.0). */
+const HELMET_4_CSP = {
+  'default-src': ["'self'"],
+  'base-uri': ["'self'"],
+  'block-all-mixed-content': [],
+  'font-src': ["'self'", 'https:', 'data:'],
+  'frame-ancestors': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'object-src': ["'none'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'", 'https:', "'unsafe-inline'"],
+  'upgrade-insecure-requests': [],
+} as const;
+
+/** helmet 8's own names of options helmet 4 and 5 knew only by their older ones (`hsts`, `frameguard`, …), which those majors ignored (probed: each set to false). */
+const HELMET_8_NAMES = ['strictTransportSecurity', 'xContentTypeOptions', 'xDnsPrefetchControl', 'xDownloadOptions', 'xFrameOptions', 'xPermittedCrossDomainPolicies', 'xXssProtection', 'xPoweredBy'] as const;
 
 /** Every catalogued middleware package, keyed by package (or `express.<member>`). */
 export const MIDDLEWARE = {
@@ -551,21 +571,10 @@ export const MIDDLEWARE = {
           below: '5.0.0',
           defaults: { crossOriginOpenerPolicy: false, crossOriginResourcePolicy: false, originAgentCluster: false, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } },
           csp: {
-            directives: {
-              'default-src': ["'self'"],
-              'base-uri': ["'self'"],
-              'block-all-mixed-content': [],
-              'font-src': ["'self'", 'https:', 'data:'],
-              'frame-ancestors': ["'self'"],
-              'img-src': ["'self'", 'data:'],
-              'object-src': ["'none'"],
-              'script-src': ["'self'"],
-              'script-src-attr': ["'none'"],
-              'style-src': ["'self'", 'https:', "'unsafe-inline'"],
-              'upgrade-insecure-requests': [],
-            },
+            directives: HELMET_4_CSP,
             mergedByDefault: false,
           },
+          ignores: HELMET_8_NAMES,
           expectCt: 'by-default',
         },
         {
@@ -573,22 +582,10 @@ export const MIDDLEWARE = {
           below: '6.0.0',
           defaults: { crossOriginEmbedderPolicy: true, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } },
           csp: {
-            directives: {
-              'default-src': ["'self'"],
-              'base-uri': ["'self'"],
-              'block-all-mixed-content': [],
-              'font-src': ["'self'", 'https:', 'data:'],
-              'form-action': ["'self'"],
-              'frame-ancestors': ["'self'"],
-              'img-src': ["'self'", 'data:'],
-              'object-src': ["'none'"],
-              'script-src': ["'self'"],
-              'script-src-attr': ["'none'"],
-              'style-src': ["'self'", 'https:', "'unsafe-inline'"],
-              'upgrade-insecure-requests': [],
-            },
+            directives: { ...HELMET_4_CSP, 'form-action': ["'self'"] },
             mergedByDefault: true,
           },
+          ignores: HELMET_8_NAMES,
           expectCt: 'by-default',
         },
         { since: '6.0.0', below: '7.0.0', defaults: { crossOriginEmbedderPolicy: true, strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true } }, expectCt: 'when-given' },

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
@@ -18,6 +18,8 @@ import type { FoldedValue } from '../../analyzer/model.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { rootPluginOptions } from '../../transforms/server-module/root-plugin-options.js';
 import { canonicalize } from '../../verifier/normalize.js';
+import { runStage } from '../../runner/run.js';
+import { project } from '../helpers/tmp.js';
 
 const STEP = 'plugins-middleware';
 const require = createRequire(import.meta.url);
@@ -138,8 +140,10 @@ describe('the plugins answer as the middleware did (real HTTP)', () => {
 
 describe('root plugin options (root-plugin-options.ts)', () => {
   const folded = (value: unknown): FoldedValue => ({ source: JSON.stringify(value), value, resolution: 'exact' });
-  const cors = (value?: unknown) => rootPluginOptions(middlewareFor('cors', 'cors')!, value === undefined ? [] : [folded(value)], '2.8.5');
-  const helmet = (version: string | null, value?: unknown) => rootPluginOptions(middlewareFor('helmet', 'helmet')!, value === undefined ? [] : [folded(value)], version);
+  // The source written and the headers sent besides (the values are the source's).
+  const written = (t: ReturnType<typeof rootPluginOptions>) => ('refuse' in t ? t : { source: t.source, ...(t.headers ? { headers: t.headers } : {}) });
+  const cors = (value?: unknown) => written(rootPluginOptions(middlewareFor('cors', 'cors')!, value === undefined ? [] : [folded(value)], '2.8.5'));
+  const helmet = (version: string | null, value?: unknown) => written(rootPluginOptions(middlewareFor('helmet', 'helmet')!, value === undefined ? [] : [folded(value)], version));
 
   it("gives cors's defaults where @fastify/cors's differ, and its header lists as cors writes them", () => {
     expect(cors()).toEqual({ source: "{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }" });
@@ -158,7 +162,7 @@ describe('root plugin options (root-plugin-options.ts)', () => {
 
   it('reads an origin from the environment when the plugin registers, as cors did when the app made it', () => {
     const env: FoldedValue = { source: '{ origin: process.env.CORS_ORIGIN, credentials: true }', value: { credentials: true }, resolution: 'partial', unresolved: [{ path: 'origin', reason: 'process.env.CORS_ORIGIN' }] };
-    const translated = rootPluginOptions(middlewareFor('cors', 'cors')!, [env], '2.8.5');
+    const translated = written(rootPluginOptions(middlewareFor('cors', 'cors')!, [env], '2.8.5'));
     expect(translated).toEqual({
       source: "{ credentials: true, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false, origin: !process.env.CORS_ORIGIN ? false : process.env.CORS_ORIGIN === '*' ? '*' : (_origin, callback) => callback(null, String(process.env.CORS_ORIGIN)) }",
     });
@@ -175,10 +179,11 @@ describe('root plugin options (root-plugin-options.ts)', () => {
 
   it('refuses what does not translate exactly', () => {
     expect(cors({ origin: ['*'] })).toEqual({ refuse: expect.stringContaining("an array holding '*'") });
+    expect(cors({ allowedHeaders: [] })).toEqual({ refuse: expect.stringContaining('an empty list') });
     expect(cors({ preflightContinue: true })).toEqual({ refuse: expect.stringContaining('preflightContinue') });
     expect(cors({ hook: 'preHandler' })).toEqual({ refuse: expect.stringContaining('`hook` is not one of cors') });
     const fn: FoldedValue = { source: '{ origin: check }', value: {}, resolution: 'partial', unresolved: [{ path: 'origin', reason: 'a function' }] };
-    expect(rootPluginOptions(middlewareFor('cors', 'cors')!, [fn], '2.8.5')).toEqual({ refuse: 'its options `{ origin: check }` are known only at run time (origin: a function)' });
+    expect(written(rootPluginOptions(middlewareFor('cors', 'cors')!, [fn], '2.8.5'))).toEqual({ refuse: 'its options `{ origin: check }` are known only at run time (origin: a function)' });
   });
 
   it('moves helmet 8 as it is, an older major with its defaults, and refuses what helmet 8 cannot take', () => {
@@ -188,6 +193,9 @@ describe('root plugin options (root-plugin-options.ts)', () => {
     expect(helmet('7.1.0', { hsts: false })).toEqual({ source: '{ hsts: false }' });
     expect(helmet('4.6.0')).toMatchObject({ headers: { 'Expect-CT': 'max-age=0' } });
     expect(helmet('7.1.0', { contentSecurityPolicy: { directives: { defaultSrc: ['self'] } } })).toEqual({ refuse: expect.stringContaining('unquoted keyword `self`') });
+    // helmet 4 left COOP off by default; `true` turns it on there, as in helmet 8. helmet 4 and 5 ignored helmet 8's names.
+    expect(helmet('4.6.0', { contentSecurityPolicy: false, crossOriginOpenerPolicy: true })).toMatchObject({ source: expect.stringContaining('crossOriginOpenerPolicy: true') });
+    expect(helmet('5.1.1', { contentSecurityPolicy: false, strictTransportSecurity: false })).toMatchObject({ source: expect.stringContaining('strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true }') });
     expect(helmet('3.23.3')).toEqual({ refuse: expect.stringMatching(/^helmet 3\.23\.3: @fastify\/helmet runs helmet 8, whose defaults are not helmet 3’s/) });
     expect(helmet(null)).toEqual({ refuse: expect.stringContaining('version is not known') });
   });
@@ -203,6 +211,8 @@ describe('root plugin options (root-plugin-options.ts)', () => {
     { strictTransportSecurity: true, dnsPrefetchControl: { allow: true } },
     { expectCt: { maxAge: 86400, enforce: true, reportUri: 'https://r.example/ct' } },
     { expectCt: false, hidePoweredBy: false, noSniff: false },
+    { contentSecurityPolicy: false, crossOriginOpenerPolicy: true, crossOriginResourcePolicy: true, originAgentCluster: true },
+    { contentSecurityPolicy: false, strictTransportSecurity: false, xFrameOptions: false, xPoweredBy: false },
   ];
   const responseHeaders = (middleware: (req: unknown, res: ServerResponse, next: (e?: unknown) => void) => void, extra: Record<string, string> = {}) => {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
@@ -227,4 +237,31 @@ describe('root plugin options (root-plugin-options.ts)', () => {
       }
     });
   }
+});
+
+describe('one plugin per server, in the order of the app across runs', () => {
+  const server = "const app = require('./app');\napp.listen(3000);\n";
+  const pkg = JSON.stringify({ name: 'root-plugins-runs', main: 'server.js', dependencies: { express: '^4.21.2', cors: '^2.8.5', helmet: '^8.1.0' } });
+  const appWith = (middleware: string) => `const express = require('express');\nconst cors = require('cors');\nconst helmet = require('helmet');\nconst app = express();\n${middleware}\napp.get('/items', (req, res) => res.json([]));\nmodule.exports = app;\n`;
+  const stages = async (root: string) => {
+    for (const stage of ['shim', 'errors', 'routes'] as const) await runStage({ root, stage, allowDirty: true });
+    return runStage({ root, stage: 'plugins', allowDirty: true });
+  };
+
+  it('keeps a second cors on Express, with why', async () => {
+    const root = project({ 'package.json': pkg, 'server.js': server, 'app.js': appWith("app.use(cors());\napp.use(cors({ origin: ['https://a.example'] }));") });
+    const run = await stages(root);
+    expect(run.moved.find((m) => m.step === STEP)?.groups?.map((g) => g.name)).toEqual(['stay on Express: cors (app.js:5) moves to @fastify/cors already, which a Fastify server registers once (app.js:6)']);
+    expect(readFileSync(path.join(root, 'app.js'), 'utf8')).toContain("app.use(cors({ origin: ['https://a.example'] }));");
+  }, 60_000);
+
+  it('registers a plugin a later run moves after those moved before', async () => {
+    const root = project({ 'package.json': pkg, 'server.js': server, 'app.js': appWith("app.use(helmet());\napp.use(cors({ hook: 'preHandler' }));") });
+    expect((await stages(root)).moved.find((m) => m.step === STEP)).toMatchObject({ done: 1, of: 2 });
+    writeFileSync(path.join(root, 'app.js'), readFileSync(path.join(root, 'app.js'), 'utf8').replace("cors({ hook: 'preHandler' })", "cors({ maxAge: 60 })"));
+    expect((await runStage({ root, stage: 'plugins', allowDirty: true })).moved.find((m) => m.step === STEP)).toMatchObject({ done: 1, of: 1 });
+    const module = readFileSync(path.join(root, 'fastify-server.js'), 'utf8');
+    expect(module.indexOf('fastify.register(fastifyHelmet')).toBeGreaterThan(0);
+    expect(module.indexOf('fastify.register(fastifyCors')).toBeGreaterThan(module.indexOf('fastify.register(fastifyHelmet'));
+  }, 60_000);
 });

@@ -119,6 +119,10 @@ describe('explainDifferences', () => {
     const other = res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', 'https://a.example']], '{"error":"entity.parse.failed"}');
     expect(explain(broken, res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*']], '{"error":"entity.parse.failed"}'), other).unexplained).toEqual(['/headers/access-control-allow-origin']);
     expect(explain(req('/items'), json(200, []), res(200, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*']], '[]')).unexplained).toEqual(['/headers/access-control-allow-origin']);
+    // A Vary that gained Origin is; one that lost Accept-Encoding is not.
+    const varying = (vary: string) => res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Vary', vary]], '{"error":"entity.parse.failed"}');
+    expect(explain(broken, varying('Accept-Encoding'), varying('Accept-Encoding, Origin')).explained).toEqual(['plugin-headers-on-refused-bodies:/headers/vary']);
+    expect(explain(broken, varying('Accept-Encoding, Origin'), varying('Origin')).unexplained).toEqual(['/headers/vary']);
   });
 
   it('knows the query-parser difference only for Express 4 sources', () => {

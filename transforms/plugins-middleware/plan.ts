@@ -7,11 +7,9 @@
  * say what a client sees change; the plugins join package.json, and a package nothing reads any
  * more leaves it.
  */
-import { jFor } from '../lib/ast.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.js';
 import { versionOf } from '../../rules/catalogue/versions.js';
-import { hookedAfterBridge } from '../server-module/express-hook.js';
-import { generatedModuleFor } from '../server-module/locate.js';
+import { leavingMiddleware, stayGroups } from '../server-module/leaving-middleware.js';
 import { unusedAfterMove } from '../server-module/option-middleware.js';
 import type { RootPluginRegistration } from '../server-module/root-plugin-registration.js';
 import { rootPluginsOf, type RootPlugin } from '../server-module/root-plugins.js';
@@ -22,24 +20,11 @@ export type MiddlewareEntry = { kind: 'module'; module: 'esm' | 'commonjs'; plug
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
   const files = new Map<string, MiddlewareEntry[]>();
-  const groups = new Map<string, number>();
-  const moved: RootPlugin[] = [];
-  const keptPackages: string[] = [];
-  let all = 0;
-  for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
-    const module = generatedModuleFor(ctx, app);
-    if (!module) continue;
-    const found = rootPluginsOf(ctx, app);
-    all += found.moving.length + found.kept.length;
-    const j = jFor(module.file);
-    const hooked = hookedAfterBridge(ctx, j, j(module.source), module.file);
-    const kept = hooked ? found.kept : [...found.kept, ...found.moving.map((m) => ({ reason: `the Express app still runs behind @fastify/express (plugins-bridge says why) (${m.registration.file}:${m.registration.line})` }))];
-    for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
-    keptPackages.push(...found.kept.map((k) => k.package), ...(hooked ? [] : found.moving.map((m) => m.package)));
-    if (!hooked || !found.moving.length) continue;
-    moved.push(...found.moving);
-    add(files, module.file, { kind: 'module', module: module.module, plugins: found.moving.map(({ plugin, options, callee, registration, headers }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}) })) });
-    for (const m of found.moving) {
+  const leaving = leavingMiddleware(ctx, (app) => rootPluginsOf(ctx, app));
+  const moved = leaving.modules.flatMap((l) => l.moving);
+  for (const { module, moving } of leaving.modules) {
+    add(files, module.file, { kind: 'module', module: module.module, plugins: moving.map(({ plugin, options, callee, registration, headers }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}) })) });
+    for (const m of moving) {
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
       const taken = { name: m.name, anchor: m.anchor, disablesPoweredBy: m.disablesPoweredBy };
       if (entry) entry.middleware.push(taken);
@@ -47,15 +32,15 @@ export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
     }
   }
   // A package nothing reads once its middleware left (none stays, no other use), out of package.json.
-  const staying = new Set(keptPackages);
-  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !staying.has(pkg) && unusedAfterMove(ctx, pkg, moved));
+  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !leaving.keptPackages.has(pkg) && unusedAfterMove(ctx, pkg, moved));
   const deltas: FrameworkDelta[] = moved.flatMap((m) => m.deltas.map((d) => ({ ...d, text: `${m.callee} (${m.registration.file}:${m.registration.line}) moved to ${m.plugin.specifier}: ${d.text}` })));
   const plugins = [...new Set(moved.map((m) => m.plugin.specifier))];
+  const groups = stayGroups(leaving.groups);
   return {
     step: 'plugins-middleware',
     files: [...files].map(([file, entries]): FilePlan<MiddlewareEntry> => ({ file, entries })),
     manual: [],
-    moved: all ? { what: 'middleware to official Fastify plugins at the root (cors, helmet)', done: moved.length, of: all, ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `stay on Express: ${name}`, done: 0, of: n })) } : {}) } : undefined,
+    moved: leaving.all ? { what: 'middleware to official Fastify plugins at the root (cors, helmet)', done: moved.length, of: leaving.all, ...(groups ? { groups } : {}) } : undefined,
     ...(plugins.length ? { dependencies: Object.fromEntries(plugins.map((p) => [p, versionOf(p)])) } : {}),
     ...(removable.length ? { removeDependencies: removable } : {}),
     deltas,

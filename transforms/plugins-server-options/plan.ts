@@ -6,10 +6,8 @@
  * What moved counts those middleware; the groups say why the others stay; the deltas say what
  * changes in the log; a package nothing reads any more leaves package.json.
  */
-import { jFor } from '../lib/ast.js';
 import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.js';
-import { hookedAfterBridge } from '../server-module/express-hook.js';
-import { generatedModuleFor } from '../server-module/locate.js';
+import { leavingMiddleware, stayGroups } from '../server-module/leaving-middleware.js';
 import { optionMiddlewareOf, unusedAfterMove, type OptionMiddleware } from '../server-module/option-middleware.js';
 
 /** A file's plan entry: the module sets the options; an app file loses the middleware's registrations. */
@@ -18,24 +16,11 @@ export type ServerOptionsEntry = { kind: 'module'; options: Array<Pick<OptionMid
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
   const files = new Map<string, ServerOptionsEntry[]>();
-  const groups = new Map<string, number>();
-  const moved: OptionMiddleware[] = [];
-  const keptPackages: string[] = [];
-  let all = 0;
-  for (const app of ctx.inventory.apps.filter((a) => a.framework !== 'fastify')) {
-    const module = generatedModuleFor(ctx, app);
-    if (!module) continue;
-    const found = optionMiddlewareOf(ctx, app);
-    all += found.moving.length + found.kept.length;
-    const j = jFor(module.file);
-    const hooked = hookedAfterBridge(ctx, j, j(module.source), module.file);
-    const kept = hooked ? found.kept : [...found.kept, ...found.moving.map((m) => ({ reason: `the Express app still runs behind @fastify/express (plugins-bridge says why) (${m.registration.file}:${m.registration.line})` }))];
-    for (const k of kept) groups.set(k.reason, (groups.get(k.reason) ?? 0) + 1);
-    keptPackages.push(...found.kept.map((k) => k.package), ...(hooked ? [] : found.moving.map((m) => m.package)));
-    if (!hooked || !found.moving.length) continue;
-    moved.push(...found.moving);
-    files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: found.moving.map(({ option, callee, registration }) => ({ option, callee, registration })) }]);
-    for (const m of found.moving) {
+  const leaving = leavingMiddleware(ctx, (app) => optionMiddlewareOf(ctx, app));
+  const moved = leaving.modules.flatMap((l) => l.moving);
+  for (const { module, moving } of leaving.modules) {
+    files.set(module.file, [...(files.get(module.file) ?? []), { kind: 'module', options: moving.map(({ option, callee, registration }) => ({ option, callee, registration })) }]);
+    for (const m of moving) {
       const entries = files.get(m.registration.file) ?? [];
       const entry = entries.find((e) => e.kind === 'express');
       if (entry) entry.middleware.push({ name: m.name, anchor: m.anchor });
@@ -43,17 +28,17 @@ export function plan(ctx: PlanContext): StepPlan<ServerOptionsEntry> {
     }
   }
   // A package nothing reads once its middleware left (none stays, no other use), out of package.json.
-  const staying = new Set(keptPackages);
-  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !staying.has(pkg) && unusedAfterMove(ctx, pkg, moved));
+  const removable = [...new Set(moved.map((m) => m.package))].filter((pkg) => !leaving.keptPackages.has(pkg) && unusedAfterMove(ctx, pkg, moved));
   const deltas: FrameworkDelta[] = moved.map((m) => ({
     text: `Request logging: ${m.callee}(${m.format ?? ''}) (${m.registration.file}:${m.registration.line}) is Fastify's logger now: pino JSON lines on stdout ('incoming request', 'request completed' with responseTime) instead of its access-log lines, for every request, those the Express app answers too; tools that read the log must follow`,
     restoredByParityExpress: false,
   }));
+  const groups = stayGroups(leaving.groups);
   return {
     step: 'plugins-server-options',
     files: [...files].map(([file, entries]): FilePlan<ServerOptionsEntry> => ({ file, entries })),
     manual: [],
-    moved: all ? { what: "middleware to Fastify's server options (request logging to its logger)", done: moved.length, of: all, ...(groups.size ? { groups: [...groups].map(([name, n]) => ({ name: `stay on Express: ${name}`, done: 0, of: n })) } : {}) } : undefined,
+    moved: leaving.all ? { what: "middleware to Fastify's server options (request logging to its logger)", done: moved.length, of: leaving.all, ...(groups ? { groups } : {}) } : undefined,
     ...(removable.length ? { removeDependencies: removable } : {}),
     deltas,
   };

@@ -4,9 +4,6 @@
  * for every request (a server option: option-middleware.ts; a plugin at the root: root-plugins.ts).
  */
 import type { App, Middleware } from '../../analyzer/model.js';
-import type { Anchor } from '../lib/anchor.js';
-import { parsedFiles } from '../lib/parsed-files.js';
-import { registrationAnchor } from '../lib/registration.js';
 import type { PlanContext } from '../model.js';
 
 /**
@@ -22,15 +19,4 @@ export function notForEveryRequest(ctx: PlanContext, app: App, m: Middleware, co
   const start = m.statement?.start;
   if (!start || !m.statement!.own || ctx.inventory.middleware.some((o) => o.id !== m.id && o.statement && o.statement.start.line === start.line && o.statement.start.column === start.column)) return `it is registered together with other middleware in one call (${at}); register it on its own`;
   return null;
-}
-
-/** The anchor of `m`'s registration call in its file as the plan reads it, for the step that deletes it; null when the call is not there. */
-export function registrationAnchorOf(ctx: PlanContext, m: Middleware): Anchor | null {
-  const file = parsedFiles(ctx)(m.registration.file);
-  return file ? registrationAnchor(file, m.registration, m.name) : null;
-}
-
-/** Why a middleware whose registration the plan cannot find stays (a sentence ending with its place). */
-export function notDeletable(m: Middleware): string {
-  return `its registration is not a call of the app the step can delete (${m.registration.file}:${m.registration.line})`;
 }

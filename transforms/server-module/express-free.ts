@@ -69,14 +69,15 @@ export interface ExpressFreeRoutes {
  * The moved routes of the Fastify app(s) built in `moduleFile` (routes under its `movedRoutes`
  * plugin) that can run no Express code (see the module comment), for the Express app `app` it serves.
  */
-function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string>, bodyParsers: RebuiltParser[]): ExpressFreeRoutes {
+function expressFreeRoutes(inventory: Inventory, moduleFile: string, app: App, parity: ParityPolicy, leaving: ReadonlySet<string>, bodyParsers: RebuiltParser[], poweredByRemoved: boolean): ExpressFreeRoutes {
   const moved = new Set(inventory.routers.filter((r) => r.framework === 'fastify' && r.name === 'movedRoutes' && r.location?.file === moduleFile).map((r) => r.id));
   const viaMoved = new Set(inventory.mounts.filter((m) => moved.has(m.child)).map((m) => m.id));
   const rebuilt = bodyParsers.findIndex((p) => 'refuse' in p);
   const usable = (rebuilt < 0 ? bodyParsers : bodyParsers.slice(0, rebuilt)) as Array<Extract<RebuiltParser, { source: string }>>;
   // A sub-app sends it unless it disables it itself (Express sets it on every app it creates).
   const owners = [app.id, ...inventory.routers.filter((r) => r.kind === 'sub-app' && r.appId === app.id).map((r) => r.id)];
-  const sends = owners.some((owner) => sendsPoweredBy(inventory, owner));
+  // A helmet the app ran for every request removed the app's own (root-plugins.ts); a sub-app sets it again after it.
+  const sends = owners.some((owner) => (owner !== app.id || !poweredByRemoved) && sendsPoweredBy(inventory, owner));
   const keys = new Set(inventory.routes.map((r) => r.key));
   const keptBy = reasons(inventory, app, bodyParsers, parity === 'express' && sends, leaving);
   const routes: ExpressFreeRoute[] = [];
@@ -120,8 +121,9 @@ export function expressFreeRoutesThisRun(ctx: PlanContext, app: App, module: Gen
     const sources = Object.fromEntries(Object.entries(access.functions).map(([k, a]) => [k, a.expression]));
     return { m, source: rebuiltBodyParser(m, sources)!, functions: access.functions, sources };
   });
-  const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId), ...rootPluginsOf(ctx, app).moving.map((m) => m.middlewareId)]);
-  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leaving, parsers);
+  const roots = rootPluginsOf(ctx, app).moving;
+  const leaving = new Set([...leavingExpress(staticFilesOf(ctx, app, module)), ...optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId), ...roots.map((m) => m.middlewareId)]);
+  return expressFreeRoutes(ctx.inventory, module.file, app, ctx.parity, leaving, parsers, roots.some((m) => m.removesPoweredBy));
 }
 
 /**

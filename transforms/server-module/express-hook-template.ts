@@ -58,8 +58,9 @@ export function expressHookLines(typescript: boolean): string[] {
     "    // to Node's response: the app's middleware adds to them there (Vary), and the reply would write its own over.",
     `    const headers = reply.getHeaders()${t(' as Record<string, any>')};`,
     '    for (const name of Object.keys(headers)) {',
-    // Fastify's removeHeader takes it off Node's response too: first.
-    '      reply.removeHeader(name);',
+    // Fastify's removeHeader takes it off Node's response too: first. Set-Cookie stays on the reply as
+    // well, where Fastify's reply.header appends a later cookie to it (Node's writeHead would replace it).
+    "      if (name !== 'set-cookie') reply.removeHeader(name);",
     '      if (headers[name] !== undefined) reply.raw.setHeader(name, headers[name]);',
     '    }',
     '    if (raw.originalUrl === undefined) raw.originalUrl = raw.url;',

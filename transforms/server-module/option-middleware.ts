@@ -24,7 +24,8 @@ import { fastifyOptionIn } from './fastify-options.js';
 import { generatedModuleFor } from './locate.js';
 import { clip } from '../lib/clip.js';
 import type { Anchor } from '../lib/anchor.js';
-import { notDeletable, notForEveryRequest, registrationAnchorOf } from './every-request.js';
+import { notForEveryRequest } from './every-request.js';
+import { notDeletable, registrationAnchorOf } from './registration-anchor.js';
 
 /** A middleware leaving the Express app for a server option. */
 export interface OptionMiddleware {

@@ -6,11 +6,12 @@
  * in the order requests go.
  */
 import type { Collection, JSCodeshift } from 'jscodeshift';
+import { MIDDLEWARE, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import type { Node } from '../lib/ast.js';
 import { addImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { buildFastifyOf, type BuildFastify } from './build-fastify.js';
-import { jsLiteral } from './body-parsers.js';
+import { jsLiteral } from '../lib/js-literal.js';
 import { statements } from './hand-over.js';
 import type { RootPlugin } from './root-plugins.js';
 
@@ -25,7 +26,7 @@ export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'ca
  */
 export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: RootPluginRegistration[], module: 'esm' | 'commonjs', style: CodeStyle): boolean {
   const build = buildFastifyOf(j, root, 'register the root plugins');
-  let at = insertionIndex(j, build);
+  let at = insertionIndex(j, root, build);
   let changed = false;
   for (const p of plugins) {
     const imported = importedLocal(j, root, p.plugin.specifier, { kind: 'default' });
@@ -54,7 +55,7 @@ export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: R
 function headersAfter(register: string, instance: string, callee: string, specifier: string, headers: NonNullable<RootPluginRegistration['headers']>): string[] {
   return [
     `${register}.after(() => {`,
-    `  // ${callee} ${headers.version} also sent ${Object.keys(headers.values).join(', ')}, which the ${callee} ${specifier} runs no longer sends.`,
+    `  // ${callee} ${headers.version} also sent ${Object.keys(headers.values).join(', ')}, which the newer ${callee} inside ${specifier} does not send.`,
     `  ${instance}.addHook('onRequest', (_request, reply, done) => {`,
     ...Object.entries(headers.values).map(([name, value]) => `    reply.header(${jsLiteral(name)}, ${jsLiteral(value)});`),
     '    done();',
@@ -63,11 +64,21 @@ function headersAfter(register: string, instance: string, callee: string, specif
   ];
 }
 
-/** Where the root plugins go: before the Express hook's statements (the first that names them, or registers, hooks or sets a handler on the instance), else before `return`. */
-function insertionIndex(j: JSCodeshift, build: BuildFastify): number {
+/**
+ * Where the root plugins go: after those an earlier run registered (the app's order: one that moves
+ * later came after them in Express, root-plugins.ts), else before the Express hook's statements (the
+ * first that names them, or registers, hooks or sets a handler on the instance), else before `return`.
+ */
+function insertionIndex(j: JSCodeshift, root: Collection, build: BuildFastify): number {
+  const locals = ROOT_PLUGINS.flatMap((specifier) => importedLocal(j, root, specifier, { kind: 'default' }) ?? []);
+  const registered = build.body.filter((s) => locals.some((local) => registers(s, build.instance, local)));
+  if (registered.length) return build.body.indexOf(registered.at(-1)) + 1;
   const bridge = build.body.findIndex((s) => s !== build.returned && (j(s).find(j.Identifier).some((p) => HOOK_NAMES.has(p.node.name)) || isInstanceCall(s, build.instance, HOOK_CALLS)));
   return bridge < 0 ? build.body.indexOf(build.returned) : bridge;
 }
+
+/** The catalogue's root plugins (`@fastify/cors`, `@fastify/helmet`). */
+const ROOT_PLUGINS = (Object.values(MIDDLEWARE) as MiddlewareEntry[]).filter((e) => e.rootPlugin).map((e) => e.fastify);
 
 /** Names the plugins-bridge step's statements use (the Express hook and what it skips). */
 const HOOK_NAMES = new Set(['throughExpress', 'expressFree', 'bodyParsers', 'expressHook']);

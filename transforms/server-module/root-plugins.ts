@@ -27,15 +27,15 @@
  * header as it starts handling a request, after the plugin ran.
  */
 import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
-import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { middlewareFor, packageRoot, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import { appVersion } from '../../rules/lookups.js';
-import { packageRoot } from '../../rules/catalogue/middleware.js';
 import type { Anchor } from '../lib/anchor.js';
 import type { PlanContext } from '../model.js';
 import { isBodyParser } from './body-parsers.js';
 import { generatedModuleFor } from './locate.js';
 import { appliesMethodOverride } from './method-override.js';
-import { notDeletable, notForEveryRequest, registrationAnchorOf } from './every-request.js';
+import { notForEveryRequest } from './every-request.js';
+import { notDeletable, registrationAnchorOf } from './registration-anchor.js';
 import { optionMiddlewareOf } from './option-middleware.js';
 import { sendsPoweredBy } from './powered-by.js';
 import { rootPluginOptions } from './root-plugin-options.js';
@@ -59,6 +59,8 @@ export interface RootPlugin {
   options: string;
   /** Headers the middleware sent that the plugin has no option for (helmet 4's `Expect-CT`), set by a hook registered after it; and the version it came from, for the comment. */
   headers?: { values: Record<string, string>; version: string };
+  /** It removed X-Powered-By in Express (helmet): the app's own answers never had it. */
+  removesPoweredBy: boolean;
   /** The middleware's statement becomes `app.disable('x-powered-by')` (module comment). */
   disablesPoweredBy: boolean;
   /** What changes, one sentence each (the summary's deltas), and whether `--parity express` keeps it from changing (the middleware then stays). */
@@ -77,54 +79,74 @@ export function rootPluginsOf(ctx: PlanContext, app: App): RootPluginsOf {
   const moving = new Set(optionMiddlewareOf(ctx, app).moving.map((m) => m.middlewareId));
   // Whether the app's answers still carry X-Powered-By where the next one runs (a helmet before it removed it).
   let poweredBy = sendsPoweredBy(ctx.inventory, app.id);
+  // The plugins that move, each with the middleware that takes it (`cors (app.js:9)`).
+  const plugins = new Map<string, string>();
   const ordered = ctx.inventory.middleware.filter((m) => m.appId === app.id && m.framework === 'express').sort((a, b) => a.order - b.order);
   for (const m of ordered) {
     const entry = m.package ? middlewareFor(m.name, m.package) : undefined;
     if (!entry?.rootPlugin) continue;
-    const decided = decide(ctx, app, m, entry, moving, poweredBy);
+    const decided = decide(ctx, app, m, entry, moving, plugins, poweredBy);
     if ('reason' in decided) out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason: decided.reason });
     else {
       out.moving.push(decided);
       moving.add(m.id);
-      if (decided.disablesPoweredBy) poweredBy = false;
+      plugins.set(decided.plugin.specifier, `${decided.callee} (${decided.registration.file}:${decided.registration.line})`);
+      if (decided.removesPoweredBy) poweredBy = false;
     }
   }
   return out;
 }
 
 /**
- * The move of `m` (module comment), or why it stays: a sentence ending with its place. `moving`: the
- * ids of the app's middleware that leave before it; `poweredBy`: whether the answers it made carried
- * Express's X-Powered-By (the app sends it, and no helmet before it removed it).
+ * What the app ran before `m` that stays on Express (module comment): the body parsers and request
+ * loggers, which let it move; or why something else keeps it, a sentence ending with its place.
+ * `overridden`: the module's listener applies the app's method override before Fastify routes.
  */
-function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry, moving: ReadonlySet<string>, poweredBy: boolean): RootPlugin | { reason: string } {
+function ranBefore(ctx: PlanContext, app: App, m: Middleware, plugin: string, answers: boolean, moving: ReadonlySet<string>, overridden: boolean): { parsers: Middleware[]; loggers: Middleware[] } | { reason: string } {
   const at = `${m.registration.file}:${m.registration.line}`;
-  const plugin = entry.fastify;
-  const callee = m.factory?.callee ?? m.name;
-  if (/\./.test(callee)) return { reason: `${callee} is one part of ${entry.package}; only ${entry.package}() itself moves to ${plugin} (${at})` };
-  const partial = notForEveryRequest(ctx, app, m, `${plugin} would run for every request`);
-  if (partial) return { reason: partial };
-  const answers = entry.rootPlugin!.answers !== undefined;
-  const overridden = appliesMethodOverride(generatedModuleFor(ctx, app)?.source ?? '');
-  const parsersBefore: Middleware[] = [];
-  const loggersBefore: Middleware[] = [];
+  const out = { parsers: [] as Middleware[], loggers: [] as Middleware[] };
   for (const o of [...ctx.inventory.middleware, ...ctx.inventory.routes]) {
     if (o.appId !== app.id || o.order >= m.order || o.framework !== 'express' || moving.has(o.id)) continue;
     if ('key' in o) return { reason: `route ${(o as Route).key} (${o.registration.file}:${o.registration.line}) comes before it in Express, so it did not run for that route's requests, where ${plugin} would (${at})` };
     const before = o as Middleware;
     if (isBodyParser(before)) {
-      parsersBefore.push(before);
+      out.parsers.push(before);
       continue;
     }
     const catalogued = before.package ? middlewareFor(before.name, before.package) : undefined;
     // method-override ends no request; where the module's listener applies it before Fastify routes, the plugin's hook sees the method it made (method-override.ts).
     const passes = catalogued?.overridesMethod && overridden ? 'unchanged' : catalogued?.passesEveryRequest;
     if (!passes) return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and may answer requests it never saw, which ${plugin} would see (${at})` };
-    if (passes === 'log') loggersBefore.push(before);
+    if (passes === 'log') out.loggers.push(before);
     if (answers && passes === 'headers') return { reason: `middleware ${before.name} (${before.registration.file}:${before.registration.line}) comes before it in Express and adds headers to the answers it gives itself (preflights), which ${plugin} gives before the Express app runs (${at})` };
   }
   const handOver = (app.handOvers ?? []).find((h) => h.order < m.order);
   if (handOver) return { reason: `the moved route ${handOver.methods.join(', ')} ${handOver.fullPath} (${handOver.registration.file}:${handOver.registration.line}) comes before it in Express, so it did not run for that route's requests, where ${plugin} would (${at})` };
+  return out;
+}
+
+/**
+ * The move of `m` (module comment), or why it stays: a sentence ending with its place. `moving`:
+ * the ids of the app's middleware that leave before it, `movingPlugins` the plugins they take (each
+ * with the middleware taking it); `poweredBy`: whether the answers it made carried Express's
+ * X-Powered-By (the app sends it, and no helmet before it removed it).
+ */
+function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry, moving: ReadonlySet<string>, movingPlugins: ReadonlyMap<string, string>, poweredBy: boolean): RootPlugin | { reason: string } {
+  const at = `${m.registration.file}:${m.registration.line}`;
+  const plugin = entry.fastify;
+  const callee = m.factory?.callee ?? m.name;
+  if (/\./.test(callee)) return { reason: `${callee} is one part of ${entry.package}; only ${entry.package}() itself moves to ${plugin} (${at})` };
+  const partial = notForEveryRequest(ctx, app, m, `${plugin} would run for every request`);
+  if (partial) return { reason: partial };
+  // One registration per server: the plugin decorates the request and registers its OPTIONS route once.
+  const first = movingPlugins.get(plugin);
+  if (first) return { reason: `${first} moves to ${plugin} already, which a Fastify server registers once (${at})` };
+  const module = generatedModuleFor(ctx, app);
+  if (module && [`'${plugin}'`, `"${plugin}"`].some((quoted) => module.source.includes(quoted))) return { reason: `the generated module registers ${plugin} already (${module.file}); merge its options with these by hand (${at})` };
+  const answers = entry.rootPlugin!.answers !== undefined;
+  const before = ranBefore(ctx, app, m, plugin, answers, moving, appliesMethodOverride(module?.source ?? ''));
+  if ('reason' in before) return before;
+  const { parsers: parsersBefore, loggers: loggersBefore } = before;
   if (parsersBefore.length && ctx.parity === 'express') return { reason: `--parity express: the body parser ${parsersBefore[0].name} (${parsersBefore[0].registration.file}:${parsersBefore[0].registration.line}) comes before it, so the answers to the bodies it refuses did not carry its headers, which ${plugin} would add (${at})` };
   const version = appVersion(ctx.inventory.project, packageRoot(entry.package))?.version ?? null;
   const options = rootPluginOptions(entry, m.factory?.args ?? [], version);
@@ -136,11 +158,12 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   }
   const anchor = registrationAnchorOf(ctx, m);
   if (!anchor) return { reason: notDeletable(m) };
-  const value = (m.factory?.args[0]?.value ?? {}) as Record<string, unknown>;
-  const removesPoweredBy = entry.package === 'helmet' && value.xPoweredBy !== false && value.hidePoweredBy !== false;
+  // helmet removed X-Powered-By unless its options (as helmet 8 reads them) say not to.
+  const removesPoweredBy = entry.package === 'helmet' && options.value.xPoweredBy !== false && options.value.hidePoweredBy !== false;
   const deltas: RootPlugin['deltas'] = [];
   const parsers = parsersBefore.map((p) => `${p.name} (${p.registration.file}:${p.registration.line})`).join(', ');
-  if (parsersBefore.length) deltas.push({ text: `the answers to bodies ${parsers} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`, restoredByParityExpress: true });
+  const poweredByGoes = removesPoweredBy && poweredBy ? ' and lose X-Powered-By (the app now turns it off)' : '';
+  if (parsersBefore.length) deltas.push({ text: `the answers to bodies ${parsers} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers${poweredByGoes}: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`, restoredByParityExpress: true });
   // A logger that stays on Express no longer sees the requests the plugin answers (the log's difference, not a client's).
   if (answers) for (const l of loggersBefore) deltas.push({ text: `${l.name} (${l.registration.file}:${l.registration.line}) no longer logs the OPTIONS requests it answers: ${plugin} answers them before the Express app runs`, restoredByParityExpress: false });
   if (answers && poweredBy) deltas.push({ text: 'its answers to OPTIONS requests no longer carry X-Powered-By: Express (framework delta x-powered-by)', restoredByParityExpress: true });
@@ -155,6 +178,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     plugin: { specifier: plugin, local: entry.rootPlugin!.local },
     options: options.source,
     ...(options.headers ? { headers: { values: options.headers, version: version! } } : {}),
+    removesPoweredBy,
     disablesPoweredBy: removesPoweredBy && poweredBy,
     deltas,
   };

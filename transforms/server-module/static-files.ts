@@ -39,7 +39,7 @@ import { optionMiddlewareOf } from './option-middleware.js';
 import { rootPluginsOf } from './root-plugins.js';
 import { filesInDotFolders, folderEntries, rootIndexes, servedUrls } from './static-folder.js';
 import type { Anchor } from '../lib/anchor.js';
-import { notDeletable, registrationAnchorOf } from './every-request.js';
+import { notDeletable, registrationAnchorOf } from './registration-anchor.js';
 
 /** serve-static options and what @fastify/static takes for each (`null`: none, the mount stays). Sources: serve-static 1.16.3/2.2.1 README, @fastify/static 10.1 index.js `sendOptions`. */
 export const OPTIONS: Record<string, string | null> = {

@@ -14,7 +14,7 @@ import { addImport, importedLocal } from '../lib/imports.js';
 import { importAppFunction } from './app-functions.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
 import { addFastifyTypes } from '../lib/type-imports.js';
-import { jsLiteral } from './body-parsers.js';
+import { jsLiteral } from '../lib/js-literal.js';
 import { buildFastifyOf, callOn } from './build-fastify.js';
 import { statements } from './hand-over.js';
 import type { MovingMount } from './static-files.js';
