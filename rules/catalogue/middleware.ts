@@ -1276,6 +1276,8 @@ export const MIDDLEWARE = {
     safety: 'needs-care',
     source: '§3',
     replacesRequestQuery: true,
+    // hpp 0.2 index.js: moves repeated query/body values aside and calls next(); answers nothing.
+    passesEveryRequest: 'unchanged',
   },
   'express-mongo-sanitize': {
     package: 'express-mongo-sanitize',
@@ -1296,6 +1298,10 @@ export const MIDDLEWARE = {
     safety: 'needs-care',
     source: '§3, §1.3 (req.query row)',
     replacesRequestQuery: true,
+    // express-mongo-sanitize 2.x index.js: rewrites keys of body, params, headers and query and calls
+    // next(); answers nothing (on Express 5 its query write throws for every request with a query,
+    // an app broken before any stage).
+    passesEveryRequest: 'unchanged',
   },
   'xss-clean': {
     package: 'xss-clean',
@@ -1310,6 +1316,7 @@ export const MIDDLEWARE = {
     // Fixture routes-move/app-middleware-kept checks a moved route's body and query against Express's.
     replacesRequestQuery: true,
     keptInBridge: true,
+    passesEveryRequest: 'unchanged',
   },
   'view-helpers': {
     package: 'view-helpers',
