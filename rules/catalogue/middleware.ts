@@ -175,6 +175,8 @@ export interface MiddlewareEntry {
     headers: readonly string[];
     /** It answers some requests itself, with no body (cors: every OPTIONS request, a preflight). */
     answers?: 'bodiless';
+    /** Options that may be functions of the app, which the generated module reaches where they are written (transforms/server-module/app-functions.ts). */
+    carries?: readonly string[];
     /** The plugin runs a newer major of the package than apps may have: what makes it answer as each older major did. */
     olderMajors?: readonly OlderMajor[];
   };
@@ -506,6 +508,8 @@ export const MIDDLEWARE = {
       defaults: { methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false },
       headers: ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary'],
       answers: 'bodiless',
+      // cors 2.8: `origin(requestOrigin, callback)`; @fastify/cors 11 calls a function origin the same way.
+      carries: ['origin'],
     },
   },
   helmet: {

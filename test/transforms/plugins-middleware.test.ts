@@ -33,6 +33,8 @@ const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?
   // After compression (it ends no request) and method-override, which the module's listener applies before Fastify routes.
   'after-method-override': { moved: [1, 1], removed: ['cors'] },
   'cors-helmet': { moved: [2, 2], removed: ['helmet', 'cors'] },
+  // The app's origin function, lifted out of the options, called by @fastify/cors as cors called it (its error to the error handler).
+  'origin-function': { moved: [1, 1], removed: ['cors'] },
   // Below a morgan plugins-server-options deletes first (the registration found by its text), its options from a JSON module.
   'after-morgan': { moved: [1, 1], removed: ['morgan', 'cors'] },
   // Both after the body parser: the answers to the bodies it refuses gain their headers (a delta).

@@ -43,8 +43,9 @@ export function findRegistration(j: JSCodeshift, root: Collection, source: strin
 
 /**
  * The registration a plan found (its call's anchor, lib/anchor.ts, taken by registrationAnchor),
- * in a file an earlier step of the stage may have edited above it; null when no registration call
- * has that text any more.
+ * in a file an earlier step of the stage may have edited above it — or inside it: a function the
+ * step lifted out of the options (app-functions.ts) changes the call's text, and then the call
+ * passing `name` nearest to the anchor's line is it; null when there is none.
  */
 export function findRegistrationByAnchor(j: JSCodeshift, root: Collection, anchor: Anchor, name: string): Registration | null {
   const calls = root
@@ -52,7 +53,10 @@ export function findRegistrationByAnchor(j: JSCodeshift, root: Collection, ancho
     .filter((p) => isRegistrationCall(p.node))
     .paths();
   const call = findByAnchor(calls, anchor);
-  return call ? registrationOf(call, name, undefined, '') : null;
+  if (call) return registrationOf(call, name, undefined, '');
+  const passing = calls.flatMap((c) => registrationOf(c, name, undefined, '') ?? []);
+  const distance = (r: Registration) => Math.abs((r.call.node.loc?.start.line ?? 0) - anchor.line);
+  return passing.reduce<Registration | null>((best, r) => (!best || distance(r) < distance(best) ? r : best), null);
 }
 
 /** The anchor of the registration of `name` at `at` in a file as the plan reads it (parsed-files.ts), or null when none is there. */

@@ -11,11 +11,20 @@ import type { FilePlan, FrameworkDelta, PlanContext, StepPlan } from '../model.j
 import { versionOf } from '../../rules/catalogue/versions.js';
 import { leavingMiddleware, stayGroups } from '../server-module/leaving-middleware.js';
 import { unusedAfterMove } from '../server-module/option-middleware.js';
+import type { ImportRequest } from '../lib/imports.js';
+import type { AppFunctionEdit } from '../server-module/app-functions.js';
 import type { RootPluginRegistration } from '../server-module/root-plugin-registration.js';
 import { rootPluginsOf, type RootPlugin } from '../server-module/root-plugins.js';
 
-/** A file's plan entry: the module registers the plugins; an app file loses the middleware (helmet's for `app.disable('x-powered-by')`). */
-export type MiddlewareEntry = { kind: 'module'; module: 'esm' | 'commonjs'; plugins: RootPluginRegistration[] } | { kind: 'express'; middleware: Array<Pick<RootPlugin, 'name' | 'anchor' | 'disablesPoweredBy'>> };
+/**
+ * A file's plan entry: the module registers the plugins (importing the app's functions they call);
+ * an app file loses the middleware (helmet's for `app.disable('x-powered-by')`); the module
+ * defining such a function exports it (or lifts it out of the options) first.
+ */
+export type MiddlewareEntry =
+  | { kind: 'module'; module: 'esm' | 'commonjs'; typescript: boolean; plugins: RootPluginRegistration[]; imports: ImportRequest[] }
+  | { kind: 'express'; middleware: Array<Pick<RootPlugin, 'name' | 'anchor' | 'disablesPoweredBy'>> }
+  | AppFunctionEdit;
 
 /** The step's plan (module comment). */
 export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
@@ -23,8 +32,14 @@ export function plan(ctx: PlanContext): StepPlan<MiddlewareEntry> {
   const leaving = leavingMiddleware(ctx, (app) => rootPluginsOf(ctx, app));
   const moved = leaving.modules.flatMap((l) => l.moving);
   for (const { module, moving } of leaving.modules) {
-    add(files, module.file, { kind: 'module', module: module.module, plugins: moving.map(({ plugin, options, callee, registration, headers }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}) })) });
+    const imports = moving.flatMap((m) => m.functions.flatMap((f) => f.import ?? []));
+    add(files, module.file, { kind: 'module', module: module.module, plugins: moving.map(({ plugin, options, callee, registration, headers, delegate }) => ({ plugin, options, callee, registration, ...(headers ? { headers } : {}), ...(delegate ? { delegate } : {}) })), imports, typescript: module.typescript });
     for (const m of moving) {
+      // Before the middleware's statement goes: a function lifted out of it is found where the plan saw it.
+      for (const edit of m.functions.flatMap((f) => f.edit ?? [])) {
+        const planned = files.get(edit.file) ?? [];
+        if (!planned.some((e) => e.kind === edit.entry.kind && 'name' in e && e.name === edit.entry.name)) files.set(edit.file, [edit.entry, ...planned]);
+      }
       const entry = files.get(m.registration.file)?.find((e) => e.kind === 'express');
       const taken = { name: m.name, anchor: m.anchor, disablesPoweredBy: m.disablesPoweredBy };
       if (entry) entry.middleware.push(taken);

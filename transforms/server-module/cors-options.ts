@@ -17,8 +17,8 @@ function headerList(value: unknown): string | null | undefined {
 const CORS_OPTIONS = new Set(['origin', 'methods', 'allowedHeaders', 'headers', 'exposedHeaders', 'credentials', 'maxAge', 'preflightContinue', 'optionsSuccessStatus']);
 
 /** cors's options as @fastify/cors takes them (module comment): each option's branch says why; what has no exact form is refused. */
-export const corsTranslator: Translator = ({ args }) => {
-  const folded = optionsObject(args, 'cors', new Set(['origin']));
+export const corsTranslator: Translator = ({ args, carried }) => {
+  const folded = optionsObject(args, 'cors', new Set(['origin']), carried);
   if ('refuse' in folded) return folded;
   const given = folded.value;
   const env = folded.environment.origin;
@@ -64,5 +64,8 @@ export const corsTranslator: Translator = ({ args }) => {
     if (typeof given.optionsSuccessStatus !== 'number') return { refuse: 'its optionsSuccessStatus is not a status code' };
     if (given.optionsSuccessStatus !== 204) options.optionsSuccessStatus = given.optionsSuccessStatus;
   }
-  return { options, sources };
+  // The app's origin function (left out of the folded options) is asked per request by a delegator
+  // (root-plugin-registration.ts), which gives the origin option its answer, as cors did; @fastify/cors's
+  // own function form adds Vary: Origin before asking, also to the requests the function refuses.
+  return { options, sources, ...(carried.origin ? { delegate: carried.origin } : {}) };
 };

@@ -16,7 +16,7 @@ import { statements } from './hand-over.js';
 import type { RootPlugin } from './root-plugins.js';
 
 /** What the transform writes of a root plugin. */
-export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'callee' | 'registration' | 'headers'>;
+export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'callee' | 'registration' | 'headers' | 'delegate'>;
 
 /**
  * Registers `plugins` in buildFastify (module comment), importing each plugin. A plugin registered
@@ -24,20 +24,22 @@ export type RootPluginRegistration = Pick<RootPlugin, 'plugin' | 'options' | 'ca
  * @returns whether the module changed.
  * @throws Error as buildFastifyOf (a module edited by hand)
  */
-export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: RootPluginRegistration[], module: 'esm' | 'commonjs', style: CodeStyle): boolean {
+export function registerRootPlugins(j: JSCodeshift, root: Collection, plugins: RootPluginRegistration[], module: { module: 'esm' | 'commonjs'; typescript: boolean }, style: CodeStyle): boolean {
   const build = buildFastifyOf(j, root, 'register the root plugins');
   let at = insertionIndex(j, root, build);
   let changed = false;
   for (const p of plugins) {
     const imported = importedLocal(j, root, p.plugin.specifier, { kind: 'default' });
     if (imported && build.body.some((s) => registers(s, build.instance, imported))) continue;
-    const local = imported ?? addImport(j, root, { specifier: p.plugin.specifier, form: { kind: 'default' }, local: p.plugin.local, module }, style.quote);
-    const register = `${build.instance}.register(${local}${p.options === '{}' ? '' : `, ${p.options}`})`;
-    const lines = [
+    const local = imported ?? addImport(j, root, { specifier: p.plugin.specifier, form: { kind: 'default' }, local: p.plugin.local, module: module.module }, style.quote);
+    const intro = [
       `// The app's ${p.callee} (${p.registration.file}:${p.registration.line}), as ${p.plugin.specifier} at the root: its onRequest hook runs for`,
       '// every request, those the Express app answers too (`migrate run --stage plugins`).',
-      ...(p.headers ? headersAfter(register, build.instance, p.callee, p.plugin.specifier, p.headers) : [`${register};`]),
     ];
+    const register = (options: string) => `${build.instance}.register(${local}${options === '{}' ? '' : `, ${options}`})`;
+    const lines = p.delegate
+      ? [...intro, ...delegated(register, build.instance, p.options, p.delegate, module.typescript)]
+      : [...intro, ...(p.headers ? headersAfter(register(p.options), build.instance, p.callee, p.plugin.specifier, p.headers) : [`${register(p.options)};`])];
     const added = statements(j, restyle(lines, style));
     build.body.splice(at, 0, ...added);
     at += added.length;
@@ -58,6 +60,32 @@ function headersAfter(register: string, instance: string, callee: string, specif
     `  // ${callee} ${headers.version} also sent ${Object.keys(headers.values).join(', ')}, which the newer ${callee} inside ${specifier} does not send.`,
     `  ${instance}.addHook('onRequest', (_request, reply, done) => {`,
     ...Object.entries(headers.values).map(([name, value]) => `    reply.header(${jsLiteral(name)}, ${jsLiteral(value)});`),
+    '    done();',
+    '  });',
+    '});',
+  ];
+}
+
+/** The set of the requests whose origin the app's origin function refused (delegated). */
+const REFUSED = 'corsRefused';
+
+/**
+ * cors with the app's origin function (`callee`): @fastify/cors asks a delegator per request for
+ * its options, which asks the function as cors did (`origin(requestOrigin, callback)`) and gives its
+ * answer as the origin option — an error to the error handler, a refusal (falsy) no CORS at all.
+ * @fastify/cors adds `Vary: Origin` to every answer of a delegator, where cors added it only for an
+ * origin the function allowed: a hook after the plugin's takes it off the refused requests' again.
+ */
+function delegated(register: (options: string) => string, instance: string, options: string, callee: string, typescript: boolean): string[] {
+  return [
+    `const ${REFUSED} = new WeakSet${typescript ? '<object>' : ''}();`,
+    `${register(`{\n  delegator: (request, callback) => {\n    ${callee}(request.headers.origin, (error, allowed) => {\n      if (error) return callback(error);\n      if (!allowed) ${REFUSED}.add(request);\n      callback(null, { ${options === '{}' ? '' : `${options.slice(1, -1).trim()}, `}origin: allowed || false });\n    });\n  },\n}`)}.after(() => {`,
+    `  ${instance}.addHook('onRequest', (request, reply, done) => {`,
+    `    if (${REFUSED}.has(request)) {`,
+    "      const vary = String(reply.getHeader('vary') || '').split(',').map((token) => token.trim()).filter((token) => token && token.toLowerCase() !== 'origin');",
+    "      if (vary.length) reply.header('vary', vary.join(', '));",
+    "      else reply.removeHeader('vary');",
+    '    }',
     '    done();',
     '  });',
     '});',

@@ -32,7 +32,8 @@ import { appVersion } from '../../rules/lookups.js';
 import type { Anchor } from '../lib/anchor.js';
 import type { PlanContext } from '../model.js';
 import { isBodyParser } from './body-parsers.js';
-import { generatedModuleFor } from './locate.js';
+import { appFunctionAccess, functionOptions, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
+import { generatedModuleFor, type GeneratedModule } from './locate.js';
 import { appliesMethodOverride } from './method-override.js';
 import { notForEveryRequest } from './every-request.js';
 import { notDeletable, registrationAnchorOf } from './registration-anchor.js';
@@ -57,6 +58,10 @@ export interface RootPlugin {
   plugin: { specifier: string; local: string };
   /** Its options as source (`{ methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false }`). */
   options: string;
+  /** How the generated module reaches the app's functions among its options (cors's `origin`). */
+  functions: AppFunctionAccess[];
+  /** The source calling the app's origin function, which the plugin asks per request (root-plugin-registration.ts). */
+  delegate?: string;
   /** Headers the middleware sent that the plugin has no option for (helmet 4's `Expect-CT`), set by a hook registered after it; and the version it came from, for the comment. */
   headers?: { values: Record<string, string>; version: string };
   /** It removed X-Powered-By in Express (helmet): the app's own answers never had it. */
@@ -81,11 +86,13 @@ export function rootPluginsOf(ctx: PlanContext, app: App): RootPluginsOf {
   let poweredBy = sendsPoweredBy(ctx.inventory, app.id);
   // The plugins that move, each with the middleware that takes it (`cors (app.js:9)`).
   const plugins = new Map<string, string>();
+  // The names functions lifted out of their options take (app-functions.ts).
+  const given: LiftedNames = new Map();
   const ordered = ctx.inventory.middleware.filter((m) => m.appId === app.id && m.framework === 'express').sort((a, b) => a.order - b.order);
   for (const m of ordered) {
     const entry = m.package ? middlewareFor(m.name, m.package) : undefined;
     if (!entry?.rootPlugin) continue;
-    const decided = decide(ctx, app, m, entry, moving, plugins, poweredBy);
+    const decided = decide(ctx, app, m, entry, { moving, plugins, given }, poweredBy);
     if ('reason' in decided) out.kept.push({ middlewareId: m.id, package: entry.package, registration: m.registration, reason: decided.reason });
     else {
       out.moving.push(decided);
@@ -126,12 +133,14 @@ function ranBefore(ctx: PlanContext, app: App, m: Middleware, plugin: string, an
 }
 
 /**
- * The move of `m` (module comment), or why it stays: a sentence ending with its place. `moving`:
- * the ids of the app's middleware that leave before it, `movingPlugins` the plugins they take (each
- * with the middleware taking it); `poweredBy`: whether the answers it made carried Express's
- * X-Powered-By (the app sends it, and no helmet before it removed it).
+ * The move of `m` (module comment), or why it stays: a sentence ending with its place. `run`: the
+ * ids of the app's middleware that leave before it (`moving`), the plugins they take (`plugins`,
+ * each with the middleware taking it), the names given to functions lifted so far (`given`);
+ * `poweredBy`: whether the answers it made carried Express's X-Powered-By (the app sends it, and no
+ * helmet before it removed it).
  */
-function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry, moving: ReadonlySet<string>, movingPlugins: ReadonlyMap<string, string>, poweredBy: boolean): RootPlugin | { reason: string } {
+function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntry, run: { moving: ReadonlySet<string>; plugins: ReadonlyMap<string, string>; given: LiftedNames }, poweredBy: boolean): RootPlugin | { reason: string } {
+  const { moving, plugins: movingPlugins } = run;
   const at = `${m.registration.file}:${m.registration.line}`;
   const plugin = entry.fastify;
   const callee = m.factory?.callee ?? m.name;
@@ -148,8 +157,10 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   if ('reason' in before) return before;
   const { parsers: parsersBefore, loggers: loggersBefore } = before;
   if (parsersBefore.length && ctx.parity === 'express') return { reason: `--parity express: the body parser ${parsersBefore[0].name} (${parsersBefore[0].registration.file}:${parsersBefore[0].registration.line}) comes before it, so the answers to the bodies it refuses did not carry its headers, which ${plugin} would add (${at})` };
+  const functions = module ? carriedFunctions(ctx, module, m, entry, run.given) : {};
+  if ('refuse' in functions) return { reason: `${functions.refuse} (${at})` };
   const version = appVersion(ctx.inventory.project, packageRoot(entry.package))?.version ?? null;
-  const options = rootPluginOptions(entry, m.factory?.args ?? [], version);
+  const options = rootPluginOptions(entry, m.factory?.args ?? [], version, Object.fromEntries(Object.entries(functions).map(([path, access]) => [path, access.callee])));
   if ('refuse' in options) return { reason: `${options.refuse} (${at})` };
   if (answers) {
     const clash = ctx.inventory.routes.find((r) => r.appId === app.id && r.framework === 'fastify' && ['OPTIONS *', 'OPTIONS /*'].includes(r.key));
@@ -177,9 +188,27 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
     anchor,
     plugin: { specifier: plugin, local: entry.rootPlugin!.local },
     options: options.source,
+    functions: Object.values(functions),
+    ...(options.delegate ? { delegate: options.delegate } : {}),
     ...(options.headers ? { headers: { values: options.headers, version: version! } } : {}),
     removesPoweredBy,
     disablesPoweredBy: removesPoweredBy && poweredBy,
     deltas,
   };
+}
+
+/**
+ * How `module` reaches the app's functions among `m`'s options that the plugin calls as the
+ * middleware did (catalogue `rootPlugin.carries`: cors's `origin`), by path; none when another part
+ * of the options is known only at run time (the translator says why), or why one cannot be reached.
+ */
+function carriedFunctions(ctx: PlanContext, module: GeneratedModule, m: Middleware, entry: MiddlewareEntry, given: LiftedNames): Record<string, AppFunctionAccess> | { refuse: string } {
+  const found = functionOptions(m.factory?.args[0], new Set(entry.rootPlugin!.carries ?? [])) ?? [];
+  const out: Record<string, AppFunctionAccess> = {};
+  for (const fn of found) {
+    const access = appFunctionAccess(ctx, module, fn.function.location, `${entry.package}${fn.path[0].toUpperCase()}${fn.path.slice(1)}`, given);
+    if ('refuse' in access) return { refuse: `its ${fn.path}: ${access.refuse}` };
+    out[fn.path] = access;
+  }
+  return out;
 }
