@@ -5,7 +5,9 @@
  * every request it saw: so one moves only when it saw them all —
  * - registered on the app itself, at `/`, under no condition, in a statement of its own (the step
  *   deletes that statement), before every route and every other middleware of the app (one after
- *   them did not see the requests they ended);
+ *   them did not see the requests they ended) but those the catalogue knows to end none
+ *   (`passesEveryRequest`: helmet, compression, …), and with no plugin an earlier run moved to the
+ *   root that answers requests itself (@fastify/cors: the preflights this one never saw);
  * - called with nothing but what the option takes over: morgan's format as a string, or one of
  *   strings chosen at run time (`'dev'`, `env === 'production' ? 'combined' : 'dev'`), whose line
  *   shape the option does not keep anyway; options (`stream`, `skip`, `immediate`, also morgan 1.0's
@@ -14,7 +16,7 @@
  * Each that stays says why, with its place.
  */
 import type { App, Location, Middleware, Route } from '../../analyzer/model.js';
-import { middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
+import { MIDDLEWARE, middlewareFor, type MiddlewareEntry } from '../../rules/catalogue/middleware.js';
 import type { ASTPath, Collection, JSCodeshift } from 'jscodeshift';
 import { isReference, jFor, type Node } from '../lib/ast.js';
 import { importedLocal, namespaceImported } from '../lib/imports.js';
@@ -77,14 +79,18 @@ function whyStays(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEn
   const [first, ...rest] = args;
   if (rest.length) return `its options \`${rest.map((a) => a.source).join(', ')}\` are not translated to Fastify's ${option} (${at})`;
   if (first && !(entry.serverOption!.takes.includes('format') && isFormatName(first))) return `its argument \`${clip(first.source)}\` is not a format name (${(first.unresolved ?? []).map((u) => u.reason).join('; ') || 'an object'}), which Fastify's ${option} would drop (${at})`;
-  // Another of the same package ends no request.
-  const same = (o: Middleware | Route) => 'package' in o && o.package === m.package;
-  const before = [...ctx.inventory.middleware, ...ctx.inventory.routes].find((o) => o.appId === app.id && o.order < m.order && o.framework === 'express' && !same(o));
+  // Another of the same package ends no request; nor does one the catalogue knows to pass every request on (helmet, compression).
+  const passes = (o: Middleware | Route) => 'package' in o && !!o.package && (o.package === m.package || !!middlewareFor(o.name, o.package)?.passesEveryRequest);
+  const before = [...ctx.inventory.middleware, ...ctx.inventory.routes].find((o) => o.appId === app.id && o.order < m.order && o.framework === 'express' && !passes(o));
   // A moved route's hand-over (`app.get('/x', movedToFastify)`) keeps the place the route had.
   const handOver = (app.handOvers ?? []).find((h) => h.order < m.order);
   if (before) return `${'key' in before ? `route ${before.key}` : `middleware ${before.name}`} (${before.registration.file}:${before.registration.line}) comes before it in Express, so it did not log the requests that one ended, where Fastify's ${option} would (${at})`;
   if (handOver) return `the moved route ${handOver.methods.join(', ')} ${handOver.fullPath} (${handOver.registration.file}:${handOver.registration.line}) comes before it in Express, so it did not log that route's requests, where Fastify's ${option} would (${at})`;
   const module = generatedModuleFor(ctx, app);
+  // A root plugin an earlier run registered that answers requests itself (@fastify/cors: preflights)
+  // answers them before the Express app, so this middleware no longer sees them; it came before it in Express.
+  const answering = (Object.values(MIDDLEWARE) as MiddlewareEntry[]).find((e) => e.rootPlugin?.answers && module && [`'${e.fastify}'`, `"${e.fastify}"`].some((quoted) => module.source.includes(quoted)));
+  if (answering) return `the generated module registers ${answering.fastify} (an earlier run moved ${answering.package} there), which answers requests before the Express app, as ${answering.package} did before this middleware in Express; Fastify's ${option} would log them (${at})`;
   const j = module ? jFor(module.file) : null;
   // `logger: true` is what the step writes (another of the app's morgans, moved before); anything else was set by hand.
   const set = module && j ? ['logger', 'loggerInstance'].find((name) => ![null, option === name ? entry.serverOption!.value : null].includes(fastifyOptionIn(j, j(module.source), name))) : undefined;
