@@ -7,10 +7,15 @@
 export function jsLiteral(value: unknown, sources: Record<string, string> = {}): string {
   if (value === undefined) return 'undefined';
   // A string holding single quotes and no double ones (a CSP keyword: "'self'") reads better in double quotes.
-  if (typeof value === 'string') return /'/.test(value) && !/["\\]/.test(value) ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (typeof value === 'string') {
+    // JSON's escapes (control characters, line and paragraph separators) in a single-quoted string.
+    const escaped = JSON.stringify(value).slice(1, -1).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    return /'/.test(value) && escaped === value.replace(/"/g, '\\"') && !/"/.test(value) ? `"${escaped}"` : `'${escaped.replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  }
   if (Array.isArray(value)) return `[${value.map((v) => jsLiteral(v)).join(', ')}]`;
   if (value && typeof value === 'object') {
-    const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k));
+    // `__proto__:` (bare or quoted) would set the prototype; a computed key makes it an own member.
+    const key = (k: string) => (k === '__proto__' ? `['__proto__']` : /^[A-Za-z_$][\w$]*$/.test(k) ? k : jsLiteral(k));
     const entries = [...Object.entries(value).map(([k, v]) => `${key(k)}: ${jsLiteral(v)}`), ...Object.entries(sources).map(([k, v]) => `${key(k)}: ${v}`)];
     return entries.length ? `{ ${entries.join(', ')} }` : '{}';
   }
