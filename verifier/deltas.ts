@@ -78,8 +78,8 @@ const addsTokens = (baseline: unknown, candidate: unknown) => {
   const [b, c] = [tokens(baseline), tokens(candidate)];
   return c.size > b.size && [...b].every((t) => c.has(t));
 };
-/** A body both sides refused with the same status (a body parser's 400, 413 or 415). */
-const refusedBody = ({ request: r, baseline: b, candidate: c }: DeltaContext) => !!r.body?.length && [400, 413, 415].includes(b.status) && b.status === c.status;
+/** A request with a body both sides answered with the same error status (a body parser's 400, 413 or 415, or what the app's error handler made of it: a 500). */
+const refusedBody = ({ request: r, baseline: b, candidate: c }: DeltaContext) => !!r.body?.length && b.status >= 400 && b.status === c.status;
 
 /** Detectors in precedence order (most specific first); a detector takes the differences it explains. */
 const DETECTORS: Array<[FrameworkDefaultId, Detector]> = [

@@ -136,7 +136,7 @@ export const FRAMEWORK_DEFAULTS = {
   'plugin-headers-on-refused-bodies': {
     id: 'plugin-headers-on-refused-bodies',
     title: 'Headers of a root plugin on the answers to refused bodies',
-    express: 'A header middleware the app registered after its body parsers (cors, helmet) never ran for a request whose body a parser refused: the 400, 413 or 415 answer lacks its headers.',
+    express: 'A header middleware the app registered after its body parsers (cors, helmet) never ran for a request whose body a parser refused: the error handler\'s answer (400, 413, 415, or the status the app maps them to) lacks its headers.',
     fastify: "Its plugin at the root of the Fastify server (plugins stage) sets them at onRequest, before any body is read, so that answer carries them too.",
     visibility: 'delta',
     fix: '`migrate run --stage plugins --parity express` keeps such a middleware on Express; or register it before the body parsers in the Express app first, which gives Express the same answers.',

@@ -44,8 +44,8 @@ const MOVED: Record<string, { moved: [number, number]; kept?: string[]; removed?
     moved: [2, 2],
     removed: ['cors', 'helmet'],
     deltas: [
-      "cors (app.js:9) moved to @fastify/cors: the answers to bodies express.json (app.js:8) refuses (400, 413, 415) now carry cors's headers: it ran after that parser in Express, @fastify/cors runs before them (framework delta plugin-headers-on-refused-bodies)",
-      "helmet (app.js:10) moved to @fastify/helmet: the answers to bodies express.json (app.js:8) refuses (400, 413, 415) now carry helmet's headers: it ran after that parser in Express, @fastify/helmet runs before them (framework delta plugin-headers-on-refused-bodies)",
+      "cors (app.js:9) moved to @fastify/cors: the answers to bodies express.json (app.js:8) refuses (the error handler's answers: 400, 413, 415 unless it maps them) now carry cors's headers: it ran after that parser in Express, @fastify/cors runs before them (framework delta plugin-headers-on-refused-bodies)",
+      "helmet (app.js:10) moved to @fastify/helmet: the answers to bodies express.json (app.js:8) refuses (the error handler's answers: 400, 413, 415 unless it maps them) now carry helmet's headers: it ran after that parser in Express, @fastify/helmet runs before them (framework delta plugin-headers-on-refused-bodies)",
     ],
   },
   kept: {

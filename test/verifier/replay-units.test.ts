@@ -115,6 +115,9 @@ describe('explainDifferences', () => {
     const refused = json(400, { error: 'entity.parse.failed' });
     const withCors = res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*'], ['X-Frame-Options', 'SAMEORIGIN']], '{"error":"entity.parse.failed"}');
     expect(explain(broken, refused, withCors)).toEqual({ explained: ['plugin-headers-on-refused-bodies:/headers/access-control-allow-origin,/headers/x-frame-options'], unexplained: [] });
+    // An error handler that makes a parse error a 500 (node-express-boilerplate's error converter).
+    const converted = (headers: Array<[string, string]>) => res(500, [['Content-Type', 'application/json; charset=utf-8'], ...headers], '{"code":500}');
+    expect(explain(broken, converted([]), converted([['Access-Control-Allow-Origin', '*']])).explained).toEqual(['plugin-headers-on-refused-bodies:/headers/access-control-allow-origin']);
     // A header the app's answer had, changed, is not such a delta; nor the same headers on a request whose body was read.
     const other = res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', 'https://a.example']], '{"error":"entity.parse.failed"}');
     expect(explain(broken, res(400, [['Content-Type', 'application/json; charset=utf-8'], ['Access-Control-Allow-Origin', '*']], '{"error":"entity.parse.failed"}'), other).unexplained).toEqual(['/headers/access-control-allow-origin']);

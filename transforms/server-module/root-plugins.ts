@@ -174,7 +174,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   const deltas: RootPlugin['deltas'] = [];
   const parsers = parsersBefore.map((p) => `${p.name} (${p.registration.file}:${p.registration.line})`).join(', ');
   const poweredByGoes = removesPoweredBy && poweredBy ? ' and lose X-Powered-By (the app now turns it off)' : '';
-  if (parsersBefore.length) deltas.push({ text: `the answers to bodies ${parsers} refuse${parsersBefore.length === 1 ? 's' : ''} (400, 413, 415) now carry ${callee}'s headers${poweredByGoes}: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`, restoredByParityExpress: true });
+  if (parsersBefore.length) deltas.push({ text: `the answers to bodies ${parsers} refuse${parsersBefore.length === 1 ? 's' : ''} (the error handler's answers: 400, 413, 415 unless it maps them) now carry ${callee}'s headers${poweredByGoes}: it ran after ${parsersBefore.length === 1 ? 'that parser' : 'those parsers'} in Express, ${plugin} runs before them (framework delta plugin-headers-on-refused-bodies)`, restoredByParityExpress: true });
   // A logger that stays on Express no longer sees the requests the plugin answers (the log's difference, not a client's).
   if (answers) for (const l of loggersBefore) deltas.push({ text: `${l.name} (${l.registration.file}:${l.registration.line}) no longer logs the OPTIONS requests ${plugin} answers: it answers them before the Express app runs`, restoredByParityExpress: false });
   if (answers && poweredBy) deltas.push({ text: 'its answers to OPTIONS requests no longer carry X-Powered-By: Express (framework delta x-powered-by)', restoredByParityExpress: true });
