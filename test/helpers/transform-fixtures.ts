@@ -181,3 +181,19 @@ export function tscOutput(root: string): string {
     return String((e as { stdout?: string }).stdout ?? e);
   }
 }
+
+/** What a case expects of a step's summary: moved `[done, of]`, the reasons of the groups that stay, the packages that leave package.json (@fastify/express aside). */
+export interface MovedExpectation {
+  moved: [number, number];
+  kept?: string[];
+  removed?: string[];
+}
+
+/** Asserts the summary of `step` in `run` against `expected` (MovedExpectation); undefined `expected` fails, naming the case. */
+export function expectMoved(run: FixtureRun, step: string, name: string, expected: MovedExpectation | undefined): void {
+  expect(expected, `the case ${name} has its expectation`).toBeDefined();
+  const moved = run.result.moved.find((m) => m.step === step);
+  expect(moved && [moved.done, moved.of], 'moved').toEqual(expected!.moved);
+  expect((moved?.groups ?? []).map((g) => g.name)).toEqual(expected!.kept ?? []);
+  expect(run.result.removedDependencies.filter((d) => d !== '@fastify/express')).toEqual(expected!.removed ?? []);
+}

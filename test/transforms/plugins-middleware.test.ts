@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, linkPackages, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
+import { caseOptions, expectFixture, expectMoved, fixtureCases, linkPackages, runFixture, TRANSFORM_FIXTURES, tscOutput } from '../helpers/transform-fixtures.js';
 import type { FoldedValue } from '../../analyzer/model.js';
 import { middlewareFor } from '../../rules/catalogue/middleware.js';
 import { rootPluginOptions } from '../../transforms/server-module/root-plugin-options.js';
@@ -101,11 +101,7 @@ describe('plugins-middleware fixtures', () => {
   for (const name of fixtureCases(STEP)) {
     it(name, async () => {
       const run = await expectFixture(STEP, name, 'plugins');
-      const moved = run.result.moved.find((m) => m.step === STEP);
-      expect(MOVED[name], 'the case is in MOVED').toBeDefined();
-      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name].moved);
-      expect((moved?.groups ?? []).map((g) => g.name)).toEqual(MOVED[name].kept ?? []);
-      expect(run.result.removedDependencies.filter((d) => d !== '@fastify/express')).toEqual(MOVED[name].removed ?? []);
+      expectMoved(run, STEP, name, MOVED[name]);
       expect(run.result.deltas.filter((d) => d.text.includes('moved to @fastify/')).map((d) => d.text)).toEqual(MOVED[name].deltas ?? []);
     }, 60_000);
   }

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, copyOf, withDeclaredExpress } from '../helpers/app-answers.js';
-import { caseOptions, expectFixture, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
+import { caseOptions, expectFixture, expectMoved, fixtureCases, runFixture, TRANSFORM_FIXTURES } from '../helpers/transform-fixtures.js';
 
 const STEP = 'plugins-server-options';
 const PROBE = path.resolve(import.meta.dirname, '../helpers/express-entries.cjs');
@@ -39,11 +39,7 @@ describe('plugins-server-options fixtures', () => {
   for (const name of fixtureCases(STEP)) {
     it(name, async () => {
       const run = await expectFixture(STEP, name, 'plugins');
-      const moved = run.result.moved.find((m) => m.step === STEP);
-      expect(MOVED[name], 'the case is in MOVED').toBeDefined();
-      expect(moved && [moved.done, moved.of], 'moved').toEqual(MOVED[name].moved);
-      expect((moved?.groups ?? []).map((g) => g.name)).toEqual(MOVED[name].kept ?? []);
-      expect(run.result.removedDependencies.filter((d) => d !== '@fastify/express')).toEqual(MOVED[name].removed ?? []);
+      expectMoved(run, STEP, name, MOVED[name]);
     }, 60_000);
   }
 });
