@@ -10,7 +10,7 @@ export function jsLiteral(value: unknown, sources: Record<string, string> = {}):
   if (typeof value === 'string') {
     // JSON's escapes (control characters, line and paragraph separators) in a single-quoted string.
     const escaped = JSON.stringify(value).slice(1, -1).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-    return /'/.test(value) && escaped === value.replace(/"/g, '\\"') && !/"/.test(value) ? `"${escaped}"` : `'${escaped.replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+    return /'/.test(value) && escaped === value ? `"${escaped}"` : `'${escaped.replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
   }
   if (Array.isArray(value)) return `[${value.map((v) => jsLiteral(v)).join(', ')}]`;
   if (value && typeof value === 'object') {

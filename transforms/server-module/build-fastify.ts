@@ -431,7 +431,18 @@ export function isSetNotFound(statement: Node, instance: string): boolean {
 
 /** `<instance>.<method>(…args)` when `statement` is that call as a statement of its own. */
 export function callOn(statement: Node, instance: string): { method: string; args: Node[] } | null {
-  const e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
+  return callOf(statement?.type === 'ExpressionStatement' ? statement.expression : null, instance);
+}
+
+/** callOn for the first call of a chain the statement is (`fastify.register(p).after(…)`: the register call). */
+export function chainStartOn(statement: Node, instance: string): { method: string; args: Node[] } | null {
+  let e = statement?.type === 'ExpressionStatement' ? statement.expression : null;
+  while (e?.type === 'CallExpression' && e.callee.type === 'MemberExpression' && e.callee.object.type === 'CallExpression') e = e.callee.object;
+  return callOf(e, instance);
+}
+
+/** `<instance>.<method>(…args)` when `e` is that call. */
+function callOf(e: Node | null, instance: string): { method: string; args: Node[] } | null {
   if (e?.type !== 'CallExpression' || e.callee.type !== 'MemberExpression' || e.callee.object.type !== 'Identifier' || e.callee.object.name !== instance) return null;
   return { method: e.callee.property.name, args: e.arguments };
 }

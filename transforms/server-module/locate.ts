@@ -12,6 +12,8 @@ import type { App } from '../../analyzer/model.js';
 import type { PlanContext } from '../model.js';
 import { moduleSystemOfFile, type ModuleFile } from '../lib/module-system.js';
 import { isOnFastify } from '../lib/assumed.js';
+import { jFor } from '../lib/ast.js';
+import { importedSpecifiers } from '../lib/imports.js';
 import { importsServerModule, startSites } from './start-sites.js';
 
 /** The generated module of an app. */
@@ -185,4 +187,10 @@ export function likeExpressModuleFile(serverFile: string): string {
 /** The hooks module of a generated server module: same folder and extension. */
 export function hooksModuleFile(serverFile: string): string {
   return path.posix.join(path.posix.dirname(serverFile), `fastify-hooks${path.posix.extname(serverFile)}`);
+}
+
+/** Whether the generated module imports or requires `specifier` (a plugin registered already: `@fastify/cors`). */
+export function moduleImports(module: GeneratedModule, specifier: string): boolean {
+  const j = jFor(module.file);
+  return importedSpecifiers(j, j(module.source)).has(specifier);
 }

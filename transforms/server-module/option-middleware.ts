@@ -23,7 +23,7 @@ import { importedLocal, namespaceImported } from '../lib/imports.js';
 import { parsedFiles } from '../lib/parsed-files.js';
 import type { PlanContext } from '../model.js';
 import { fastifyOptionIn } from './fastify-options.js';
-import { generatedModuleFor } from './locate.js';
+import { generatedModuleFor, moduleImports } from './locate.js';
 import { clip } from '../lib/clip.js';
 import type { Anchor } from '../lib/anchor.js';
 import { notForEveryRequest } from './every-request.js';
@@ -89,7 +89,7 @@ function whyStays(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEn
   const module = generatedModuleFor(ctx, app);
   // A root plugin an earlier run registered that answers requests itself (@fastify/cors: preflights)
   // answers them before the Express app, so this middleware no longer sees them; it came before it in Express.
-  const answering = (Object.values(MIDDLEWARE) as MiddlewareEntry[]).find((e) => e.rootPlugin?.answers && module && [`'${e.fastify}'`, `"${e.fastify}"`].some((quoted) => module.source.includes(quoted)));
+  const answering = (Object.values(MIDDLEWARE) as MiddlewareEntry[]).find((e) => e.rootPlugin?.answers && module && moduleImports(module, e.fastify));
   if (answering) return `the generated module registers ${answering.fastify} (an earlier run moved ${answering.package} there), which answers requests before the Express app, as ${answering.package} did before this middleware in Express; Fastify's ${option} would log them (${at})`;
   const j = module ? jFor(module.file) : null;
   // `logger: true` is what the step writes (another of the app's morgans, moved before); anything else was set by hand.

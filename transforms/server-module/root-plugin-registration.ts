@@ -10,7 +10,7 @@ import { MIDDLEWARE, type MiddlewareEntry } from '../../rules/catalogue/middlewa
 import type { Node } from '../lib/ast.js';
 import { addImport, importedLocal } from '../lib/imports.js';
 import { restyle, type CodeStyle } from '../lib/style.js';
-import { buildFastifyOf, type BuildFastify } from './build-fastify.js';
+import { buildFastifyOf, chainStartOn, type BuildFastify } from './build-fastify.js';
 import { jsLiteral } from '../lib/js-literal.js';
 import { statements } from './hand-over.js';
 import type { RootPlugin } from './root-plugins.js';
@@ -101,7 +101,7 @@ function insertionIndex(j: JSCodeshift, root: Collection, build: BuildFastify): 
   const locals = ROOT_PLUGINS.flatMap((specifier) => importedLocal(j, root, specifier, { kind: 'default' }) ?? []);
   const registered = build.body.filter((s) => locals.some((local) => registers(s, build.instance, local)));
   if (registered.length) return build.body.indexOf(registered.at(-1)) + 1;
-  const bridge = build.body.findIndex((s) => s !== build.returned && (j(s).find(j.Identifier).some((p) => HOOK_NAMES.has(p.node.name)) || isInstanceCall(s, build.instance, HOOK_CALLS)));
+  const bridge = build.body.findIndex((s) => s !== build.returned && (j(s).find(j.Identifier).some((p) => HOOK_NAMES.has(p.node.name)) || HOOK_CALLS.has(chainStartOn(s, build.instance)?.method ?? '')));
   return bridge < 0 ? build.body.indexOf(build.returned) : bridge;
 }
 
@@ -113,21 +113,8 @@ const HOOK_NAMES = new Set(['throughExpress', 'expressFree', 'bodyParsers', 'exp
 /** Calls on the instance that come after the root plugins. */
 const HOOK_CALLS = new Set(['setNotFoundHandler', 'setErrorHandler', 'addHook', 'register']);
 
-/** The first call of a statement's chain (`fastify.register(p)` of `fastify.register(p).after(…)`), or null when it is no call. */
-function firstCall(statement: Node): Node | null {
-  let call = statement.type === 'ExpressionStatement' ? statement.expression : null;
-  while (call?.type === 'CallExpression' && call.callee.type === 'MemberExpression' && call.callee.object.type === 'CallExpression') call = call.callee.object;
-  return call?.type === 'CallExpression' ? call : null;
-}
-
-/** Whether `statement` is `<instance>.<method>(…)` for one of `methods`, also followed by a chained call. */
-function isInstanceCall(statement: Node, instance: string, methods: ReadonlySet<string>): boolean {
-  const call = firstCall(statement);
-  return call?.callee.type === 'MemberExpression' && call.callee.object.type === 'Identifier' && call.callee.object.name === instance && methods.has(call.callee.property.name);
-}
-
 /** Whether `statement` is `<instance>.register(<plugin>, …)`, also followed by a chained call (`.after(…)`). */
 function registers(statement: Node, instance: string, plugin: string): boolean {
-  const call = firstCall(statement);
-  return isInstanceCall(statement, instance, new Set(['register'])) && call?.arguments[0]?.type === 'Identifier' && call.arguments[0].name === plugin;
+  const call = chainStartOn(statement, instance);
+  return call?.method === 'register' && call.args[0]?.type === 'Identifier' && call.args[0].name === plugin;
 }

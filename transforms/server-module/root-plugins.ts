@@ -13,8 +13,8 @@
  *   listener applies it before Fastify routes, so the plugin's hook reads the method it made) — for a plugin that answers requests itself
  *   (cors's preflights, made before Express runs) one that adds headers to answers stays in the way,
  *   since those answers would lose them —, or is a body parser: a parser ends only the requests whose
- *   body it refuses (400, 413, 415), whose answers then carry the plugin's headers, which they did
- *   not in Express. Under the default parity policy that is a framework delta the summary names
+ *   body it refuses (the error handler's answers: 400, 413, 415, or what it maps them to), which
+ *   then carry the plugin's headers, where they did not in Express. Under the default parity policy that is a framework delta the summary names
  *   (`plugin-headers-on-refused-bodies`); under `--parity express` the middleware stays. A request
  *   logger that stays before a plugin answering requests itself no longer logs those (the summary
  *   says so);
@@ -33,7 +33,7 @@ import type { Anchor } from '../lib/anchor.js';
 import type { PlanContext } from '../model.js';
 import { isBodyParser } from './body-parsers.js';
 import { appFunctionAccess, functionOptions, type AppFunctionAccess, type LiftedNames } from './app-functions.js';
-import { generatedModuleFor, type GeneratedModule } from './locate.js';
+import { generatedModuleFor, moduleImports, type GeneratedModule } from './locate.js';
 import { appliesMethodOverride } from './method-override.js';
 import { notForEveryRequest } from './every-request.js';
 import { notDeletable, registrationAnchorOf } from './registration-anchor.js';
@@ -151,7 +151,7 @@ function decide(ctx: PlanContext, app: App, m: Middleware, entry: MiddlewareEntr
   const first = movingPlugins.get(plugin);
   if (first) return { reason: `${first} moves to ${plugin} already, which a Fastify server registers once (${at})` };
   const module = generatedModuleFor(ctx, app);
-  if (module && [`'${plugin}'`, `"${plugin}"`].some((quoted) => module.source.includes(quoted))) return { reason: `the generated module registers ${plugin} already (${module.file}); merge its options with these by hand (${at})` };
+  if (module && moduleImports(module, plugin)) return { reason: `the generated module registers ${plugin} already (${module.file}); merge its options with these by hand (${at})` };
   const answers = entry.rootPlugin!.answers !== undefined;
   const before = ranBefore(ctx, app, m, plugin, answers, moving, appliesMethodOverride(module?.source ?? ''));
   if ('reason' in before) return before;
