@@ -124,7 +124,6 @@ describe('the plugins answer as the middleware did (real HTTP)', () => {
     const { refusedBodies } = caseOptions(STEP, 'esm-parsers-first') as { refusedBodies: string[] };
     const dir = path.join(TRANSFORM_FIXTURES, STEP, 'esm-parsers-first');
     const run = await runFixture(STEP, 'esm-parsers-first', 'plugins');
-    const others = HEADERS.filter((h) => !PLUGIN_HEADERS.includes(h));
     const express = await answers(withDeclaredExpress(copyOf(path.join(dir, 'express'))), refusedBodies, HEADERS);
     const after = await answers(withDeclaredExpress(run.root), refusedBodies, HEADERS);
     expect(express[0]).toMatch(/^POST \/api\/items .* → 400 application\/json; charset=utf-8 - \{"error":"entity.parse.failed"\}$/);
@@ -132,7 +131,6 @@ describe('the plugins answer as the middleware did (real HTTP)', () => {
     expect(express.some((l) => l.startsWith('  access-control-allow-origin:'))).toBe(false);
     expect(after).toContain('  access-control-allow-origin: *');
     expect(after).toContain('  x-frame-options: SAMEORIGIN');
-    expect(others.length).toBeGreaterThan(0);
   }, 90_000);
 });
 
